@@ -1,0 +1,40 @@
+/* Source diagnostics: "FILE:LINE:COL: error: message", the source line and a
+ * caret.  Line and column are computed from the byte offset only when a
+ * diagnostic is rendered. */
+#ifndef HLO_BASE_DIAG_H
+#define HLO_BASE_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Diag {
+  int64_t offset; /* byte offset into the source, -1 if none */
+  char *msg;      /* malloc'd */
+} Diag;
+
+/* A list of errors; parsers that recover append several. */
+typedef struct Diags {
+  Diag *items;
+  int count, cap;
+  int dropped; /* errors not kept once DIAGS_MAX were stored */
+} Diags;
+
+enum { DIAGS_MAX = 50 };
+
+void diags_add(Diags *d, int64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void diags_free(Diags *d);
+
+/* 1-based line and column of a byte offset (column counts bytes). */
+void diag_line_col(const char *src, size_t len, int64_t offset, int64_t *line, int64_t *col);
+
+/* Renders one diagnostic as text (malloc'd, caller frees):
+ *   file:line:col: error: msg\n
+ *   <source line, cut to a window around the column if very long>\n
+ *   <spaces>^\n
+ * With offset < 0 only "file: error: msg\n". */
+char *diag_render(const char *filename, const char *src, size_t len, int64_t offset,
+                  const char *msg);
+
+#endif

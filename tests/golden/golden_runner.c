@@ -1,0 +1,259 @@
+/* Runs one golden case.  A case is a YAML manifest (read with libyaml):
+ *
+ *   command: hlorun            # program in the build dir (hlorun, hlolayout)
+ *   args: [--check, bad.hlo]   # run with the manifest's directory as cwd
+ *   stdin: input.txt           # optional file fed to standard input
+ *   exit: 3                    # expected exit status (default 0)
+ *   stdout: bad.out            # optional: stdout must equal this file
+ *   stderr: bad.err            # optional: stderr must equal this file
+ *   stderr_contains: "text"    # optional: stderr must contain this
+ *   stdout_contains: "text"    # optional
+ *   timeout: 60                # seconds (default 120)
+ *
+ * Usage: golden_runner BINDIR MANIFEST [--update]
+ * --update rewrites the stdout/stderr files named in the manifest with what
+ * the program printed (review the diff like code). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <yaml.h>
+
+enum { MAX_ARGS = 64 };
+
+typedef struct {
+  char *command;
+  char *args[MAX_ARGS];
+  int nargs;
+  char *stdin_file, *stdout_file, *stderr_file;
+  char *stdout_contains, *stderr_contains;
+  int exit_status;
+  int timeout;
+} Manifest;
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  for (;;) {
+    if (n + 4096 > cap) {
+      cap *= 2;
+      buf = realloc(buf, cap);
+    }
+    size_t r = fread(buf + n, 1, cap - n - 1, f);
+    if (r == 0) break;
+    n += r;
+  }
+  fclose(f);
+  buf[n] = '\0';
+  if (len) *len = n;
+  return buf;
+}
+
+static bool write_file(const char *path, const char *data, size_t len) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return false;
+  bool ok = fwrite(data, 1, len, f) == len;
+  return fclose(f) == 0 && ok;
+}
+
+static bool parse_manifest(const char *path, Manifest *m) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "golden: cannot open %s: %s\n", path, strerror(errno));
+    return false;
+  }
+  yaml_parser_t p;
+  yaml_parser_initialize(&p);
+  yaml_parser_set_input_file(&p, f);
+  m->timeout = 120;
+  char *key = NULL;
+  bool in_args = false, ok = true, done = false;
+  int depth = 0;
+  while (!done) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&p, &ev)) {
+      fprintf(stderr, "%s:%zu:%zu: error: %s\n", path, p.problem_mark.line + 1,
+              p.problem_mark.column + 1, p.problem ? p.problem : "bad YAML");
+      ok = false;
+      break;
+    }
+    switch (ev.type) {
+      case YAML_MAPPING_START_EVENT: depth++; break;
+      case YAML_MAPPING_END_EVENT: depth--; break;
+      case YAML_SEQUENCE_START_EVENT: in_args = key && strcmp(key, "args") == 0; break;
+      case YAML_SEQUENCE_END_EVENT:
+        in_args = false;
+        free(key);
+        key = NULL;
+        break;
+      case YAML_SCALAR_EVENT: {
+        const char *v = (const char *)ev.data.scalar.value;
+        if (in_args) {
+          if (m->nargs < MAX_ARGS) m->args[m->nargs++] = strdup(v);
+        } else if (!key) {
+          key = strdup(v);
+        } else {
+          if (!strcmp(key, "command")) m->command = strdup(v);
+          else if (!strcmp(key, "stdin")) m->stdin_file = strdup(v);
+          else if (!strcmp(key, "stdout")) m->stdout_file = strdup(v);
+          else if (!strcmp(key, "stderr")) m->stderr_file = strdup(v);
+          else if (!strcmp(key, "stdout_contains")) m->stdout_contains = strdup(v);
+          else if (!strcmp(key, "stderr_contains")) m->stderr_contains = strdup(v);
+          else if (!strcmp(key, "exit")) m->exit_status = atoi(v);
+          else if (!strcmp(key, "timeout")) m->timeout = atoi(v);
+          else if (!strcmp(key, "description")) {
+          } else {
+            fprintf(stderr, "%s:%zu: error: unknown key '%s'\n", path, ev.start_mark.line + 1, key);
+            ok = false;
+          }
+          free(key);
+          key = NULL;
+        }
+        break;
+      }
+      case YAML_STREAM_END_EVENT: done = true; break;
+      default: break;
+    }
+    yaml_event_delete(&ev);
+  }
+  free(key);
+  yaml_parser_delete(&p);
+  fclose(f);
+  if (ok && !m->command) {
+    fprintf(stderr, "%s: error: no 'command'\n", path);
+    ok = false;
+  }
+  return ok;
+}
+
+/* Runs the command with cwd = dir; captures output through temp files so a
+ * chatty program cannot deadlock on a full pipe. */
+static int run(const char *bindir, const char *dir, const Manifest *m, char **out, size_t *out_len,
+               char **err, size_t *err_len, bool *timed_out) {
+  char out_path[] = "/tmp/golden-out-XXXXXX", err_path[] = "/tmp/golden-err-XXXXXX";
+  int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+  if (out_fd < 0 || err_fd < 0) return -1;
+  char prog[4096];
+  snprintf(prog, sizeof prog, "%s/%s", bindir, m->command);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(dir) != 0) _exit(127);
+    int in_fd = m->stdin_file ? open(m->stdin_file, O_RDONLY) : open("/dev/null", O_RDONLY);
+    if (in_fd < 0) _exit(127);
+    dup2(in_fd, 0);
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    char *argv[MAX_ARGS + 2];
+    argv[0] = prog;
+    for (int i = 0; i < m->nargs; i++) argv[i + 1] = m->args[i];
+    argv[m->nargs + 1] = NULL;
+    execv(prog, argv);
+    _exit(127);
+  }
+  int status = 0;
+  *timed_out = false;
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec - start.tv_sec > m->timeout) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      *timed_out = true;
+      break;
+    }
+    usleep(2000);
+  }
+  close(out_fd);
+  close(err_fd);
+  *out = read_file(out_path, out_len);
+  *err = read_file(err_path, err_len);
+  unlink(out_path);
+  unlink(err_path);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+static bool compare_file(const char *dir, const char *name, const char *what, const char *got,
+                         size_t got_len, bool update) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (update) {
+    if (!write_file(path, got, got_len)) {
+      fprintf(stderr, "golden: cannot write %s\n", path);
+      return false;
+    }
+    return true;
+  }
+  size_t want_len;
+  char *want = read_file(path, &want_len);
+  if (!want) {
+    fprintf(stderr, "golden: missing expected %s file %s\n", what, path);
+    return false;
+  }
+  bool same = want_len == got_len && memcmp(want, got, got_len) == 0;
+  if (!same) {
+    fprintf(stderr, "FAIL: %s differs from %s\n--- expected ---\n%.*s\n--- got ---\n%.*s\n", what,
+            path, (int)(want_len > 4000 ? 4000 : want_len), want,
+            (int)(got_len > 4000 ? 4000 : got_len), got);
+  }
+  free(want);
+  return same;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: golden_runner BINDIR MANIFEST [--update]\n");
+    return 2;
+  }
+  bool update = argc > 3 && strcmp(argv[3], "--update") == 0;
+  Manifest m = {0};
+  if (!parse_manifest(argv[2], &m)) return 1;
+  char *mdup = strdup(argv[2]);
+  const char *dir = dirname(mdup);
+  char *out, *err;
+  size_t out_len, err_len;
+  bool timed_out;
+  int status = run(argv[1], dir, &m, &out, &out_len, &err, &err_len, &timed_out);
+  bool ok = true;
+  if (timed_out) {
+    fprintf(stderr, "FAIL: timed out after %d s\n", m.timeout);
+    ok = false;
+  } else if (status != m.exit_status) {
+    fprintf(stderr, "FAIL: exit status %d, expected %d\n", status, m.exit_status);
+    ok = false;
+  }
+  if (status >= 128 && !timed_out) fprintf(stderr, "FAIL: killed by signal %d\n", status - 128);
+  if (m.stdout_file && !compare_file(dir, m.stdout_file, "stdout", out, out_len, update)) ok = false;
+  if (m.stderr_file && !compare_file(dir, m.stderr_file, "stderr", err, err_len, update)) ok = false;
+  if (m.stdout_contains && !strstr(out, m.stdout_contains)) {
+    fprintf(stderr, "FAIL: stdout lacks \"%s\"\n", m.stdout_contains);
+    ok = false;
+  }
+  if (m.stderr_contains && !strstr(err, m.stderr_contains)) {
+    fprintf(stderr, "FAIL: stderr lacks \"%s\"\n", m.stderr_contains);
+    ok = false;
+  }
+  if (!ok) {
+    fprintf(stderr, "--- stdout (%zu bytes) ---\n%.*s\n--- stderr (%zu bytes) ---\n%.*s\n", out_len,
+            (int)(out_len > 3000 ? 3000 : out_len), out, err_len,
+            (int)(err_len > 3000 ? 3000 : err_len), err);
+  }
+  free(out);
+  free(err);
+  free(mdup);
+  return ok ? 0 : 1;
+}

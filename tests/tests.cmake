@@ -1,0 +1,34 @@
+# Criterion unit tests: one binary per tests/test_<area>.c.
+if(CRITERION_FOUND)
+  file(GLOB UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.c)
+  foreach(src ${UNIT_TESTS})
+    get_filename_component(name ${src} NAME_WE)
+    add_executable(${name} ${src})
+    target_link_libraries(${name} PRIVATE hlo PkgConfig::CRITERION)
+    # --jobs 1: CTest already runs binaries in parallel.
+    add_test(NAME unit/${name} COMMAND ${name} --jobs=1 --short-filename)
+  endforeach()
+else()
+  message(WARNING "Criterion not found: unit tests are not built (scripts/bootstrap.sh installs it)")
+endif()
+
+# Golden cases: every testdata/**/<case>.yaml manifest is one test.
+add_executable(golden_runner ${CMAKE_SOURCE_DIR}/tests/golden/golden_runner.c)
+target_link_libraries(golden_runner PRIVATE hlo)
+file(GLOB_RECURSE GOLDEN_MANIFESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/testdata/*.yaml)
+foreach(manifest ${GOLDEN_MANIFESTS})
+  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR}/testdata ${manifest})
+  string(REGEX REPLACE "\\.yaml$" "" case_name ${rel})
+  add_test(NAME golden/${case_name}
+           COMMAND golden_runner ${CMAKE_BINARY_DIR}/bin ${manifest})
+endforeach()
+
+# Whole-corpus checks over ../shared/conformance (when present beside the repo).
+set(CONFORMANCE_DIR ${CMAKE_SOURCE_DIR}/../shared/conformance CACHE PATH "conformance corpus")
+if(EXISTS ${CONFORMANCE_DIR} AND EXISTS ${CMAKE_SOURCE_DIR}/scripts/conformance.sh)
+  foreach(mode check roundtrip layout)
+    add_test(NAME conformance/${mode}
+             COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/conformance.sh ${mode}
+                     ${CMAKE_BINARY_DIR}/bin ${CONFORMANCE_DIR})
+  endforeach()
+endif()
