@@ -224,10 +224,12 @@ int main(int argc, char **argv) {
   if (!parse_manifest(argv[2], &m)) return 1;
   char *mdup = strdup(argv[2]);
   const char *dir = dirname(mdup);
-  char *out, *err;
-  size_t out_len, err_len;
-  bool timed_out;
+  char *out = NULL, *err = NULL;
+  size_t out_len = 0, err_len = 0;
+  bool timed_out = false;
   int status = run(argv[1], dir, &m, &out, &out_len, &err, &err_len, &timed_out);
+  if (!out) out = calloc(1, 1);
+  if (!err) err = calloc(1, 1);
   bool ok = true;
   if (timed_out) {
     fprintf(stderr, "FAIL: timed out after %d s\n", m.timeout);
