@@ -84,8 +84,7 @@ void mem_format_bytes(int64_t bytes, char *buf, int bufsize) {
   snprintf(buf, (size_t)bufsize, "%.2f %s", d, units[u]);
 }
 
-bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *who, void **out, Error *err) {
-  *out = NULL;
+bool mem_charge(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error *err) {
   MemSpace *s = mem_space(m, id, err);
   if (!s) return false;
   if (nbytes < 0) return error_set(err, ERR_RUNTIME, -1, "%s: negative buffer size", who);
@@ -102,31 +101,49 @@ bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *
                      who, s->id, s->name, nbytes, ask, s->capacity - s->live, fr, cap, s->peak,
                      pk);
   }
-  /* Round up to the alignment (aligned_alloc wants a multiple); at least one
-   * line so that empty arrays still get a distinct pointer. */
-  size_t sz = (size_t)nbytes;
-  sz = (sz + 63) & ~(size_t)63;
-  if (sz == 0) sz = 64;
-  void *p = aligned_alloc(64, sz);
-  if (!p) {
-    return error_set(err, ERR_RUNTIME, -1,
-                     "%s: out of host memory allocating %" PRId64 " bytes for S(%" PRId64 ")",
-                     who, nbytes, s->id);
-  }
-  if (zero) memset(p, 0, sz);
-  else memset((char *)p + nbytes, 0, sz - (size_t)nbytes); /* the rounding tail */
   s->live += nbytes;
   if (s->live > s->peak) s->peak = s->live;
   s->nallocs++;
   if (nbytes > s->largest_alloc) s->largest_alloc = nbytes;
+  return true;
+}
+
+void mem_discharge(MemSystem *m, int64_t id, int64_t nbytes) {
+  MemSpace *s = mem_find(m, id);
+  if (s) s->live -= nbytes;
+}
+
+void *mem_raw_alloc(int64_t nbytes, bool zero) {
+  /* Round up to the alignment (aligned_alloc wants a multiple); at least one
+   * line so that empty arrays still get a distinct pointer.  The rounding
+   * tail is always zeroed so packed/odd sizes never expose garbage. */
+  size_t sz = ((size_t)nbytes + 63) & ~(size_t)63;
+  if (sz == 0) sz = 64;
+  void *p = aligned_alloc(64, sz);
+  if (!p) return NULL;
+  if (zero) memset(p, 0, sz);
+  else memset((char *)p + nbytes, 0, sz - (size_t)nbytes);
+  return p;
+}
+
+bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *who, void **out,
+               Error *err) {
+  *out = NULL;
+  if (!mem_charge(m, id, nbytes, who, err)) return false;
+  void *p = mem_raw_alloc(nbytes, zero);
+  if (!p) {
+    mem_discharge(m, id, nbytes);
+    return error_set(err, ERR_RUNTIME, -1,
+                     "%s: out of host memory allocating %" PRId64 " bytes for S(%" PRId64 ")",
+                     who, nbytes, id);
+  }
   *out = p;
   return true;
 }
 
 void mem_release(MemSystem *m, int64_t id, void *p, int64_t nbytes) {
   if (!p) return;
-  MemSpace *s = mem_find(m, id);
-  if (s) s->live -= nbytes;
+  mem_discharge(m, id, nbytes);
   free(p);
 }
 

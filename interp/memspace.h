@@ -51,6 +51,13 @@ MemSpace *mem_space(MemSystem *m, int64_t id, Error *err);
  * message).
  * Errors (ERR_RUNTIME): the space is full, or the system is out of memory. */
 bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *who, void **out, Error *err);
+/* The accounting half of mem_alloc / mem_release: counts nbytes in the
+ * space (or fails as mem_alloc does) without touching host memory. */
+bool mem_charge(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error *err);
+void mem_discharge(MemSystem *m, int64_t id, int64_t nbytes);
+/* Host allocation used for every buffer (64-byte aligned, rounded up to a
+ * whole line whose tail is zeroed); release with free(). */
+void *mem_raw_alloc(int64_t nbytes, bool zero);
 /* Releases a buffer obtained from mem_alloc with the same space and size. */
 void mem_release(MemSystem *m, int64_t id, void *p, int64_t nbytes);
 
