@@ -1,7 +1,7 @@
 /* convert, bitcast-convert and reduce-precision. */
 #include <string.h>
 
-#include "kernels/k_internal.h"
+#include "kernels/k_ew_internal.h"
 #include "kernels/kernels.h"
 
 static bool convertible(EType t) { return etype_is_array(t) && t != ET_TOKEN && t != ET_OPAQUE; }

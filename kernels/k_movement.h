@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { K_MAX_RANK = 64 };
+#ifndef K_MAX_RANK
+#define K_MAX_RANK 64
+#endif
 
 /* For every index i in dims[0..rank): dst[sum i*dst_strides] = src[sum
  * i*src_strides] (strides in elements; may be 0 or negative; dst and src are

@@ -1,7 +1,7 @@
 /* select and clamp. */
 #include <string.h>
 
-#include "kernels/k_internal.h"
+#include "kernels/k_ew_internal.h"
 #include "kernels/kernels.h"
 
 typedef struct {
