@@ -217,10 +217,15 @@ bool value_new_array(ValueCtx *vc, const Shape *s, bool zero, const char *who, V
   v->refs = 1;
   v->shape = s;
   v->info = ai;
-  if (!buffer_new(vc, ai->space, ai->phys_bytes, zero, who,
-                  &v->buf, err)) {
+  if (!buffer_new(vc, ai->space, ai->phys_bytes, zero, who, &v->buf, err)) {
     free(v);
     return false;
+  }
+  if (v->buf->counted) {
+    ((ArrayInfo *)ai)->nallocs++;
+    vc->nbuffers++;
+    vc->alloc_logical_bytes += ai->plan.logical_bytes;
+    vc->alloc_physical_bytes += ai->phys_bytes;
   }
   *out = v;
   return true;
@@ -451,6 +456,14 @@ bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value
   }
   *out = nv;
   return true;
+}
+
+const ArrayInfo *value_ctx_next_info(const ValueCtx *vc, int *pos) {
+  while (*pos < vc->cap) {
+    int i = (*pos)++;
+    if (vc->keys[i]) return vc->vals[i];
+  }
+  return NULL;
 }
 
 int64_t value_phys_bytes(const Value *v) {

@@ -45,6 +45,7 @@ typedef struct ArrayInfo {
   bool pad_runs_ready;
   int npad_runs;
   int64_t *pad_runs;
+  int64_t nallocs;       /* buffers allocated with this shape (stats) */
 } ArrayInfo;
 
 typedef struct Buffer {
@@ -76,6 +77,7 @@ typedef struct ValueCtx {
   int uncounted;
   int64_t conversions;      /* layout conversions done (stats) */
   int64_t conversion_bytes;
+  int64_t nbuffers, alloc_logical_bytes, alloc_physical_bytes; /* accounted buffers */
 } ValueCtx;
 
 bool value_ctx_init(ValueCtx *vc, MemSystem *mem, Arena *arena);
@@ -128,6 +130,9 @@ bool value_zero_padding(ValueCtx *vc, Value *v, Error *err);
  * when only nothing physical differs, else a converted copy. */
 bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value **out,
                   Error *err);
+
+/* Iterates the compiled shapes: *pos starts at 0; NULL at the end. */
+const ArrayInfo *value_ctx_next_info(const ValueCtx *vc, int *pos);
 
 /* Total physical bytes of all array leaves. */
 int64_t value_phys_bytes(const Value *v);
