@@ -187,8 +187,13 @@ static bool buffer_new(ValueCtx *vc, int64_t space, int64_t nbytes, bool zero, c
 
 void buffer_unref(ValueCtx *vc, Buffer *b) {
   if (!b || --b->refs > 0) return;
-  if (b->counted) mem_release(vc->mem, b->space, b->data, b->nbytes);
-  else free(b->data);
+  if (b->borrowed) {
+    /* not ours */
+  } else if (b->counted) {
+    mem_release(vc->mem, b->space, b->data, b->nbytes);
+  } else {
+    free(b->data);
+  }
   free(b);
 }
 
@@ -200,7 +205,7 @@ bool value_adopt(ValueCtx *vc, Value *v, const char *who, Error *err) {
     return true;
   }
   Buffer *b = v->buf;
-  if (!b || b->counted) return true;
+  if (!b || b->counted || b->borrowed) return true;
   /* Account the scratch buffer: allocate the accounting, keep the bytes. */
   if (!mem_charge(vc->mem, b->space, b->nbytes, who, err)) return false;
   b->counted = true;
@@ -239,6 +244,20 @@ Value *value_wrap_buffer(const Shape *s, const ArrayInfo *info, Buffer *buf) {
   v->info = info;
   v->buf = buf;
   if (buf) buf->refs++;
+  return v;
+}
+
+Value *value_wrap_external(const Shape *s, const ArrayInfo *info, void *data) {
+  Buffer *b = calloc(1, sizeof *b);
+  if (!b) return NULL;
+  b->refs = 1;
+  b->space = info->space;
+  b->nbytes = info->phys_bytes;
+  b->borrowed = true;
+  b->data = data;
+  Value *v = value_wrap_buffer(s, info, b);
+  b->refs--; /* value_wrap_buffer took its own reference */
+  if (!v) free(b);
   return v;
 }
 

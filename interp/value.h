@@ -52,7 +52,8 @@ typedef struct Buffer {
   int refs;
   int64_t space;
   int64_t nbytes;
-  bool counted; /* accounted in its memory space */
+  bool counted;  /* accounted in its memory space */
+  bool borrowed; /* data belongs to someone else (kernel callbacks) */
   void *data;
 } Buffer;
 
@@ -95,6 +96,8 @@ bool value_new_array(ValueCtx *vc, const Shape *s, bool zero, const char *who, V
                      Error *err);
 /* New array value sharing buf (takes a reference to it). */
 Value *value_wrap_buffer(const Shape *s, const ArrayInfo *info, Buffer *buf);
+/* Array value over memory the caller owns (not accounted, never freed). */
+Value *value_wrap_external(const Shape *s, const ArrayInfo *info, void *data);
 /* New tuple; takes over the references in elems[0..n). */
 Value *value_new_tuple(const Shape *s, int n, Value **elems);
 Value *value_new_token(const Shape *s);
