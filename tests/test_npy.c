@@ -86,7 +86,7 @@ Test(npy_bind, widening_rules) {
   uint16_t bf[2];
   cr_assert(npy_bind(&a, ET_BF16, bf, &err), "%s", err.msg);
   cr_expect(bf[0] == 0x3f80 && bf[1] == 0x4040);
-  uint8_t f8[2];
+  uint8_t f8[4];
   cr_assert(npy_bind(&a, ET_F8E4M3FN, f8, &err));
   cr_expect(f8[0] == 0x38 && f8[1] == 0x44); /* 1.0039 -> 1.0; 3.0 = 1.5*2^1 */
   int32_t s32[2];
