@@ -37,7 +37,7 @@ EType k_binary_result_type(KBinaryOp op, EType t) {
 
 #define LOOP(EXPR)                               \
   do {                                           \
-    for (int64_t i = 0; i < n; i++) o[i] = (EXPR); \
+    for (int64_t i = 0; i < n; i++) o[i] = (__typeof__(o[i]))(EXPR); \
   } while (0)
 
 #define FLOAT_BINARY(NAME, F, S, SFX)                                                              \

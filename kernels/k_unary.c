@@ -43,7 +43,7 @@ EType k_unary_result_type(KUnaryOp op, EType t) {
 
 #define LOOP(EXPR)                               \
   do {                                           \
-    for (int64_t i = 0; i < n; i++) o[i] = (EXPR); \
+    for (int64_t i = 0; i < n; i++) o[i] = (__typeof__(o[i]))(EXPR); \
   } while (0)
 
 /* ---- real floats: F = float/double, S = libm suffix ---- */
