@@ -32,65 +32,28 @@ static void dims_text(char *buf, size_t size, EType t, int rank, const int64_t *
 
 /* --- binding inputs --- */
 
-/* Types numpy lacks arrive widened (cli.md): narrow floats as f32, s1/s2/s4
- * as s8, u1/u2/u4 as u8. */
-static EType widened_type(EType t) {
-  switch (t) {
-  case ET_S1: case ET_S2: case ET_S4: return ET_S8;
-  case ET_U1: case ET_U2: case ET_U4: return ET_U8;
-  case ET_BF16: case ET_F8E5M2: case ET_F8E4M3: case ET_F8E4M3FN: case ET_F8E4M3B11FNUZ:
-  case ET_F8E3M4: case ET_F8E5M2FNUZ: case ET_F8E4M3FNUZ: case ET_F8E8M0FNU: case ET_F6E2M3FN:
-  case ET_F6E3M2FN: case ET_F4E2M1FN:
-    return ET_F32;
-  default: return t;
-  }
-}
-
 static bool input_value(EvalCtx *ctx, const Shape *s, const RunInput *in, const char *pdesc,
                         Value **out, Error *err) {
+  const NpyArray *a = in->array;
   char want[160], have[160];
   dims_text(want, sizeof want, s->etype, s->rank, s->dims);
-  dims_text(have, sizeof have, in->etype, in->rank, in->dims);
-  bool dims_ok = in->rank == s->rank;
-  for (int i = 0; dims_ok && i < s->rank; i++) dims_ok = in->dims[i] == s->dims[i];
+  npy_describe(a, have, sizeof have);
+  bool dims_ok = a->rank == s->rank;
+  for (int i = 0; dims_ok && i < s->rank; i++) dims_ok = a->dims[i] == s->dims[i];
   if (!dims_ok)
-    return error_set(err, ERR_RUNTIME, -1, "%s: expects %s, %s holds %s%s", pdesc, want,
-                     in->source, have, in->raw_bits ? " (raw bits)" : "");
+    return error_set(err, ERR_RUNTIME, -1, "%s: expects %s, %s holds %s", pdesc, want,
+                     in->source, have);
   const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
   if (!ai) return false;
-  int64_t n = ai->elements;
-  const void *src = in->data;
-  void *conv = NULL;
-  if (in->raw_bits) {
-    if (etype_storage_bytes(in->etype) != ai->esize || etype_is_complex(s->etype))
-      return error_set(err, ERR_RUNTIME, -1, "%s: expects %s, %s holds raw %d-byte values",
-                       pdesc, want, in->source, etype_storage_bytes(in->etype));
-    int bits = etype_bits(s->etype);
-    if (bits < 8 && n > 0) {
-      /* One value per byte: keep the low bits, sign-extended for sN. */
-      uint8_t *c = malloc((size_t)n);
-      if (!c) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-      const uint8_t *p = in->data;
-      uint8_t mask = (uint8_t)((1u << bits) - 1);
-      for (int64_t i = 0; i < n; i++) {
-        uint8_t x = p[i] & mask;
-        if (etype_kind(s->etype) == EK_SINT && (x >> (bits - 1))) x |= (uint8_t)~mask;
-        c[i] = x;
-      }
-      conv = c;
-      src = c;
-    }
-  } else if (in->etype != s->etype) {
-    if (widened_type(s->etype) != in->etype || widened_type(s->etype) == s->etype)
-      return error_set(err, ERR_RUNTIME, -1, "%s: expects %s, %s holds %s", pdesc, want,
-                       in->source, have);
-    conv = malloc((size_t)(n ? n : 1) * (size_t)ai->esize);
-    if (!conv) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-    if (n) etype_convert_array(s->etype, conv, in->etype, in->data, n);
-    src = conv;
+  void *dense = malloc((size_t)(ai->dense_bytes ? ai->dense_bytes : 1));
+  if (!dense) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  Error e;
+  if (!npy_bind(a, s->etype, dense, &e)) {
+    free(dense);
+    return error_set(err, ERR_RUNTIME, -1, "%s: %s holds %s: %s", pdesc, in->source, have, e.msg);
   }
-  bool ok = value_from_dense(&ctx->vc, s, src, pdesc, out, err);
-  free(conv);
+  bool ok = value_from_dense(&ctx->vc, s, dense, pdesc, out, err);
+  free(dense);
   return ok;
 }
 

@@ -14,23 +14,18 @@
 #include "base/strbuf.h"
 #include "interp/config.h"
 #include "interp/eval.h"
+#include "interp/npy.h"
 #include "parser/ir.h"
 
 typedef enum { RUN_FMT_TEXT, RUN_FMT_YAML, RUN_FMT_JSON } RunFormat;
 
-/* An input array as read from a file: dense, row-major, natural storage of
- * `etype` (layout/etype.h).  raw_bits: the file held raw bits of a type numpy
- * lacks (ml_dtypes' '<V2' for bf16/f16, '|V1'/'<u1' for 8-bit and sub-byte
- * types): data holds one element of that width per slot, taken as the
- * parameter's own type when the widths agree. */
+/* An input array as read from a .npy file or .npz entry (interp/npy.h).
+ * Its dtype must be the parameter's, or the widened/raw form docs/cli.md
+ * allows (npy_bind). */
 typedef struct RunInput {
   const char *source; /* "x.npy" or "in.npz:arg0", for messages */
   const char *name;   /* npz entry name, or NULL (binds by position) */
-  EType etype;
-  int rank;
-  const int64_t *dims;
-  const void *data;
-  bool raw_bits;
+  const NpyArray *array;
 } RunInput;
 
 typedef struct RunOptions {
