@@ -7,6 +7,17 @@
 
 void mem_init(MemSystem *m) { memset(m, 0, sizeof *m); }
 
+void mem_destroy(MemSystem *m) {
+  for (int i = 0; i < m->npool; i++) free(m->pool_block[i]);
+  m->npool = 0;
+  m->pool_bytes = 0;
+}
+
+static size_t rounded(int64_t nbytes) {
+  size_t sz = ((size_t)nbytes + 63) & ~(size_t)63;
+  return sz ? sz : 64;
+}
+
 MemSpace *mem_find(MemSystem *m, int64_t id) {
   for (int i = 0; i < m->nspaces; i++)
     if (m->spaces[i].id == id) return &m->spaces[i];
@@ -113,13 +124,23 @@ void mem_discharge(MemSystem *m, int64_t id, int64_t nbytes) {
   if (s) s->live -= nbytes;
 }
 
-void *mem_raw_alloc(int64_t nbytes, bool zero) {
+void *mem_raw_alloc(MemSystem *m, int64_t nbytes, bool zero) {
   /* Round up to the alignment (aligned_alloc wants a multiple); at least one
    * line so that empty arrays still get a distinct pointer.  The rounding
    * tail is always zeroed so packed/odd sizes never expose garbage. */
-  size_t sz = ((size_t)nbytes + 63) & ~(size_t)63;
-  if (sz == 0) sz = 64;
-  void *p = aligned_alloc(64, sz);
+  size_t sz = rounded(nbytes);
+  void *p = NULL;
+  for (int i = m->npool - 1; i >= 0; i--) {
+    if (m->pool_size[i] == sz) {
+      p = m->pool_block[i];
+      m->pool_bytes -= sz;
+      m->npool--;
+      m->pool_size[i] = m->pool_size[m->npool];
+      m->pool_block[i] = m->pool_block[m->npool];
+      break;
+    }
+  }
+  if (!p) p = aligned_alloc(64, sz);
   if (!p) return NULL;
   if (zero) memset(p, 0, sz);
   else memset((char *)p + nbytes, 0, sz - (size_t)nbytes);
@@ -130,7 +151,7 @@ bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *
                Error *err) {
   *out = NULL;
   if (!mem_charge(m, id, nbytes, who, err)) return false;
-  void *p = mem_raw_alloc(nbytes, zero);
+  void *p = mem_raw_alloc(m, nbytes, zero);
   if (!p) {
     mem_discharge(m, id, nbytes);
     return error_set(err, ERR_RUNTIME, -1,
@@ -141,10 +162,32 @@ bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *
   return true;
 }
 
+void mem_raw_free(MemSystem *m, void *p, int64_t nbytes) {
+  if (!p) return;
+  size_t sz = rounded(nbytes);
+  /* Small blocks are cheap to get again; keep the big ones. */
+  if (sz >= 65536 && sz <= MEM_POOL_MAX_BYTES && m->pool_bytes + sz <= MEM_POOL_MAX_BYTES) {
+    if (m->npool == MEM_POOL_SLOTS) {
+      /* evict the oldest */
+      m->pool_bytes -= m->pool_size[0];
+      free(m->pool_block[0]);
+      memmove(&m->pool_size[0], &m->pool_size[1], sizeof(size_t) * (MEM_POOL_SLOTS - 1));
+      memmove(&m->pool_block[0], &m->pool_block[1], sizeof(void *) * (MEM_POOL_SLOTS - 1));
+      m->npool--;
+    }
+    m->pool_size[m->npool] = sz;
+    m->pool_block[m->npool] = p;
+    m->npool++;
+    m->pool_bytes += sz;
+    return;
+  }
+  free(p);
+}
+
 void mem_release(MemSystem *m, int64_t id, void *p, int64_t nbytes) {
   if (!p) return;
   mem_discharge(m, id, nbytes);
-  free(p);
+  mem_raw_free(m, p, nbytes);
 }
 
 void mem_count_read(MemSystem *m, int64_t id, int64_t nbytes) {

@@ -7,6 +7,7 @@
 #define HLO_INTERP_MEMSPACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/error.h"
@@ -27,7 +28,17 @@ typedef struct MemSpace {
   int64_t largest_alloc;
 } MemSpace;
 
+/* Host blocks kept for reuse: freeing a 64 MiB buffer and allocating
+ * another right after is the common case (elementwise chains, loop bodies);
+ * reusing the block spares the page faults of fresh memory. */
+enum { MEM_POOL_SLOTS = 16 };
+#define MEM_POOL_MAX_BYTES ((size_t)1 << 31)
+
 typedef struct MemSystem {
+  int npool;
+  size_t pool_bytes;
+  size_t pool_size[MEM_POOL_SLOTS];
+  void *pool_block[MEM_POOL_SLOTS];
   int nspaces;
   MemSpace spaces[MEM_MAX_SPACES];
   /* Ids not configured get an unlimited implicit space (a real dump may use
@@ -37,6 +48,8 @@ typedef struct MemSystem {
 } MemSystem;
 
 void mem_init(MemSystem *m);
+/* Frees the reuse pool (the counters stay readable). */
+void mem_destroy(MemSystem *m);
 /* Adds a configured space; false (ERR_USAGE) on a duplicate id or when full. */
 bool mem_add_space(MemSystem *m, int64_t id, const char *name, int64_t capacity,
                    double bandwidth, Error *err);
@@ -56,8 +69,9 @@ bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *
 bool mem_charge(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error *err);
 void mem_discharge(MemSystem *m, int64_t id, int64_t nbytes);
 /* Host allocation used for every buffer (64-byte aligned, rounded up to a
- * whole line whose tail is zeroed); release with free(). */
-void *mem_raw_alloc(int64_t nbytes, bool zero);
+ * whole line whose tail is zeroed); give it back with mem_raw_free. */
+void *mem_raw_alloc(MemSystem *m, int64_t nbytes, bool zero);
+void mem_raw_free(MemSystem *m, void *p, int64_t nbytes);
 /* Releases a buffer obtained from mem_alloc with the same space and size. */
 void mem_release(MemSystem *m, int64_t id, void *p, int64_t nbytes);
 

@@ -505,6 +505,7 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     eval_free(ctx);
   }
   /* Final counters (constants and results released: live is back to 0). */
+  mem_destroy(mem);
   res->mem = *mem;
   free(args);
   free(ctx);

@@ -168,7 +168,7 @@ static bool buffer_new(ValueCtx *vc, int64_t space, int64_t nbytes, bool zero, c
   b->space = space;
   b->nbytes = nbytes;
   if (vc->uncounted > 0) {
-    b->data = mem_raw_alloc(nbytes, zero);
+    b->data = mem_raw_alloc(vc->mem, nbytes, zero);
     if (!b->data) {
       free(b);
       return error_set(err, ERR_RUNTIME, -1, "%s: out of host memory (%" PRId64 " bytes)", who,
@@ -192,7 +192,7 @@ void buffer_unref(ValueCtx *vc, Buffer *b) {
   } else if (b->counted) {
     mem_release(vc->mem, b->space, b->data, b->nbytes);
   } else {
-    free(b->data);
+    mem_raw_free(vc->mem, b->data, b->nbytes);
   }
   free(b);
 }

@@ -36,3 +36,10 @@ endif()
 # --- layout benchmark (run by scripts/bench-layout.sh, not by ctest) ---
 add_executable(bench_layout ${CMAKE_SOURCE_DIR}/tests/bench/bench_layout.c)
 target_link_libraries(bench_layout PRIVATE hlo)
+
+# The bundled example (testdata/examples/mlp.hlo) against numpy's result.
+find_program(SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(SYSTEM_PYTHON3)
+  add_test(NAME example/mlp
+           COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/check-example.py ${CMAKE_BINARY_DIR}/bin)
+endif()
