@@ -63,7 +63,8 @@ typedef struct RunResult {
   /* Statistics. */
   char device[64];
   MemSystem mem;      /* final counters */
-  int64_t wall_ns;
+  int64_t wall_ns;    /* binding inputs + evaluation */
+  int64_t eval_ns;    /* evaluation of the entry computation only */
   int64_t instructions_executed, while_iterations;
   int64_t conversions, conversion_bytes;
   int64_t alloc_logical_bytes, alloc_physical_bytes, nbuffers;
