@@ -404,8 +404,16 @@ bool infer_shape_in_module(const Module *m, const Instr *instr, Arena *scratch, 
   InferCtx *c = &ctx;
   memset(out, 0, sizeof *out);
   if (!check_operand_count(c)) return false;
-  for (int i = 0; i < instr->noperands; i++)
-    if (!instr->operands[i]) return infer_fail(c, "operand %d is missing", i);
+  for (int i = 0; i < instr->noperands; i++) {
+    const Shape *s = instr->operands[i] ? &instr->operands[i]->shape : NULL;
+    if (!s) return infer_fail(c, "operand %d is missing", i);
+    /* Fixed-size scratch below relies on this; bigger ranks were reported
+     * where the operand was defined. */
+    if (s->rank < 0 || s->rank > SHAPE_MAX_RANK)
+      return infer_fail(c, "operand %d has rank %d (at most %d)", i, s->rank, SHAPE_MAX_RANK);
+  }
+  if (instr->shape.rank < 0 || instr->shape.rank > SHAPE_MAX_RANK)
+    return infer_fail(c, "result rank %d exceeds %d", instr->shape.rank, SHAPE_MAX_RANK);
   switch (instr->op) {
     case OP_COMPARE:
     case OP_SELECT:

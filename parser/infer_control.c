@@ -315,6 +315,24 @@ static bool infer_rng_state(InferCtx *c, Shape *out) {
 /* ---------------------------------------------------------------------------
  * Leaves */
 
+static int leaf_count(const Shape *s) {
+  if (!shape_is_tuple(s)) return 1;
+  int n = 0;
+  for (int i = 0; i < s->ntuple; i++) n += leaf_count(&s->tuple[i]);
+  return n;
+}
+
+/* parameter_replication: one flag per leaf array of the parameter. */
+static bool infer_parameter(InferCtx *c, Shape *out) {
+  const Attr *a;
+  if (!infer_attr(c, ATTR_PARAMETER_REPLICATION, false, &a)) return false;
+  if (a && a->kind == AV_BOOL_LIST && a->v.bools.n != leaf_count(&c->in->shape))
+    return infer_fail_attr(c, a, "parameter_replication has %d entries but the parameter has %d leaf arrays",
+                           a->v.bools.n, leaf_count(&c->in->shape));
+  *out = c->in->shape;
+  return true;
+}
+
 static bool infer_constant(InferCtx *c, Shape *out) {
   const Literal *l = c->in->literal;
   if (l && !infer_shapes_match(&l->shape, &c->in->shape, false))
@@ -326,7 +344,7 @@ static bool infer_constant(InferCtx *c, Shape *out) {
 
 bool infer_control(InferCtx *c, Shape *out) {
   switch (c->in->op) {
-    case OP_PARAMETER: *out = c->in->shape; return true;
+    case OP_PARAMETER: return infer_parameter(c, out);
     case OP_CONSTANT: return infer_constant(c, out);
     case OP_TUPLE: return infer_tuple(c, out);
     case OP_GET_TUPLE_ELEMENT: return infer_gte(c, out);
