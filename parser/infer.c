@@ -183,6 +183,11 @@ bool infer_check_dims(InferCtx *c, const Attr *attr, const char *what, const int
   return true;
 }
 
+bool infer_attr_dims(InferCtx *c, AttrKey key, int rank, IntList *out, const Attr **attr) {
+  return infer_attr_ints(c, key, true, out, attr) &&
+         infer_check_dims(c, *attr, attr_key_name(key), out->v, out->n, rank);
+}
+
 bool infer_is_permutation(const int64_t *dims, int n) {
   for (int i = 0; i < n; i++) {
     if (dims[i] < 0 || dims[i] >= n) return false;
@@ -248,6 +253,12 @@ bool *infer_bools(InferCtx *c, int n) {
 
 static bool oom(InferCtx *c) {
   return error_set(c->err, ERR_RUNTIME, c->in->opcode_offset, "out of memory");
+}
+
+bool infer_dims_buf(InferCtx *c, int n, int64_t **dims, bool **dyn) {
+  *dims = infer_i64(c, n);
+  *dyn = infer_bools(c, n);
+  return n == 0 || (*dims && *dyn) ? true : oom(c);
 }
 
 bool infer_make_array(InferCtx *c, Shape *out, EType t, int rank, const int64_t *dims,

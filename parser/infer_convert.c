@@ -36,9 +36,9 @@ static bool infer_bitcast_convert(InferCtx *c, Shape *out) {
   }
   if (in_bits > out_bits) {
     if (s->rank >= SHAPE_MAX_RANK) return infer_fail(c, "result rank exceeds %d", SHAPE_MAX_RANK);
-    int64_t *dims = infer_i64(c, s->rank + 1);
-    bool *dyn = infer_bools(c, s->rank + 1);
-    if (!dims || !dyn) return infer_fail(c, "out of memory");
+    int64_t *dims;
+    bool *dyn;
+    if (!infer_dims_buf(c, s->rank + 1, &dims, &dyn)) return false;
     for (int i = 0; i < s->rank; i++) {
       dims[i] = s->dims[i];
       dyn[i] = infer_dim_dynamic(s, i);

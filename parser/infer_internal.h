@@ -54,6 +54,8 @@ bool infer_attr_comp(InferCtx *c, AttrKey key, bool required, const Computation 
 /* Each entry in [0, rank), no repeats. */
 bool infer_check_dims(InferCtx *c, const Attr *attr, const char *what, const int64_t *dims,
                       int n, int rank);
+/* A required list attribute of distinct dimension numbers below rank. */
+bool infer_attr_dims(InferCtx *c, AttrKey key, int rank, IntList *out, const Attr **attr);
 /* dims is a permutation of 0..n-1. */
 bool infer_is_permutation(const int64_t *dims, int n);
 
@@ -80,6 +82,9 @@ static inline bool infer_dim_dynamic(const Shape *s, int i) {
 /* Temporary int64 array in scratch. */
 int64_t *infer_i64(InferCtx *c, int n);
 bool *infer_bools(InferCtx *c, int n);
+/* Both of the above for a result of rank n (zeroed); false (with an error)
+ * when out of memory. */
+bool infer_dims_buf(InferCtx *c, int n, int64_t **dims, bool **dyn);
 
 /* --- called computations ---------------------------------------------- */
 /* comp takes n parameters whose shapes match shapes[0..n-1] (ignore_fp as in

@@ -63,13 +63,12 @@ static bool infer_reduce_op(InferCtx *c, Shape *out) {
   const Shape *s = infer_oshape(c, 0);
   IntList dims;
   const Attr *a;
-  if (!infer_attr_ints(c, ATTR_DIMENSIONS, true, &dims, &a) ||
-      !infer_check_dims(c, a, "dimensions", dims.v, dims.n, s->rank))
+  int64_t *odims;
+  bool *dyn;
+  if (!infer_attr_dims(c, ATTR_DIMENSIONS, s->rank, &dims, &a) ||
+      !infer_dims_buf(c, s->rank, &odims, &dyn))
     return false;
-  int64_t *odims = infer_i64(c, s->rank);
-  bool *dyn = infer_bools(c, s->rank);
   int r = 0;
-  if (s->rank && (!odims || !dyn)) return infer_fail(c, "out of memory");
   for (int d = 0; d < s->rank; d++) {
     bool reduced = false;
     for (int j = 0; j < dims.n; j++) reduced |= dims.v[j] == d;

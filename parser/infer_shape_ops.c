@@ -70,9 +70,9 @@ static bool infer_transpose(InferCtx *c, Shape *out) {
   if (p.n != s->rank || !infer_is_permutation(p.v, p.n))
     return infer_fail_attr(c, a, "dimensions %s is not a permutation of the dimensions of %s",
                            infer_ints_str(c, p.v, p.n), infer_str(c, s));
-  int64_t *dims = infer_i64(c, s->rank);
-  bool *dyn = infer_bools(c, s->rank);
-  if (s->rank && (!dims || !dyn)) return infer_fail(c, "out of memory");
+  int64_t *dims;
+  bool *dyn;
+  if (!infer_dims_buf(c, s->rank, &dims, &dyn)) return false;
   for (int i = 0; i < s->rank; i++) {
     dims[i] = s->dims[p.v[i]];
     dyn[i] = infer_dim_dynamic(s, (int)p.v[i]);
@@ -85,9 +85,7 @@ static bool infer_reverse(InferCtx *c, Shape *out) {
   const Shape *s = infer_oshape(c, 0);
   IntList dims;
   const Attr *a;
-  if (!infer_attr_ints(c, ATTR_DIMENSIONS, true, &dims, &a) ||
-      !infer_check_dims(c, a, "dimensions", dims.v, dims.n, s->rank))
-    return false;
+  if (!infer_attr_dims(c, ATTR_DIMENSIONS, s->rank, &dims, &a)) return false;
   *out = *s;
   return true;
 }
@@ -186,9 +184,9 @@ static bool infer_concatenate(InferCtx *c, Shape *out) {
   if (d < 0 || d >= s0->rank)
     return infer_fail_attr(c, a, "concatenate dimension %lld out of range for %s", (long long)d,
                            infer_str(c, s0));
-  int64_t *odims = infer_i64(c, s0->rank);
-  bool *dyn = infer_bools(c, s0->rank);
-  if (!odims || !dyn) return infer_fail(c, "out of memory");
+  int64_t *odims;
+  bool *dyn;
+  if (!infer_dims_buf(c, s0->rank, &odims, &dyn)) return false;
   memcpy(odims, s0->dims, (size_t)s0->rank * sizeof *odims);
   EType t = s0->etype;
   for (int i = 0; i < n; i++) {

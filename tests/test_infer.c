@@ -29,7 +29,7 @@ static const char *read_shape(const char *p, Shape *s) {
     s->etype = ET_TUPLE;
     s->ntuple = n;
     s->tuple = arena_alloc_array(A, (size_t)(n ? n : 1), sizeof(Shape));
-    memcpy(s->tuple, elems, (size_t)n * sizeof(Shape));
+    if (n) memcpy(s->tuple, elems, (size_t)n * sizeof(Shape));
     return p + 1;
   }
   const char *b = strchr(p, '[');
@@ -80,7 +80,7 @@ static Instr *add_instr(Computation *c, Opcode op, const char *shape, int n, Ins
   in->shape = S(shape);
   in->noperands = n;
   in->operands = arena_alloc_array(A, (size_t)(n ? n : 1), sizeof(Instr *));
-  memcpy(in->operands, ops, (size_t)n * sizeof(Instr *));
+  if (n) memcpy(in->operands, ops, (size_t)n * sizeof(Instr *));
   in->attrs = arena_alloc_array(A, 16, sizeof(Attr));
   in->parent = c;
   in->index = c->ninstrs;
