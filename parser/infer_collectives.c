@@ -123,11 +123,17 @@ static bool reduction(InferCtx *c) {
  * plain shapes, several pair tuples. */
 static bool all_gather_start(InferCtx *c, Shape *out) {
   const Shape *d = &c->in->shape;
-  const Shape *declared_result = shape_is_tuple(d) && d->ntuple == 2 ? &d->tuple[1] : d;
+  int n = c->in->noperands;
+  bool pair = shape_is_tuple(d) && d->ntuple == 2 &&
+              (n == 1 || (shape_is_tuple(&d->tuple[0]) && d->tuple[0].ntuple == n));
   Shape in, res;
-  if (!operands_as_results(c, &in) || !gather_or_scatter(c, &res, declared_result, true) ||
-      !infer_make_tuple(c, out, 2))
+  if (!operands_as_results(c, &in) || !gather_or_scatter(c, &res, pair ? &d->tuple[1] : d, true))
     return false;
+  if (!pair) { /* XLA's parser also takes the bare result shape (unverified input) */
+    *out = res;
+    return true;
+  }
+  if (!infer_make_tuple(c, out, 2)) return false;
   out->tuple[0] = in;
   out->tuple[1] = res;
   return true;
@@ -160,6 +166,10 @@ static bool collective_permute_start(InferCtx *c, Shape *out) {
   Shape r;
   if (!collective_permute(c, &r)) return false;
   const Shape *d = &c->in->shape;
+  if (!shape_is_tuple(d) || shape_is_tuple(&r)) { /* bare result form */
+    *out = r;
+    return true;
+  }
   int extra = shape_is_tuple(d) && d->ntuple > 2 ? d->ntuple - 2 : 0;
   if (!infer_make_tuple(c, out, 2 + extra)) return false;
   out->tuple[0] = c->in->noperands == 1 ? *infer_oshape(c, 0) : r;
@@ -179,7 +189,7 @@ static bool done_of(InferCtx *c, Shape *out, Opcode start, int index) {
   const Instr *s = c->in->operands[0];
   if (s->op != start)
     return infer_fail(c, "operand must be a %s, got %s", opcode_name(start), opcode_name(s->op));
-  if (start == OP_ALL_REDUCE_START) {
+  if (start == OP_ALL_REDUCE_START || !shape_is_tuple(&s->shape)) { /* result passed through */
     *out = s->shape;
     return true;
   }

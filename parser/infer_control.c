@@ -294,10 +294,14 @@ static bool infer_rng(InferCtx *c, Shape *out) {
 /* rng-bit-generator(state): (state, bits). */
 static bool infer_rng_bit_generator(InferCtx *c, Shape *out) {
   const Attr *alg;
-  if (!infer_need_array(c, 0) || !infer_attr(c, ATTR_ALGORITHM, true, &alg) ||
-      !declared_tuple(c, 2, true))
-    return false;
-  const Shape *bits = &c->in->shape.tuple[1];
+  if (!infer_need_array(c, 0) || !infer_attr(c, ATTR_ALGORITHM, true, &alg)) return false;
+  const Shape *d = &c->in->shape;
+  if (shape_is_array(d) && etype_is_int(d->etype)) { /* bits only: XLA's parser takes it */
+    *out = *d;
+    return true;
+  }
+  if (!declared_tuple(c, 2, true)) return false;
+  const Shape *bits = &d->tuple[1];
   if (!shape_is_array(bits) || !etype_is_int(bits->etype))
     return infer_fail(c, "generated bits must be an integer array, declared %s", infer_str(c, bits));
   if (!infer_make_tuple(c, out, 2)) return false;
