@@ -3,6 +3,7 @@
  * random numbers.  Many of these produce tuples whose layout XLA fixes
  * (send: (data, u32[], token[]), copy-start: (dest, src, u32[]), ...). */
 #include <string.h>
+#include <strings.h>
 
 #include "parser/infer_internal.h"
 
@@ -75,19 +76,22 @@ static bool infer_conditional(InferCtx *c, Shape *out) {
   const Computation *const *list = branches;
   int n = 0;
   AttrKey key = ATTR_BRANCH_COMPUTATIONS;
-  if (idx->etype == ET_PRED && idx->rank == 0) {
+  bool listed = ir_attr(c->in, ATTR_BRANCH_COMPUTATIONS) != NULL;
+  if (idx->etype == ET_PRED && idx->rank == 0 && !listed) {
     if (!infer_attr_comp(c, ATTR_TRUE_COMPUTATION, true, &branches[0]) ||
         !infer_attr_comp(c, ATTR_FALSE_COMPUTATION, true, &branches[1]))
       return false;
     n = 2;
     key = ATTR_TRUE_COMPUTATION;
-  } else if (idx->etype == ET_S32 && idx->rank == 0) {
+  } else if ((idx->etype == ET_S32 || idx->etype == ET_PRED) && idx->rank == 0) {
     const Attr *a;
     if (!infer_attr(c, ATTR_BRANCH_COMPUTATIONS, true, &a)) return false;
     if (a->kind != AV_COMPUTATION_LIST || a->v.comps.n < 1)
       return infer_fail_attr(c, a, "branch_computations must list at least one computation");
     list = (const Computation *const *)a->v.comps.v;
     n = a->v.comps.n;
+    if (idx->etype == ET_PRED && n != 2)
+      return infer_fail_attr(c, a, "a pred[] index needs exactly 2 branch computations, got %d", n);
   } else {
     return infer_fail(c, "the branch index must be pred[] or s32[], got %s", infer_str(c, idx));
   }
@@ -282,7 +286,7 @@ static bool infer_rng(InferCtx *c, Shape *out) {
   if (a->rank != 0 || b->rank != 0 || a->etype != b->etype)
     return infer_fail(c, "parameters %s and %s must be scalars of one type", infer_str(c, a),
                       infer_str(c, b));
-  bool normal = dist->v.s && (strcmp(dist->v.s, "rng_normal") == 0 || strcmp(dist->v.s, "RNG_NORMAL") == 0);
+  bool normal = dist->v.s && strcasecmp(dist->v.s, "rng_normal") == 0;
   if (normal ? !etype_is_float(a->etype) : !(etype_is_int(a->etype) || etype_is_float(a->etype)))
     return infer_fail(c, "%s needs %s parameters, got %s", dist->v.s,
                       normal ? "floating-point" : "integer or floating-point", infer_str(c, a));
