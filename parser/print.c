@@ -58,8 +58,8 @@ void print_string(StrBuf *sb, const char *s) {
 
 /* ---------- shapes ---------- */
 
-/* human: drop default layouts (ShapeUtil::HumanString, used in computation
- * signatures); non-default ones are kept so nothing is lost. */
+/* human: no layouts (ShapeUtil::HumanString, used in computation signatures,
+ * where layouts carry no meaning: the parameter instructions hold them). */
 static void print_shape_ex(StrBuf *sb, const Shape *s, bool human);
 
 static void print_shape_list_ex(StrBuf *sb, const Shape *shapes, int n, bool human) {
@@ -78,8 +78,8 @@ static void print_shape_ex(StrBuf *sb, const Shape *s, bool human) {
   }
   size_t start = sb->len;
   shape_print(sb, s);
-  if (!human || !shape_is_array(s) || s->rank == 0 || !layout_is_default(&s->layout)) return;
-  /* Cut the "{r-1,...,0}" that follows the dims' closing bracket. */
+  if (!human || !shape_is_array(s)) return;
+  /* Cut the layout that follows the dims' closing bracket. */
   const char *close = sb->data ? memchr(sb->data + start, ']', sb->len - start) : NULL;
   if (close) {
     sb->len = (size_t)(close - sb->data) + 1;
