@@ -74,23 +74,32 @@ static int attr_sort_key(const Instr *in, const Attr *a) {
 
 /* ---------- values ---------- */
 
+/* "1,2,3" */
+static void print_int_seq(StrBuf *sb, const int64_t *v, int n) {
+  for (int i = 0; i < n; i++) sb_printf(sb, i ? ",%lld" : "%lld", (long long)v[i]);
+}
+
 static void print_int_list(StrBuf *sb, const IntList *l) {
   sb_putc(sb, '{');
-  for (int i = 0; i < l->n; i++) sb_printf(sb, i ? ",%lld" : "%lld", (long long)l->v[i]);
+  print_int_seq(sb, l->v, l->n);
+  sb_putc(sb, '}');
+}
+
+/* "{{0,1},{2,3}}" */
+static void print_int_list_list(StrBuf *sb, const IntList *lists, int n) {
+  sb_putc(sb, '{');
+  for (int i = 0; i < n; i++) {
+    if (i) sb_putc(sb, ',');
+    print_int_list(sb, &lists[i]);
+  }
   sb_putc(sb, '}');
 }
 
 static void print_int_lists(StrBuf *sb, const IntLists *l) {
-  if (l->depth != 2) {
+  if (l->depth == 2)
+    print_int_list_list(sb, l->lists, l->n);
+  else
     print_int_list(sb, &l->flat);
-    return;
-  }
-  sb_putc(sb, '{');
-  for (int i = 0; i < l->n; i++) {
-    if (i) sb_putc(sb, ',');
-    print_int_list(sb, &l->lists[i]);
-  }
-  sb_putc(sb, '}');
 }
 
 static void print_slice(StrBuf *sb, const SliceDim *dims, int n) {
@@ -166,24 +175,18 @@ static void print_window(StrBuf *sb, const Window *w) {
  * explicit "{{0,1},{2,3}}". */
 static void print_replica_groups(StrBuf *sb, const ReplicaGroups *g) {
   if (!g->iota) {
-    sb_putc(sb, '{');
-    for (int i = 0; i < g->ngroups; i++) {
-      if (i) sb_putc(sb, ',');
-      print_int_list(sb, &g->groups[i]);
-    }
-    sb_putc(sb, '}');
+    print_int_list_list(sb, g->groups, g->ngroups);
     return;
   }
   sb_printf(sb, "[%lld,%lld]<=[", (long long)g->iota_groups, (long long)g->iota_group_size);
-  for (int i = 0; i < g->iota_reshape.n; i++)
-    sb_printf(sb, i ? ",%lld" : "%lld", (long long)g->iota_reshape.v[i]);
+  print_int_seq(sb, g->iota_reshape.v, g->iota_reshape.n);
   sb_putc(sb, ']');
   if (g->iota_reshape.n <= 1) return;
   sb_puts(sb, "T(");
-  for (int i = 0; i < g->iota_reshape.n; i++) {
-    long long p = g->iota_perm.n == g->iota_reshape.n ? (long long)g->iota_perm.v[i] : i;
-    sb_printf(sb, i ? ",%lld" : "%lld", p);
-  }
+  if (g->iota_perm.n == g->iota_reshape.n)
+    print_int_seq(sb, g->iota_perm.v, g->iota_perm.n);
+  else
+    for (int i = 0; i < g->iota_reshape.n; i++) sb_printf(sb, i ? ",%d" : "%d", i);
   sb_putc(sb, ')');
 }
 
@@ -243,21 +246,21 @@ static void print_string_or_raw(StrBuf *sb, const Attr *a) {
     print_string(sb, a->v.s);
 }
 
+/* Element i of "{%a, %b}". */
+static void print_ref(StrBuf *sb, int i, const char *name) {
+  if (i) sb_puts(sb, ", ");
+  print_name(sb, name);
+}
+
 static void print_computation_refs(StrBuf *sb, struct Computation *const *v, int n) {
   sb_putc(sb, '{');
-  for (int i = 0; i < n; i++) {
-    if (i) sb_puts(sb, ", ");
-    print_name(sb, v[i]->name);
-  }
+  for (int i = 0; i < n; i++) print_ref(sb, i, v[i]->name);
   sb_putc(sb, '}');
 }
 
 static void print_instr_refs(StrBuf *sb, struct Instr *const *v, int n) {
   sb_putc(sb, '{');
-  for (int i = 0; i < n; i++) {
-    if (i) sb_puts(sb, ", ");
-    print_name(sb, v[i]->name);
-  }
+  for (int i = 0; i < n; i++) print_ref(sb, i, v[i]->name);
   sb_putc(sb, '}');
 }
 
