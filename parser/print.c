@@ -125,6 +125,10 @@ static void print_operands(StrBuf *sb, const Instr *in) {
   for (int i = 0; i < in->noperands; i++) {
     const Instr *op = in->operands[i];
     print_list_sep(sb, i);
+    if (!op) {
+      sb_puts(sb, "null"); /* never in a parsed module */
+      continue;
+    }
     print_shape(sb, &op->shape);
     sb_putc(sb, ' ');
     print_name(sb, op->name);

@@ -254,13 +254,13 @@ static void print_ref(StrBuf *sb, int i, const char *name) {
 
 static void print_computation_refs(StrBuf *sb, struct Computation *const *v, int n) {
   sb_putc(sb, '{');
-  for (int i = 0; i < n; i++) print_ref(sb, i, v[i]->name);
+  for (int i = 0; i < n; i++) print_ref(sb, i, v[i] ? v[i]->name : NULL);
   sb_putc(sb, '}');
 }
 
 static void print_instr_refs(StrBuf *sb, struct Instr *const *v, int n) {
   sb_putc(sb, '{');
-  for (int i = 0; i < n; i++) print_ref(sb, i, v[i]->name);
+  for (int i = 0; i < n; i++) print_ref(sb, i, v[i] ? v[i]->name : NULL);
   sb_putc(sb, '}');
 }
 
@@ -298,7 +298,9 @@ static void print_attr_value(StrBuf *sb, const Attr *a) {
     case AV_REPLICA_GROUPS: print_replica_groups(sb, &a->v.groups); break;
     case AV_COMPUTATION: print_name(sb, a->v.comp ? a->v.comp->name : ""); break;
     case AV_COMPUTATION_LIST: print_computation_refs(sb, a->v.comps.v, a->v.comps.n); break;
-    case AV_SHAPE: print_shape(sb, a->v.shape); break;
+    case AV_SHAPE:
+      if (a->v.shape) print_shape(sb, a->v.shape);
+      break;
     case AV_SHAPE_LIST:
       sb_putc(sb, '{');
       print_shape_list(sb, a->v.shapes.v, a->v.shapes.n);
@@ -306,6 +308,7 @@ static void print_attr_value(StrBuf *sb, const Attr *a) {
       break;
     case AV_INSTR_LIST: print_instr_refs(sb, a->v.instrs.v, a->v.instrs.n); break;
     case AV_LITERAL:
+      if (!a->v.literal) break;
       print_shape(sb, &a->v.literal->shape);
       sb_putc(sb, ' ');
       print_literal(sb, a->v.literal);
