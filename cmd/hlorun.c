@@ -9,6 +9,10 @@
 
 #include "base/diag.h"
 #include "parser/parser.h"
+#include "parser/print.h"
+#include "parser/verify.h"
+
+#include "cmd/hlorun_run.h" /* the run mode: options, inputs, outputs, reports */
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INVALID = 3 };
 
@@ -18,6 +22,7 @@ static void usage(FILE *f) {
         "  --check         parse and verify only; exit 0 if the module is valid\n"
         "  --print-module  print the module back as canonical HLO text\n",
         f);
+  hlorun_run_usage(f);
 }
 
 /* Reads a whole file (or stdin) and NUL-terminates it: the lexer's sentinel. */
@@ -55,8 +60,15 @@ static char *read_all(FILE *f, size_t *len) {
 int main(int argc, char **argv) {
   const char *path = NULL;
   bool check = false, print = false;
+  HlorunRunArgs run_args = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    int run_opt = hlorun_run_option(argc, argv, &i, &run_args);
+    if (run_opt < 0) {
+      usage(stderr);
+      return EXIT_USAGE;
+    }
+    if (run_opt > 0) continue;
     if (strcmp(a, "--check") == 0) {
       check = true;
     } else if (strcmp(a, "--print-module") == 0) {
@@ -99,10 +111,11 @@ int main(int argc, char **argv) {
   const char *display = from_stdin ? "<stdin>" : path;
   Diags diags = {0};
   Module *m = parse_module(display, text, len, &diags);
-  /* TODO(lead): when parser/verify.c lands, run verify_module(m, &diags)
-   * here and treat a false result like a parse failure (exit 3). */
+  /* TODO(lead): --check should verify too; until the verifier's verdicts
+   * are settled against the conformance corpus only running does. */
+  bool valid = m && (check || print || verify_module(m, &diags));
   int status = EXIT_OK;
-  if (!m) {
+  if (!valid) {
     for (int i = 0; i < diags.count; i++) {
       char *r = diag_render(display, text, len, diags.items[i].offset, diags.items[i].msg);
       if (r) fputs(r, stderr);
@@ -111,12 +124,13 @@ int main(int argc, char **argv) {
     if (diags.dropped) fprintf(stderr, "%s: %d more errors not shown\n", display, diags.dropped);
     status = EXIT_INVALID;
   } else if (print) {
-    /* TODO(lead): print_module(&sb, m) from parser/print.c once it lands. */
-    fprintf(stderr, "hlorun: --print-module is not available yet\n");
-    status = EXIT_RUNTIME;
+    StrBuf sb;
+    sb_init(&sb);
+    print_module(&sb, m);
+    fwrite(sb.data ? sb.data : "", 1, sb.len, stdout);
+    sb_free(&sb);
   } else if (!check) {
-    fprintf(stderr, "hlorun: running modules is not implemented yet (use --check)\n");
-    status = EXIT_RUNTIME;
+    status = hlorun_run_mode("hlorun", m, &run_args);
   }
   module_free(m);
   diags_free(&diags);

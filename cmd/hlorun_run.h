@@ -272,7 +272,7 @@ static bool hlorun_literal_node(const Shape *s, const RunResult *r, int *leaf, L
       if (!hlorun_literal_node(&s->tuple[i], r, leaf, &el[i])) return false;
     return true;
   }
-  if (!shape_is_array(s)) {
+  if (!value_shape_has_data(s)) {
     node->etype = ET_TOKEN;
     return true;
   }

@@ -20,7 +20,7 @@ int run_count_leaves(const Shape *s) {
     for (int i = 0; i < s->ntuple; i++) n += run_count_leaves(&s->tuple[i]);
     return n;
   }
-  return shape_is_array(s) ? 1 : 0;
+  return value_shape_has_data(s) ? 1 : 0;
 }
 
 static void dims_text(char *buf, size_t size, EType t, int rank, const int64_t *dims) {
@@ -139,7 +139,7 @@ static bool bind_leaves(Binder *b, const Shape *s, const char *pdesc, Value **ou
     free(el);
     return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
-  if (!shape_is_array(s)) {
+  if (!value_shape_has_data(s)) {
     *out = value_new_token(s);
     return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
   }

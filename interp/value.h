@@ -66,6 +66,12 @@ typedef struct Value {
   struct Value **elems;  /* tuples */
 } Value;
 
+/* An array that has data (tokens and opaque values are "arrays" to
+ * shape_is_array but hold nothing). */
+static inline bool value_shape_has_data(const Shape *s) {
+  return shape_is_array(s) && s->etype != ET_TOKEN && s->etype != ET_OPAQUE;
+}
+
 typedef struct ValueCtx {
   MemSystem *mem;
   Arena *arena;          /* the run's: synthesized shapes, infos */
