@@ -66,6 +66,7 @@ int main(int argc, char **argv) {
     int run_opt = hlorun_run_option(argc, argv, &i, &run_args);
     if (run_opt < 0) {
       usage(stderr);
+      hlorun_run_args_free(&run_args);
       return EXIT_USAGE;
     }
     if (run_opt > 0) continue;
@@ -75,14 +76,17 @@ int main(int argc, char **argv) {
       print = true;
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
+      hlorun_run_args_free(&run_args);
       return EXIT_OK;
     } else if (a[0] == '-' && a[1] != '\0') {
       fprintf(stderr, "hlorun: unknown option %s\n", a);
       usage(stderr);
+      hlorun_run_args_free(&run_args);
       return EXIT_USAGE;
     } else if (path) {
       fprintf(stderr, "hlorun: more than one model given (%s, %s)\n", path, a);
       usage(stderr);
+      hlorun_run_args_free(&run_args);
       return EXIT_USAGE;
     } else {
       path = a;
@@ -91,6 +95,7 @@ int main(int argc, char **argv) {
   if (!path) {
     fprintf(stderr, "hlorun: no model given\n");
     usage(stderr);
+    hlorun_run_args_free(&run_args);
     return EXIT_USAGE;
   }
 
@@ -98,6 +103,7 @@ int main(int argc, char **argv) {
   FILE *f = from_stdin ? stdin : fopen(path, "rb");
   if (!f) {
     fprintf(stderr, "hlorun: cannot open %s: %s\n", path, strerror(errno));
+    hlorun_run_args_free(&run_args);
     return EXIT_RUNTIME;
   }
   size_t len = 0;
@@ -105,6 +111,7 @@ int main(int argc, char **argv) {
   if (!from_stdin) fclose(f);
   if (!text) {
     fprintf(stderr, "hlorun: cannot read %s\n", path);
+    hlorun_run_args_free(&run_args);
     return EXIT_RUNTIME;
   }
 
@@ -135,5 +142,6 @@ int main(int argc, char **argv) {
   module_free(m);
   diags_free(&diags);
   free(text);
+  hlorun_run_args_free(&run_args);
   return status;
 }

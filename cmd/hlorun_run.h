@@ -100,8 +100,7 @@ static int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
         free(copy);
         return -1;
       }
-      /* leaked on purpose: lives until exit */
-      a->inputs[a->ninputs++] = strdup(tok);
+      a->inputs[a->ninputs++] = strdup(tok); /* freed by hlorun_run_args_free */
     }
     free(copy);
     return 1;
@@ -189,6 +188,11 @@ static int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
     return 1;
   }
   return 0;
+}
+
+static void hlorun_run_args_free(HlorunRunArgs *a) {
+  for (int i = 0; i < a->ninputs; i++) free((char *)a->inputs[i]);
+  a->ninputs = 0;
 }
 
 /* Loaded input files. */
