@@ -15,6 +15,9 @@
 #include "layout/etype_convert.h"
 
 enum { MAX_DEPTH = 200 };
+/* Elementwise chains are fused from this result size on (smaller ones run
+ * op by op, so small programs keep exact per-instruction liveness). */
+#define EVAL_FUSE_MIN_BYTES ((int64_t)1 << 20)
 
 static int64_t now_ns(void) {
   struct timespec ts;
@@ -22,8 +25,13 @@ static int64_t now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Memory errors raised on behalf of an instruction get their "instruction
+ * NAME: " prefix from eval_run (prefix_error), so nothing is formatted on
+ * the hot path: the description is left empty. */
 void eval_who(const Instr *in, char *buf, int size) {
-  snprintf(buf, (size_t)size, "instruction %s", in->name);
+  (void)in;
+  (void)size;
+  buf[0] = 0;
 }
 
 bool eval_unsupported(const Instr *in, Error *err) {
@@ -82,12 +90,48 @@ static bool plan_comp(CompPlan *p, const Computation *c) {
     p->release[p->release_start[at] + count[at]++] = j;
   }
   free(count);
+  p->group_end = malloc(sizeof(int) * sz);
+  if (!p->group_end) return false;
+  for (int i = 0; i < n; i++) p->group_end[i] = -1;
+  for (int i = 0; i < n;) {
+    const Instr *a = c->instrs[i];
+    int64_t elems;
+    if (!eval_fusable(a) || !shape_element_count(&a->shape, &elems) ||
+        elems * etype_storage_bytes(a->shape.etype) < EVAL_FUSE_MIN_BYTES) {
+      i++;
+      continue;
+    }
+    int end = i;
+    for (int j = i + 1; j < n; j++) {
+      const Instr *b = c->instrs[j];
+      if (!eval_fusable(b) || b->shape.rank != a->shape.rank) break;
+      bool same = true;
+      for (int d = 0; d < a->shape.rank; d++) same = same && b->shape.dims[d] == a->shape.dims[d];
+      Layout x = a->shape.layout, y = b->shape.layout;
+      x.memory_space = y.memory_space = 0;
+      if (!same || !layout_equal(&x, &y)) break;
+      /* every member so far must be used only up to j, and not be the root */
+      bool ok = true;
+      for (int k = i; k <= end && ok; k++)
+        ok = c->instrs[k] != c->root && p->last_use[k] >= 0 && p->last_use[k] <= j;
+      /* b must use something of the group (else it is an independent op) */
+      bool linked = false;
+      for (int o = 0; o < b->noperands; o++)
+        linked = linked || (b->operands[o]->index >= i && b->operands[o]->index <= end &&
+                            b->operands[o]->parent == c);
+      if (!ok || !linked) break;
+      end = j;
+    }
+    if (end > i) p->group_end[i] = end;
+    i = end + 1;
+  }
   return true;
 }
 
 bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, Error *err) {
   memset(ctx, 0, sizeof *ctx);
   ctx->module = m;
+  ctx->fuse = true;
   if (!value_ctx_init(&ctx->vc, mem, run_arena))
     return error_set(err, ERR_RUNTIME, -1, "out of memory");
   ctx->nplans = m->ncomps;
@@ -111,6 +155,7 @@ void eval_free(EvalCtx *ctx) {
     free(p->stats);
     free(p->consts);
     free(p->aux);
+    free(p->group_end);
   }
   free(ctx->plans);
   ctx->plans = NULL;
@@ -1262,6 +1307,48 @@ static void prefix_error(const Instr *in, Error *err) {
   if (err->offset < 0) err->offset = in->offset;
 }
 
+static void release_after(EvalCtx *ctx, const CompPlan *plan, Value **vals, int i) {
+  for (int r = plan->release_start[i]; r < plan->release_start[i + 1]; r++) {
+    int j = plan->release[r];
+    value_unref(&ctx->vc, vals[j]);
+    vals[j] = NULL;
+  }
+}
+
+/* An elementwise group: one fused loop, then the bookkeeping of each
+ * member (stats, trace, releases) as if they had run one by one. */
+static bool run_group(EvalCtx *ctx, Frame *f, int first, int64_t t0, Error *err) {
+  const CompPlan *plan = f->plan;
+  int last = plan->group_end[first];
+  Value *v = NULL;
+  if (!eval_elementwise_group(ctx, f, first, last, &v, err)) {
+    prefix_error(plan->comp->instrs[last], err);
+    return false;
+  }
+  f->vals[last] = v;
+  int64_t dt = ctx->timing ? now_ns() - t0 : 0;
+  ctx->fused_instructions += last - first + 1;
+  for (int k = first; k <= last; k++) {
+    const Instr *in = plan->comp->instrs[k];
+    InstrStats *st = &plan->stats[k];
+    st->count++;
+    ctx->instructions_executed++;
+    /* traffic: operands from outside the group, and the final result */
+    if (ctx->vc.uncounted == 0)
+      for (int o = 0; o < in->noperands; o++) {
+        int idx = in->operands[o]->index;
+        if (idx < first || idx > last) traffic(ctx, st, f->vals[idx], false);
+      }
+    if (k == last) {
+      st->ns += dt;
+      if (ctx->vc.uncounted == 0) traffic(ctx, st, v, true);
+    }
+    if (ctx->trace) ctx->trace(ctx->trace_ud, in, k == last ? v : NULL, k == last ? dt : 0, ctx->depth - 1);
+  }
+  for (int k = first; k <= last; k++) release_after(ctx, plan, f->vals, k);
+  return true;
+}
+
 bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
               const Shape *const *override, Value **out, Error *err) {
   *out = NULL;
@@ -1285,6 +1372,11 @@ bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nar
     InstrStats *st = &plan->stats[i];
     int64_t t0 = ctx->timing ? now_ns() : 0;
     Value *v = NULL;
+    if (!override && ctx->fuse && plan->group_end[i] > i) {
+      ok = run_group(ctx, &f, i, t0, err);
+      i = plan->group_end[i];
+      continue;
+    }
     ok = exec_instr(ctx, &f, in, rs, args, nargs, &v, err);
     if (!ok) {
       prefix_error(in, err);
@@ -1300,11 +1392,7 @@ bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nar
       traffic(ctx, st, v, true);
     }
     if (ctx->trace) ctx->trace(ctx->trace_ud, in, v, dt, ctx->depth - 1);
-    for (int r = plan->release_start[i]; r < plan->release_start[i + 1]; r++) {
-      int j = plan->release[r];
-      value_unref(&ctx->vc, vals[j]);
-      vals[j] = NULL;
-    }
+    release_after(ctx, plan, vals, i);
   }
   ctx->depth--;
   if (ok) {

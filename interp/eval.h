@@ -34,6 +34,11 @@ typedef struct CompPlan {
   InstrStats *stats;  /* per instr */
   Value **consts;     /* per instr: materialised constants (cached per run) */
   void **aux;         /* per instr: op-specific data prepared on first use */
+  /* Elementwise fusion: group_end[i] > i when instructions i..group_end[i]
+   * form a chain of elementwise ops over one big shape whose intermediates
+   * are used only inside the chain; it then runs block by block without
+   * materialising them (as XLA's loop fusion would).  -1 otherwise. */
+  int *group_end;
 } CompPlan;
 
 /* Called once per executed instruction when tracing. */
@@ -47,6 +52,8 @@ typedef struct EvalCtx {
   int nplans;
   int64_t replica_id, partition_id;
   bool timing;     /* measure per-instruction time */
+  bool fuse;       /* run elementwise groups fused (default on) */
+  int64_t fused_instructions;
   EvalTraceFn trace;
   void *trace_ud;
   int depth;       /* call depth (for traces and a recursion limit) */

@@ -171,3 +171,134 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   *out = v;
   return true;
 }
+
+/* --- fused elementwise groups --- */
+
+enum { EW_BLOCK = 4096 };
+
+typedef struct Member {
+  EwKind kind;
+  KUnaryOp uop;
+  KBinaryOp bop;
+  KCmpDir dir;
+  KCmpType ct;
+  EType t0, rt;   /* first operand's and the result's element types */
+  int esize;      /* result element bytes */
+  int nops;
+  int src[3];     /* operand: member index (>= 0) or -1 - external slot */
+  const unsigned char *ext[3];
+  int ext_esize[3];
+  unsigned char *scratch;
+} Member;
+
+bool eval_fusable(const Instr *in) {
+  KUnaryOp u;
+  KBinaryOp b;
+  switch (in->op) {
+  case OP_COMPARE: case OP_CONVERT: break;
+  case OP_SELECT:
+    break;
+  case OP_COPY: case OP_REDUCE_PRECISION: return false;
+  default:
+    if (!k_unary_lookup(opcode_name(in->op), &u) && !k_binary_lookup(opcode_name(in->op), &b))
+      return false;
+  }
+  if (!shape_is_array(&in->shape) || in->shape.rank == 0 || in->noperands > 3 ||
+      in->shape.layout.element_size_bits)
+    return false;
+  for (int k = 0; k < in->noperands; k++) {
+    const Shape *o = &in->operands[k]->shape;
+    if (!shape_is_array(o) || o->rank != in->shape.rank || o->layout.element_size_bits)
+      return false;
+    for (int d = 0; d < o->rank; d++)
+      if (o->dims[d] != in->shape.dims[d]) return false;
+    Layout x = o->layout, y = in->shape.layout;
+    x.memory_space = y.memory_space = 0;
+    if (!layout_equal(&x, &y)) return false;
+  }
+  return true;
+}
+
+static bool member_apply(const Member *m, void *dst, const void *const *s, int64_t n, Error *err) {
+  switch (m->kind) {
+  case EW_UNARY: return k_unary(m->uop, m->t0, dst, s[0], n, err);
+  case EW_BINARY: return k_binary(m->bop, m->t0, dst, s[0], s[1], n, err);
+  case EW_COMPARE: return k_compare(m->dir, m->ct, m->t0, dst, s[0], s[1], n, err);
+  case EW_SELECT: return k_select(m->rt, dst, s[0], false, s[1], s[2], n, err);
+  case EW_CONVERT: return k_convert(m->rt, dst, m->t0, s[0], n, err);
+  default: return error_set(err, ERR_RUNTIME, -1, "internal: op not fusable");
+  }
+}
+
+bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value **out,
+                            Error *err) {
+  const Computation *c = f->plan->comp;
+  int nm = last - first + 1;
+  Member *ms = calloc((size_t)nm, sizeof *ms);
+  if (!ms) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  const Instr *lin = c->instrs[last];
+  char who[300];
+  eval_who(lin, who, sizeof who);
+  Value *v = NULL;
+  bool ok = value_new_array(&ctx->vc, &lin->shape, false, who, &v, err);
+  int64_t n = ok ? v->info->plan.slots : 0;
+  for (int k = 0; k < nm && ok; k++) {
+    const Instr *in = c->instrs[first + k];
+    Member *m = &ms[k];
+    m->nops = in->noperands;
+    m->t0 = in->operands[0]->shape.etype;
+    m->rt = in->shape.etype;
+    m->esize = etype_storage_bytes(m->rt);
+    switch (in->op) {
+    case OP_COMPARE: m->kind = EW_COMPARE; ok = parse_cmp(in, &m->dir, &m->ct, err); break;
+    case OP_SELECT: m->kind = EW_SELECT; break;
+    case OP_CONVERT: m->kind = EW_CONVERT; break;
+    default:
+      if (k_unary_lookup(opcode_name(in->op), &m->uop)) m->kind = EW_UNARY;
+      else if (k_binary_lookup(opcode_name(in->op), &m->bop)) m->kind = EW_BINARY;
+      else ok = error_set(err, ERR_RUNTIME, in->offset, "internal: %s not fusable", in->name);
+    }
+    for (int o = 0; o < m->nops && ok; o++) {
+      const Instr *op = in->operands[o];
+      if (op->parent == c && op->index >= first && op->index < first + k) {
+        m->src[o] = op->index - first;
+      } else {
+        const Value *ov = f->vals[op->index];
+        if (!ov || !ov->info || !ov->buf || ov->info->plan.slots != n || ov->info->packed) {
+          ok = error_set(err, ERR_RUNTIME, in->offset,
+                         "instruction %s: operand %d does not match the fused loop", in->name, o);
+          break;
+        }
+        m->src[o] = -1;
+        m->ext[o] = ov->buf->data;
+        m->ext_esize[o] = ov->info->esize;
+      }
+    }
+    if (ok && first + k != last) {
+      m->scratch = malloc((size_t)EW_BLOCK * (size_t)m->esize);
+      if (!m->scratch) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+    }
+  }
+  unsigned char *dst_base = ok ? v->buf->data : NULL;
+  for (int64_t lo = 0; lo < n && ok; lo += EW_BLOCK) {
+    int64_t cnt = n - lo < EW_BLOCK ? n - lo : EW_BLOCK;
+    for (int k = 0; k < nm && ok; k++) {
+      Member *m = &ms[k];
+      const void *s[3];
+      for (int o = 0; o < m->nops; o++)
+        s[o] = m->src[o] >= 0 ? (const void *)ms[m->src[o]].scratch
+                              : (const void *)(m->ext[o] + lo * m->ext_esize[o]);
+      void *d = k == nm - 1 ? (void *)(dst_base + lo * m->esize) : (void *)m->scratch;
+      ok = member_apply(m, d, s, cnt, err);
+    }
+  }
+  for (int k = 0; k < nm; k++) free(ms[k].scratch);
+  free(ms);
+  if (ok) ok = value_zero_padding(&ctx->vc, v, err);
+  if (!ok) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  *out = v;
+  return true;
+}

@@ -25,6 +25,13 @@ bool eval_can_donate(const Frame *f, const Instr *in, int k);
 bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                       bool *handled, Error *err);
 
+/* Whether `in` can be part of an elementwise group (IR-level check). */
+bool eval_fusable(const Instr *in);
+/* Runs instructions first..last of f's computation as one blockwise loop;
+ * *out is the value of `last`. */
+bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value **out,
+                            Error *err);
+
 /* Ops whose kernels live in kernels2 (eval_compute.c): dot, reduce, ... */
 bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                   bool *handled, Error *err);

@@ -4,18 +4,60 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void mem_init(MemSystem *m) { memset(m, 0, sizeof *m); }
 
+static void block_free(void *p, size_t sz);
+
 void mem_destroy(MemSystem *m) {
-  for (int i = 0; i < m->npool; i++) free(m->pool_block[i]);
+  for (int i = 0; i < m->npool; i++) block_free(m->pool_block[i], m->pool_size[i]);
+  for (int c = 0; c < MEM_SMALL_CLASSES; c++) {
+    while (m->small_free[c]) {
+      void *p = m->small_free[c];
+      memcpy(&m->small_free[c], p, sizeof(void *));
+      free(p);
+    }
+    m->small_count[c] = 0;
+  }
   m->npool = 0;
   m->pool_bytes = 0;
 }
 
+/* Big buffers come straight from mmap, 2 MiB aligned and marked for
+ * transparent huge pages (as numpy does for its large arrays): first-touch
+ * page faults of fresh memory cost more than the arithmetic of an
+ * elementwise op on it, and huge pages cut their number 512-fold.  Fresh
+ * mappings are zero, so `zero` is free for them. */
+#define MEM_HUGE_MIN ((size_t)4 << 20)
+#define MEM_HUGE_ALIGN ((size_t)2 << 20)
+
 static size_t rounded(int64_t nbytes) {
   size_t sz = ((size_t)nbytes + 63) & ~(size_t)63;
+  if (sz >= MEM_HUGE_MIN) sz = (sz + MEM_HUGE_ALIGN - 1) & ~(MEM_HUGE_ALIGN - 1);
   return sz ? sz : 64;
+}
+
+static void *block_new(size_t sz, bool *fresh_zero) {
+  *fresh_zero = false;
+  if (sz < MEM_HUGE_MIN) return aligned_alloc(64, sz);
+  size_t len = sz + MEM_HUGE_ALIGN;
+  char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  char *a = (char *)(((uintptr_t)p + MEM_HUGE_ALIGN - 1) & ~(uintptr_t)(MEM_HUGE_ALIGN - 1));
+  if (a > p) munmap(p, (size_t)(a - p));
+  size_t tail = (size_t)((p + len) - (a + sz));
+  if (tail) munmap(a + sz, tail);
+#ifdef MADV_HUGEPAGE
+  madvise(a, sz, MADV_HUGEPAGE);
+#endif
+  *fresh_zero = true;
+  return a;
+}
+
+static void block_free(void *p, size_t sz) {
+  if (sz >= MEM_HUGE_MIN) munmap(p, sz);
+  else free(p);
 }
 
 MemSpace *mem_find(MemSystem *m, int64_t id) {
@@ -105,11 +147,12 @@ bool mem_charge(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error
     mem_format_bytes(s->capacity, cap, sizeof cap);
     mem_format_bytes(s->capacity - s->live, fr, sizeof fr);
     mem_format_bytes(s->peak, pk, sizeof pk);
+    bool named = who && *who;
     return error_set(err, ERR_RUNTIME, -1,
-                     "%s: memory space S(%" PRId64 ") %s is exhausted: asked for %" PRId64
+                     "%s%smemory space S(%" PRId64 ") %s is exhausted: asked for %" PRId64
                      " bytes (%s), %" PRId64 " bytes free (%s) of capacity %s, peak use %" PRId64
                      " bytes (%s)",
-                     who, s->id, s->name, nbytes, ask, s->capacity - s->live, fr, cap, s->peak,
+                     named ? who : "", named ? ": " : "", s->id, s->name, nbytes, ask, s->capacity - s->live, fr, cap, s->peak,
                      pk);
   }
   s->live += nbytes;
@@ -130,6 +173,15 @@ void *mem_raw_alloc(MemSystem *m, int64_t nbytes, bool zero) {
    * tail is always zeroed so packed/odd sizes never expose garbage. */
   size_t sz = rounded(nbytes);
   void *p = NULL;
+  size_t cls = sz / 64 - 1;
+  if (cls < MEM_SMALL_CLASSES && m->small_free[cls]) {
+    p = m->small_free[cls];
+    memcpy(&m->small_free[cls], p, sizeof(void *));
+    m->small_count[cls]--;
+    if (zero) memset(p, 0, sz);
+    else memset((char *)p + nbytes, 0, sz - (size_t)nbytes);
+    return p;
+  }
   for (int i = m->npool - 1; i >= 0; i--) {
     if (m->pool_size[i] == sz) {
       p = m->pool_block[i];
@@ -140,8 +192,10 @@ void *mem_raw_alloc(MemSystem *m, int64_t nbytes, bool zero) {
       break;
     }
   }
-  if (!p) p = aligned_alloc(64, sz);
+  bool fresh_zero = false;
+  if (!p) p = block_new(sz, &fresh_zero);
   if (!p) return NULL;
+  if (fresh_zero) return p;
   if (zero) memset(p, 0, sz);
   else memset((char *)p + nbytes, 0, sz - (size_t)nbytes);
   return p;
@@ -165,12 +219,19 @@ bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *
 void mem_raw_free(MemSystem *m, void *p, int64_t nbytes) {
   if (!p) return;
   size_t sz = rounded(nbytes);
-  /* Small blocks are cheap to get again; keep the big ones. */
+  size_t cls = sz / 64 - 1;
+  if (cls < MEM_SMALL_CLASSES && m->small_count[cls] < MEM_SMALL_KEEP) {
+    memcpy(p, &m->small_free[cls], sizeof(void *));
+    m->small_free[cls] = p;
+    m->small_count[cls]++;
+    return;
+  }
+  /* Keep the big ones for reuse too. */
   if (sz >= 65536 && sz <= MEM_POOL_MAX_BYTES && m->pool_bytes + sz <= MEM_POOL_MAX_BYTES) {
     if (m->npool == MEM_POOL_SLOTS) {
       /* evict the oldest */
       m->pool_bytes -= m->pool_size[0];
-      free(m->pool_block[0]);
+      block_free(m->pool_block[0], m->pool_size[0]);
       memmove(&m->pool_size[0], &m->pool_size[1], sizeof(size_t) * (MEM_POOL_SLOTS - 1));
       memmove(&m->pool_block[0], &m->pool_block[1], sizeof(void *) * (MEM_POOL_SLOTS - 1));
       m->npool--;
@@ -181,7 +242,7 @@ void mem_raw_free(MemSystem *m, void *p, int64_t nbytes) {
     m->pool_bytes += sz;
     return;
   }
-  free(p);
+  block_free(p, sz);
 }
 
 void mem_release(MemSystem *m, int64_t id, void *p, int64_t nbytes) {

@@ -34,7 +34,11 @@ typedef struct MemSpace {
 enum { MEM_POOL_SLOTS = 16 };
 #define MEM_POOL_MAX_BYTES ((size_t)1 << 31)
 
+enum { MEM_SMALL_CLASSES = 64, MEM_SMALL_KEEP = 256 }; /* classes of 64 bytes up to 4 KiB */
+
 typedef struct MemSystem {
+  void *small_free[MEM_SMALL_CLASSES]; /* free lists (next pointer in the block) */
+  int small_count[MEM_SMALL_CLASSES];
   int npool;
   size_t pool_bytes;
   size_t pool_size[MEM_POOL_SLOTS];
@@ -60,8 +64,8 @@ MemSpace *mem_find(MemSystem *m, int64_t id);
 MemSpace *mem_space(MemSystem *m, int64_t id, Error *err);
 
 /* Allocates nbytes (64-byte aligned; zero-filled when `zero`) in space `id`
- * on behalf of `who` (an instruction or parameter description used in the
- * message).
+ * on behalf of `who` (an instruction or parameter description that starts
+ * the message; NULL or "" for none).
  * Errors (ERR_RUNTIME): the space is full, or the system is out of memory. */
 bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *who, void **out, Error *err);
 /* The accounting half of mem_alloc / mem_release: counts nbytes in the
