@@ -3,7 +3,7 @@
 #include "kernels/k_conv.h"
 
 #include "kernels/k_dot.h"
-#include "kernels/k_internal.h"
+#include "kernels/k_common.h"
 
 #define PATCH_BYTES (8 << 20)
 
@@ -40,7 +40,7 @@ static void *canon(const KArray *x, const int *perm, EType ct, int64_t n, void *
   if (x->etype == ct) { *owned = tmp; return tmp; }
   void *c = k_malloc(n * cs, err);
   if (!c) { free(tmp); return NULL; }
-  k_convert(ct, c, x->etype, p, n);
+  k_cvt(ct, c, x->etype, p, n);
   free(tmp);
   *owned = c;
   return c;
@@ -212,7 +212,7 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
       free(oc);
       oc = tmp;
     }
-    k_convert(ot, out->data, ct, oc, no);
+    k_cvt(ot, out->data, ct, oc, no);
   }
   ok = true;
 done:

@@ -2,7 +2,7 @@
  * canonical [batch..., offset...] block, then permute to the result order. */
 #include "kernels/k_gather.h"
 
-#include "kernels/k_internal.h"
+#include "kernels/k_common.h"
 
 bool k_load_indices(const KArray *idx, int64_t n, int64_t **out, Error *err) {
   EType t = idx->etype;
@@ -10,7 +10,7 @@ bool k_load_indices(const KArray *idx, int64_t n, int64_t **out, Error *err) {
     return error_set(err, ERR_RUNTIME, -1, "indices must be integers, not %s", etype_name(t));
   int64_t *p = k_malloc((n + 1) * 8, err);
   if (!p) return false;
-  k_convert(ET_S64, p, t, idx->data, n);
+  k_cvt(ET_S64, p, t, idx->data, n);
   if (t == ET_U64)
     for (int64_t i = 0; i < n; i++)
       if (p[i] < 0) p[i] = INT64_MAX;

@@ -1,7 +1,7 @@
 /* scatter: list (target, update) element pairs in update order, skipping
  * out-of-bounds windows, then combine them with k_apply_pairs. */
 #include "kernels/k_gather.h"
-#include "kernels/k_internal.h"
+#include "kernels/k_common.h"
 
 static bool in_list(int64_t v, int n, const int64_t *l) {
   for (int i = 0; i < n; i++) if (l[i] == v) return true;

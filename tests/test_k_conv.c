@@ -47,8 +47,8 @@ static void ref_conv(const KArray *l, const KArray *r, const KConvParams *p, KAr
         if (isint) iacc += (uint64_t)get_i(l->etype, l->data, li) * (uint64_t)get_i(r->etype, r->data, ri);
         else if (cpx) {
           double a[2], b[2];
-          k_convert(ET_C128, a, l->etype, (char *)l->data + li * etype_storage_bytes(l->etype), 1);
-          k_convert(ET_C128, b, r->etype, (char *)r->data + ri * etype_storage_bytes(r->etype), 1);
+          k_cvt(ET_C128, a, l->etype, (char *)l->data + li * etype_storage_bytes(l->etype), 1);
+          k_cvt(ET_C128, b, r->etype, (char *)r->data + ri * etype_storage_bytes(r->etype), 1);
           acc += a[0] * b[0] - a[1] * b[1];
           acci += a[0] * b[1] + a[1] * b[0];
         } else acc += get_f(l->etype, l->data, li) * get_f(r->etype, r->data, ri);
@@ -56,7 +56,7 @@ static void ref_conv(const KArray *l, const KArray *r, const KConvParams *p, KAr
     int64_t oflat = 0;
     for (int i = 0; i < rank; i++) oflat += oi[i] * ost[i];
     if (isint) set_i(o->etype, o->data, oflat, (int64_t)iacc);
-    else if (cpx) { double v[2] = {acc, acci}; k_convert(o->etype, (char *)o->data + oflat * etype_storage_bytes(o->etype), ET_C128, v, 1); }
+    else if (cpx) { double v[2] = {acc, acci}; k_cvt(o->etype, (char *)o->data + oflat * etype_storage_bytes(o->etype), ET_C128, v, 1); }
     else set_f(o->etype, o->data, oflat, acc);
   }
 }
@@ -139,8 +139,8 @@ static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, doubl
     if (etype_is_float(ot)) cr_assert(close_enough(get_f(ot, O.data, i), get_f(ot, W.data, i), tol, tol), "%s [%lld] %g vs %g", etype_name(ot), (long long)i, get_f(ot, O.data, i), get_f(ot, W.data, i));
     else if (etype_is_complex(ot)) {
       double a[2], b[2];
-      k_convert(ET_C128, a, ot, (char *)O.data + i * es, 1);
-      k_convert(ET_C128, b, ot, (char *)W.data + i * es, 1);
+      k_cvt(ET_C128, a, ot, (char *)O.data + i * es, 1);
+      k_cvt(ET_C128, b, ot, (char *)W.data + i * es, 1);
       cr_assert(close_enough(a[0], b[0], tol, tol) && close_enough(a[1], b[1], tol, tol));
     } else cr_assert_eq(get_i(ot, O.data, i), get_i(ot, W.data, i));
   }
