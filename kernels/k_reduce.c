@@ -1,7 +1,7 @@
 /* reduce: typed loops for known reducers, an order-preserving vector tree for
+ * callbacks. */
 /* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
 #pragma GCC optimize("vect-cost-model=dynamic")
- * callbacks. */
 #include "kernels/k_reduce.h"
 
 #include "kernels/k_common.h"

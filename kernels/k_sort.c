@@ -1,8 +1,8 @@
 /* sort: known comparators map keys to order-preserving unsigned integers and
-/* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
-#pragma GCC optimize("vect-cost-model=dynamic")
  * run a stable LSD radix sort per row; other comparators run a bitonic
  * network over all rows at once with an original-index tie-break. */
+/* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
+#pragma GCC optimize("vect-cost-model=dynamic")
 #include "kernels/k_sort.h"
 
 #include "kernels/k_common.h"

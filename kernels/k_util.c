@@ -1,7 +1,7 @@
 /* Shared kernel helpers: compute types and conversions, permuting copy,
+ * typed combine loops for the known reducers. */
 /* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
 #pragma GCC optimize("vect-cost-model=dynamic")
- * typed combine loops for the known reducers. */
 #include <math.h>
 #include <stdio.h>
 

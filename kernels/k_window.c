@@ -1,8 +1,8 @@
 /* reduce-window and select-and-scatter.  Both walk window offsets in
-/* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
-#pragma GCC optimize("vect-cost-model=dynamic")
  * row-major order and, for each offset, process every output position at
  * once (one reducer call per offset), so callbacks see whole vectors. */
+/* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
+#pragma GCC optimize("vect-cost-model=dynamic")
 #include "kernels/k_common.h"
 #include "kernels/k_reduce.h"
 
