@@ -214,7 +214,10 @@ void k_permute(int es, const void *src, int rank, const int64_t *src_dims, const
 #define OR_PRD OR_INT
 #define XOR_PRD XOR_INT
 
+/* Runtime dispatch AVX-512 / AVX2 / baseline: elementwise, so results are
+ * identical on every path. */
 #define DEF_LOOP(NAME, ET, T, U, KIND)                                                   \
+  __attribute__((target_clones("avx512f", "avx2", "default")))                           \
   static void comb_##NAME##_##ET(void *acc_, const void *v_, int64_t n) {                \
     T *restrict acc = acc_;                                                              \
     const T *restrict v = v_;                                                            \

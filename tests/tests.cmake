@@ -32,3 +32,9 @@ if(EXISTS ${CONFORMANCE_DIR} AND EXISTS ${CMAKE_SOURCE_DIR}/scripts/conformance.
                      ${CMAKE_BINARY_DIR}/bin ${CONFORMANCE_DIR})
   endforeach()
 endif()
+
+# ---------------------------------------------------------------------------
+# Kernel micro-benchmarks (branch kernels2): not a test, run by
+# scripts/bench-kernels.sh, which compares with numpy.
+add_executable(bench_kernels ${CMAKE_SOURCE_DIR}/tests/bench/bench_kernels.c)
+target_link_libraries(bench_kernels PRIVATE hlo)
