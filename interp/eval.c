@@ -539,7 +539,7 @@ static bool exec_concatenate(EvalCtx *ctx, Frame *f, const Instr *in, const Shap
       break;
     }
     if (o->info->elements)
-      k_copy_box(dd, rs->dims, dst_start, d.data, o->info->dims, zero, o->info->dims, rank,
+      k_move_box(dd, rs->dims, dst_start, d.data, o->info->dims, zero, o->info->dims, rank,
                  (size_t)o->info->esize);
     free(d.tmp);
     at += o->info->dims[cd];
@@ -655,7 +655,7 @@ static bool exec_dynamic_update_slice(EvalCtx *ctx, Frame *f, const Instr *in, c
     }
     bool ok;
     if (ri->identity) {
-      k_copy_box(v->buf->data, rs->dims, start, du.data, ui->dims, zero, ui->dims, si->rank,
+      k_move_box(v->buf->data, rs->dims, start, du.data, ui->dims, zero, ui->dims, si->rank,
                  (size_t)si->esize);
       ok = true;
     } else {
@@ -664,7 +664,7 @@ static bool exec_dynamic_update_slice(EvalCtx *ctx, Frame *f, const Instr *in, c
       ok = dense_in(ctx, v, &dr, err) && value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
       if (ok) {
         memcpy(dd, dr.data, (size_t)ri->dense_bytes);
-        k_copy_box(dd, rs->dims, start, du.data, ui->dims, zero, ui->dims, si->rank,
+        k_move_box(dd, rs->dims, start, du.data, ui->dims, zero, ui->dims, si->rank,
                    (size_t)si->esize);
         ok = value_dense_commit(&ctx->vc, v, dtmp, err);
       }

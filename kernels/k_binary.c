@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels/k_ew_internal.h"
+#include "kernels/k_internal.h"
 #include "kernels/kernels.h"
 
 static const char *const binary_names[KB_COUNT] = {

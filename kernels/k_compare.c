@@ -6,7 +6,7 @@
 #include <complex.h>
 #include <string.h>
 
-#include "kernels/k_ew_internal.h"
+#include "kernels/k_internal.h"
 #include "kernels/kernels.h"
 
 bool k_cmp_dir_lookup(const char *name, KCmpDir *dir) {

@@ -3,7 +3,7 @@
 #pragma GCC optimize("vect-cost-model=dynamic")
 #include <string.h>
 
-#include "kernels/k_ew_internal.h"
+#include "kernels/k_internal.h"
 #include "kernels/kernels.h"
 
 static bool convertible(EType t) { return etype_is_array(t) && t != ET_TOKEN && t != ET_OPAQUE; }

@@ -1,79 +1,44 @@
-/* Private helpers shared by the compute kernels: compute types, whole-array
- * conversions, a blocked permuting copy, typed combine loops.  Not a public
- * interface; the interpreter uses the k_*.h headers. */
+/* Shared helpers of the elementwise kernels (not a public header). */
 #ifndef HLO_KERNELS_K_INTERNAL_H
 #define HLO_KERNELS_K_INTERNAL_H
 
-#include <complex.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "base/error.h"
-#include "kernels/k_types.h"
 #include "layout/etype.h"
+#include "layout/etype_convert.h"
 
-#define K_MAX_RANK 64
+/* Narrow floats are processed in blocks widened to f32. */
+enum { K_BLOCK = 512 };
 
-typedef float _Complex kc64;
-typedef double _Complex kc128;
-
-/* Element type the kernels compute in for t: narrow floats (bf16, f16, f8,
- * f6, f4) -> f32; s1/s2/s4 -> s8 and u1/u2/u4 -> u8 (rewrapped on the way
- * back); everything else is its own compute type. */
-EType k_compute_etype(EType t);
-bool k_is_narrow_float(EType t);
-/* Converts n elements of t into its compute type / back (wrapping sub-byte
- * ints, rounding narrow floats to nearest even).  In-place is allowed when
- * both sides have the same element size. */
-void k_to_compute(EType t, const void *src, void *dst, int64_t n);
-void k_from_compute(EType t, const void *src, void *dst, int64_t n);
-/* General element conversion (convert semantics) between any two array types;
- * used where operand and result types differ (dot, conv). */
-void k_convert_any(EType dst_t, void *dst, EType src_t, const void *src, int64_t n);
-
-/* Scalar narrow float codec (round to nearest even). */
-double k_narrow_to_f64(EType t, uint32_t bits);
-uint32_t k_f64_to_narrow(EType t, double v);
-
-/* dst[i0..] = src permuted: dst dim i is src dim perm[i].  Blocked over the
- * two innermost-moving dims, element size 1..16 bytes. */
-void k_permute(int esize, const void *src, int rank, const int64_t *src_dims, const int *perm,
-               void *dst);
-
-/* acc[i] = op(acc[i], v[i]) for a compute type; false if op/type invalid. */
-bool k_combine(KReduceOp op, EType ct, void *acc, const void *v, int64_t n, Error *err);
-/* Whether op is defined on compute type ct. */
-bool k_op_valid(KReduceOp op, EType ct);
-
-/* Applies a reducer to nvals vector pairs (known ops in compute types when
- * use_ct, else element types; or the callback in element types). */
-bool k_reducer_apply(const KReducer *r, int nvals, const EType *types, void *const *acc,
-                     const void *const *vals, int64_t n, Error *err);
-
-/* Work type of operand type t under reducer r: compute type for known ops,
- * the element type itself for callbacks. */
-EType k_work_etype(const KReducer *r, EType t);
-
-/* Sequentially-equivalent scatter of updates into targets:
- *   for p in 0..npairs: target[tidx[p]] = reducer(target[tidx[p]], upd[uidx[p]])
- * in order, for nvals parallel arrays (work types).  Runs of pairs without a
- * repeated target are combined in one reducer call. */
-bool k_apply_pairs(const KReducer *r, int nvals, const EType *wtypes, void *const *targets,
-                   int64_t ntargets, const void *const *upd, const int64_t *tidx,
-                   const int64_t *uidx, int64_t npairs, Error *err);
-
-/* Compute type of a dot/conv with these operand and result types. */
-EType k_dot_compute_type(EType l, EType r, EType o);
-
-void *k_malloc(int64_t bytes, Error *err);
-bool k_mul3(int64_t a, int64_t b, int64_t *out, Error *err);
-
-/* Float total order key: monotone map of the bit pattern to unsigned. */
-static inline uint32_t k_f32_key(uint32_t b) { return (b & 0x80000000u) ? ~b : (b | 0x80000000u); }
-static inline uint64_t k_f64_key(uint64_t b) {
-  return (b & 0x8000000000000000ull) ? ~b : (b | 0x8000000000000000ull);
+/* Float types computed through f32 blocks: bf16, f16, f8/f6/f4. */
+static inline bool k_is_narrow_float(EType t) {
+  return etype_is_float(t) && t != ET_F32 && t != ET_F64;
 }
+
+/* Sign-extends (sN) or masks (uN) a value to the type's bit width. */
+static inline int64_t k_wrap(int64_t v, int bits, bool is_signed) {
+  if (bits >= 64) return v;
+  uint64_t m = (UINT64_C(1) << bits) - 1, x = (uint64_t)v & m;
+  if (is_signed && (x >> (bits - 1))) x |= ~m;
+  return (int64_t)x;
+}
+
+#include <math.h>
+
+/* XLA's float max/min (llvm.maximum/minimum): NaN wins, -0 < +0. */
+#define FMAXMIN(F, S)                                                           \
+  static inline F kmax_##S(F a, F b) {                                         \
+    if (a != a) return a;                                                      \
+    if (b != b) return b;                                                      \
+    return (a > b || (a == b && !signbit(a))) ? a : b;                         \
+  }                                                                            \
+  static inline F kmin_##S(F a, F b) {                                         \
+    if (a != a) return a;                                                      \
+    if (b != b) return b;                                                      \
+    return (a < b || (a == b && signbit(a))) ? a : b;                          \
+  }
+FMAXMIN(float, f32)
+FMAXMIN(double, f64)
 
 #endif

@@ -222,7 +222,7 @@ void k_slice(void *dst, const int64_t *out_dims, const void *src, const int64_t 
                  esize);
 }
 
-void k_copy_box(void *dst, const int64_t *dst_dims, const int64_t *dst_start, const void *src,
+void k_move_box(void *dst, const int64_t *dst_dims, const int64_t *dst_start, const void *src,
                 const int64_t *src_dims, const int64_t *src_start, const int64_t *box, int rank,
                 size_t esize) {
   int64_t dstr[K_MAX_RANK], sstr[K_MAX_RANK];

@@ -43,7 +43,7 @@ void k_slice(void *dst, const int64_t *out_dims, const void *src, const int64_t 
              int rank, const int64_t *start, const int64_t *stride, size_t esize);
 
 /* Copies the box of size box[] at src_start in src into dst at dst_start. */
-void k_copy_box(void *dst, const int64_t *dst_dims, const int64_t *dst_start, const void *src,
+void k_move_box(void *dst, const int64_t *dst_dims, const int64_t *dst_start, const void *src,
                 const int64_t *src_dims, const int64_t *src_start, const int64_t *box, int rank,
                 size_t esize);
 

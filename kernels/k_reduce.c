@@ -1,14 +1,21 @@
 /* reduce: typed loops for known reducers, an order-preserving vector tree for
  * callbacks. */
+/* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
+#pragma GCC optimize("vect-cost-model=dynamic")
 #include "kernels/k_reduce.h"
 
-#include "kernels/k_internal.h"
+#include "kernels/k_common.h"
 
 typedef float v8f __attribute__((vector_size(32)));
 typedef double v4d __attribute__((vector_size(32)));
 
+/* Runtime dispatch (AVX-512 / AVX2 / baseline) for the streaming row sums:
+ * the same 32 (16) lanes and fold order on every path, so results do not
+ * depend on the machine. */
+#define K_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+
 /* 32 interleaved partial sums, folded in lane order. */
-static float sum_row_f32(const float *x, int64_t n) {
+K_CLONES static float sum_row_f32(const float *x, int64_t n) {
   v8f a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
@@ -35,7 +42,7 @@ static float sum_row_f32(const float *x, int64_t n) {
   return s;
 }
 
-static double sum_row_f64(const double *x, int64_t n) {
+K_CLONES static double sum_row_f64(const double *x, int64_t n) {
   v4d a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {

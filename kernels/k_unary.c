@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels/k_ew_internal.h"
+#include "kernels/k_internal.h"
 #include "kernels/kernels.h"
 
 static const char *const unary_names[KU_COUNT] = {

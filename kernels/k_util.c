@@ -1,9 +1,11 @@
 /* Shared kernel helpers: compute types and conversions, permuting copy,
  * typed combine loops for the known reducers. */
+/* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
+#pragma GCC optimize("vect-cost-model=dynamic")
 #include <math.h>
 #include <stdio.h>
 
-#include "kernels/k_internal.h"
+#include "kernels/k_common.h"
 
 bool k_num_elements(int rank, const int64_t *dims, int64_t *out, Error *err) {
   int64_t n = 1;
@@ -41,10 +43,6 @@ bool k_mul3(int64_t a, int64_t b, int64_t *out, Error *err) {
 
 /* ---------------------------------------------------------------- types */
 
-bool k_is_narrow_float(EType t) {
-  return etype_kind(t) == EK_FLOAT && t != ET_F32 && t != ET_F64;
-}
-
 EType k_compute_etype(EType t) {
   if (k_is_narrow_float(t)) return ET_F32;
   switch (t) {
@@ -54,156 +52,20 @@ EType k_compute_etype(EType t) {
   }
 }
 
-/* Narrow float formats: exponent bits, mantissa bits, bias, style. */
-enum { NF_IEEE, NF_FN, NF_FNUZ, NF_NONE, NF_E8M0 };
-typedef struct { int e, m, bias, style; } NarrowFmt;
-
-static NarrowFmt narrow_fmt(EType t) {
-  switch (t) {
-  case ET_F16: return (NarrowFmt){5, 10, 15, NF_IEEE};
-  case ET_BF16: return (NarrowFmt){8, 7, 127, NF_IEEE};
-  case ET_F8E5M2: return (NarrowFmt){5, 2, 15, NF_IEEE};
-  case ET_F8E4M3: return (NarrowFmt){4, 3, 7, NF_IEEE};
-  case ET_F8E4M3FN: return (NarrowFmt){4, 3, 7, NF_FN};
-  case ET_F8E4M3B11FNUZ: return (NarrowFmt){4, 3, 11, NF_FNUZ};
-  case ET_F8E3M4: return (NarrowFmt){3, 4, 3, NF_IEEE};
-  case ET_F8E5M2FNUZ: return (NarrowFmt){5, 2, 16, NF_FNUZ};
-  case ET_F8E4M3FNUZ: return (NarrowFmt){4, 3, 8, NF_FNUZ};
-  case ET_F8E8M0FNU: return (NarrowFmt){8, 0, 127, NF_E8M0};
-  case ET_F6E2M3FN: return (NarrowFmt){2, 3, 1, NF_NONE};
-  case ET_F6E3M2FN: return (NarrowFmt){3, 2, 3, NF_NONE};
-  case ET_F4E2M1FN: return (NarrowFmt){2, 1, 1, NF_NONE};
-  default: return (NarrowFmt){8, 23, 127, NF_IEEE};
-  }
-}
-
-double k_narrow_to_f64(EType t, uint32_t bits) {
-  NarrowFmt f = narrow_fmt(t);
-  if (f.style == NF_E8M0) return (bits & 0xff) == 0xff ? NAN : ldexp(1.0, (int)(bits & 0xff) - 127);
-  uint32_t emask = (1u << f.e) - 1, mmask = (1u << f.m) - 1;
-  uint32_t sbit = 1u << (f.e + f.m);
-  bits &= (sbit << 1) - 1;
-  bool neg = (bits & sbit) != 0;
-  uint32_t ex = (bits >> f.m) & emask, man = bits & mmask;
-  if (f.style == NF_FNUZ && bits == sbit) return NAN;
-  if (f.style == NF_FN && ex == emask && man == mmask) return neg ? -NAN : NAN;
-  if (f.style == NF_IEEE && ex == emask) return man ? (neg ? -NAN : NAN) : (neg ? -INFINITY : INFINITY);
-  double v = ex == 0 ? ldexp((double)man, 1 - f.bias - f.m)
-                     : ldexp((double)(man | (1u << f.m)), (int)ex - f.bias - f.m);
-  return neg ? -v : v;
-}
-
-uint32_t k_f64_to_narrow(EType t, double v) {
-  NarrowFmt f = narrow_fmt(t);
-  uint32_t emask = (1u << f.e) - 1, mmask = (1u << f.m) - 1;
-  uint32_t sbit = 1u << (f.e + f.m);
-  if (f.style == NF_E8M0) {
-    if (isnan(v) || v <= 0) return 0xff;
-    int ex;
-    double fr = frexp(v, &ex); /* v = fr * 2^ex, fr in [0.5, 1) */
-    int e2 = fr > 0.75 ? ex : ex - 1; /* round to nearest power of two */
-    if (fr == 0.75) e2 = ex; /* tie: away (no even rule for E8M0) */
-    if (e2 < -127) e2 = -127;
-    if (e2 > 127) return 0xff;
-    return (uint32_t)(e2 + 127);
-  }
-  if (isnan(v)) {
-    switch (f.style) {
-    case NF_IEEE: return (signbit(v) ? sbit : 0) | (emask << f.m) | (1u << (f.m - 1));
-    case NF_FN: return (signbit(v) ? sbit : 0) | (emask << f.m) | mmask;
-    case NF_FNUZ: return sbit;
-    default: return 0;
-    }
-  }
-  uint32_t sign = signbit(v) ? sbit : 0;
-  double a = fabs(v);
-  /* Largest finite value. */
-  uint32_t max_e = f.style == NF_IEEE ? emask - 1 : emask;
-  uint32_t max_m = f.style == NF_FN ? mmask - 1 : mmask;
-  double maxv = ldexp((double)(max_m | (1u << f.m)), (int)max_e - f.bias - f.m);
-  if (isinf(a)) goto overflow;
-  if (a == 0) return f.style == NF_FNUZ ? 0 : sign;
-  int ex;
-  frexp(a, &ex);
-  int unb = ex - 1;
-  if (unb < 1 - f.bias) unb = 1 - f.bias;
-  double q = nearbyint(ldexp(a, f.m - unb)); /* ties to even (default mode) */
-  double r = ldexp(q, unb - f.m);
-  if (r > maxv) goto overflow;
-  if (r == 0) return f.style == NF_FNUZ ? 0 : sign;
-  frexp(r, &ex);
-  unb = ex - 1;
-  if (unb < 1 - f.bias) return sign | (uint32_t)ldexp(r, f.bias - 1 + f.m); /* subnormal */
-  uint32_t man = (uint32_t)ldexp(r, f.m - unb) & mmask;
-  return sign | ((uint32_t)(unb + f.bias) << f.m) | man;
-overflow:
-  switch (f.style) {
-  case NF_IEEE: return sign | (emask << f.m);
-  case NF_FN: return sign | (emask << f.m) | mmask;
-  case NF_FNUZ: return sbit;
-  default: return sign | (max_e << f.m) | max_m; /* no NaN/inf: saturate */
-  }
-}
-
-static inline float bf16_to_f32(uint16_t b) {
-  uint32_t u = (uint32_t)b << 16;
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-static inline uint16_t f32_to_bf16(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);
-  u += 0x7fffu + ((u >> 16) & 1);
-  return (uint16_t)(u >> 16);
-}
-
-static void narrow_to_f32(EType t, const void *src, float *dst, int64_t n) {
-  if (t == ET_BF16) {
-    const uint16_t *s = src;
-    for (int64_t i = 0; i < n; i++) dst[i] = bf16_to_f32(s[i]);
-    return;
-  }
-  if (etype_storage_bytes(t) == 2) {
-    const uint16_t *s = src;
-    for (int64_t i = 0; i < n; i++) dst[i] = (float)k_narrow_to_f64(t, s[i]);
-    return;
-  }
-  float lut[256];
-  for (int i = 0; i < 256; i++) lut[i] = (float)k_narrow_to_f64(t, (uint32_t)i);
-  const uint8_t *s = src;
-  for (int64_t i = 0; i < n; i++) dst[i] = lut[s[i]];
-}
-
-static void f32_to_narrow(EType t, const float *src, void *dst, int64_t n) {
-  if (t == ET_BF16) {
-    uint16_t *d = dst;
-    for (int64_t i = 0; i < n; i++) d[i] = f32_to_bf16(src[i]);
-  } else if (etype_storage_bytes(t) == 2) {
-    uint16_t *d = dst;
-    for (int64_t i = 0; i < n; i++) d[i] = (uint16_t)k_f64_to_narrow(t, src[i]);
-  } else {
-    uint8_t *d = dst;
-    for (int64_t i = 0; i < n; i++) d[i] = (uint8_t)k_f64_to_narrow(t, src[i]);
-  }
-}
-
 void k_to_compute(EType t, const void *src, void *dst, int64_t n) {
   if (k_is_narrow_float(t)) {
-    /* In place would overwrite unread input: go backwards when sizes differ. */
-    if (src == dst) {
+    if (src == dst) { /* widening in place: convert backwards in blocks */
       float tmp[256];
       int es = etype_storage_bytes(t);
       for (int64_t i = n; i > 0;) {
         int64_t c = i >= 256 ? 256 : i;
         i -= c;
-        narrow_to_f32(t, (const char *)src + i * es, tmp, c);
+        etype_convert_array(ET_F32, tmp, t, (const char *)src + i * es, c);
         memcpy((float *)dst + i, tmp, (size_t)c * 4);
       }
       return;
     }
-    narrow_to_f32(t, src, dst, n);
+    etype_convert_array(ET_F32, dst, t, src, n);
     return;
   }
   if (src != dst) memmove(dst, src, (size_t)n * (size_t)etype_storage_bytes(t));
@@ -211,143 +73,35 @@ void k_to_compute(EType t, const void *src, void *dst, int64_t n) {
 
 void k_from_compute(EType t, const void *src, void *dst, int64_t n) {
   if (k_is_narrow_float(t)) {
-    f32_to_narrow(t, src, dst, n); /* forward is safe: dst element <= src element */
+    if (src == dst) { /* narrowing in place: forward in blocks */
+      float tmp[256];
+      int es = etype_storage_bytes(t);
+      for (int64_t i = 0; i < n; i += 256) {
+        int64_t c = n - i < 256 ? n - i : 256;
+        memcpy(tmp, (const float *)src + i, (size_t)c * 4);
+        etype_convert_array(t, (char *)dst + i * es, ET_F32, tmp, c);
+      }
+      return;
+    }
+    etype_convert_array(t, dst, ET_F32, src, n);
     return;
   }
   int bits = etype_bits(t);
   if ((etype_kind(t) == EK_SINT || etype_kind(t) == EK_UINT) && bits < 8) {
     const uint8_t *s = src;
     uint8_t *d = dst;
-    uint8_t mask = (uint8_t)((1u << bits) - 1);
-    bool sign = etype_kind(t) == EK_SINT;
-    for (int64_t i = 0; i < n; i++) {
-      uint8_t v = (uint8_t)(s[i] & mask);
-      if (sign && (v >> (bits - 1))) v = (uint8_t)(v | ~mask);
-      d[i] = v;
-    }
+    for (int64_t i = 0; i < n; i++) d[i] = (uint8_t)k_wrap((int8_t)s[i], bits, etype_kind(t) == EK_SINT);
     return;
   }
   if (src != dst) memmove(dst, src, (size_t)n * (size_t)etype_storage_bytes(t));
 }
 
-/* Load/store through double / int64 / complex for the general conversion. */
-typedef struct { double re, im; int64_t i; uint64_t u; int kind; } KScalar;
-
-static KScalar load_scalar(EType t, const char *p) {
-  KScalar s = {0, 0, 0, 0, 0};
-  switch (etype_kind(t)) {
-  case EK_PRED: s.kind = 1; s.i = *(const uint8_t *)p != 0; s.u = (uint64_t)s.i; s.re = (double)s.i; break;
-  case EK_SINT:
-    s.kind = 1;
-    switch (etype_storage_bytes(t)) {
-    case 1: s.i = *(const int8_t *)p; break;
-    case 2: s.i = *(const int16_t *)p; break;
-    case 4: s.i = *(const int32_t *)p; break;
-    default: s.i = *(const int64_t *)p; break;
-    }
-    s.u = (uint64_t)s.i; s.re = (double)s.i;
-    break;
-  case EK_UINT:
-    s.kind = 2;
-    switch (etype_storage_bytes(t)) {
-    case 1: s.u = *(const uint8_t *)p; break;
-    case 2: s.u = *(const uint16_t *)p; break;
-    case 4: s.u = *(const uint32_t *)p; break;
-    default: s.u = *(const uint64_t *)p; break;
-    }
-    s.i = (int64_t)s.u; s.re = (double)s.u;
-    break;
-  case EK_FLOAT:
-    if (t == ET_F32) s.re = *(const float *)p;
-    else if (t == ET_F64) s.re = *(const double *)p;
-    else if (etype_storage_bytes(t) == 2) s.re = k_narrow_to_f64(t, *(const uint16_t *)p);
-    else s.re = k_narrow_to_f64(t, *(const uint8_t *)p);
-    break;
-  case EK_COMPLEX:
-    if (t == ET_C64) { s.re = ((const float *)p)[0]; s.im = ((const float *)p)[1]; }
-    else { s.re = ((const double *)p)[0]; s.im = ((const double *)p)[1]; }
-    break;
-  default: break;
-  }
-  return s;
-}
-
-static void store_scalar(EType t, char *p, KScalar s) {
-  int64_t iv = s.i;
-  uint64_t uv = s.u;
-  if (s.kind == 0) { /* from float: truncate toward zero, saturate, NaN -> 0 */
-    double d = s.re;
-    if (etype_kind(t) == EK_SINT || etype_kind(t) == EK_UINT) {
-      int bits = etype_bits(t);
-      bool sg = etype_kind(t) == EK_SINT;
-      double lo = sg ? -ldexp(1.0, bits - 1) : 0, hi = sg ? ldexp(1.0, bits - 1) : ldexp(1.0, bits);
-      if (isnan(d)) d = 0;
-      d = trunc(d);
-      if (d < lo) d = lo;
-      if (d >= hi) { iv = sg ? (int64_t)((1ull << (bits - 1)) - 1) : 0; uv = sg ? (uint64_t)iv : (bits == 64 ? UINT64_MAX : (1ull << bits) - 1); }
-      else if (sg) { iv = (int64_t)d; uv = (uint64_t)iv; }
-      else { uv = (uint64_t)d; iv = (int64_t)uv; }
-    }
-  }
-  switch (etype_kind(t)) {
-  case EK_PRED: *(uint8_t *)p = s.kind ? (uv != 0) : (s.re != 0 || s.im != 0); break;
-  case EK_SINT: case EK_UINT: {
-    int bits = etype_bits(t);
-    if (bits < 8) {
-      uint8_t mask = (uint8_t)((1u << bits) - 1), v = (uint8_t)(uv & mask);
-      if (etype_kind(t) == EK_SINT && (v >> (bits - 1))) v = (uint8_t)(v | ~mask);
-      *(uint8_t *)p = v;
-    } else {
-      switch (etype_storage_bytes(t)) {
-      case 1: *(uint8_t *)p = (uint8_t)uv; break;
-      case 2: *(uint16_t *)p = (uint16_t)uv; break;
-      case 4: *(uint32_t *)p = (uint32_t)uv; break;
-      default: *(uint64_t *)p = uv; break;
-      }
-    }
-    break;
-  }
-  case EK_FLOAT: {
-    double d = s.kind == 1 ? (double)iv : s.kind == 2 ? (double)uv : s.re;
-    if (t == ET_F32) *(float *)p = (float)d;
-    else if (t == ET_F64) *(double *)p = d;
-    else if (etype_storage_bytes(t) == 2) *(uint16_t *)p = (uint16_t)k_f64_to_narrow(t, d);
-    else *(uint8_t *)p = (uint8_t)k_f64_to_narrow(t, d);
-    break;
-  }
-  case EK_COMPLEX: {
-    double re = s.kind == 1 ? (double)iv : s.kind == 2 ? (double)uv : s.re;
-    if (t == ET_C64) { ((float *)p)[0] = (float)re; ((float *)p)[1] = (float)s.im; }
-    else { ((double *)p)[0] = re; ((double *)p)[1] = s.im; }
-    break;
-  }
-  default: break;
-  }
-}
-
-void k_convert_any(EType dst_t, void *dst, EType src_t, const void *src, int64_t n) {
+void k_cvt(EType dst_t, void *dst, EType src_t, const void *src, int64_t n) {
   if (dst_t == src_t) {
     if (dst != src) memmove(dst, src, (size_t)n * (size_t)etype_storage_bytes(dst_t));
     return;
   }
-  if (dst_t == ET_F32 && k_is_narrow_float(src_t) && dst != src) { narrow_to_f32(src_t, src, dst, n); return; }
-  if (src_t == ET_F32 && k_is_narrow_float(dst_t)) { f32_to_narrow(dst_t, src, dst, n); return; }
-  if (dst_t == ET_F32 && src_t == ET_F64) {
-    for (int64_t i = 0; i < n; i++) ((float *)dst)[i] = (float)((const double *)src)[i];
-    return;
-  }
-  if (dst_t == ET_F64 && src_t == ET_F32 && dst != src) {
-    for (int64_t i = 0; i < n; i++) ((double *)dst)[i] = ((const float *)src)[i];
-    return;
-  }
-  int ds = etype_storage_bytes(dst_t), ss = etype_storage_bytes(src_t);
-  if (ds > ss && dst == src) { /* widening in place: go backwards */
-    for (int64_t i = n; i-- > 0;)
-      store_scalar(dst_t, (char *)dst + i * ds, load_scalar(src_t, (const char *)src + i * ss));
-    return;
-  }
-  for (int64_t i = 0; i < n; i++)
-    store_scalar(dst_t, (char *)dst + i * ds, load_scalar(src_t, (const char *)src + i * ss));
+  etype_convert_array(dst_t, dst, src_t, src, n);
 }
 
 /* ---------------------------------------------------------------- permute */
@@ -460,7 +214,10 @@ void k_permute(int es, const void *src, int rank, const int64_t *src_dims, const
 #define OR_PRD OR_INT
 #define XOR_PRD XOR_INT
 
+/* Runtime dispatch AVX-512 / AVX2 / baseline: elementwise, so results are
+ * identical on every path. */
 #define DEF_LOOP(NAME, ET, T, U, KIND)                                                   \
+  __attribute__((target_clones("avx512f", "avx2", "default")))                           \
   static void comb_##NAME##_##ET(void *acc_, const void *v_, int64_t n) {                \
     T *restrict acc = acc_;                                                              \
     const T *restrict v = v_;                                                            \

@@ -1,7 +1,9 @@
 /* reduce-window and select-and-scatter.  Both walk window offsets in
  * row-major order and, for each offset, process every output position at
  * once (one reducer call per offset), so callbacks see whole vectors. */
-#include "kernels/k_internal.h"
+/* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
+#pragma GCC optimize("vect-cost-model=dynamic")
+#include "kernels/k_common.h"
 #include "kernels/k_reduce.h"
 
 bool k_window_out_size(int64_t in, int64_t size, int64_t stride, int64_t lo, int64_t hi,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/k_internal.h"
+#include "kernels/k_common.h"
 #include "kernels/k_types.h"
 
 static inline KArray ka(EType t, int rank, const int64_t *dims, void *data) {
@@ -37,19 +37,19 @@ static inline int64_t prod(int rank, const int64_t *d) {
 /* Element access through double / int64 (test side, slow and simple). */
 static inline double get_f(EType t, const void *p, int64_t i) {
   double d;
-  k_convert_any(ET_F64, &d, t, (const char *)p + i * etype_storage_bytes(t), 1);
+  k_cvt(ET_F64, &d, t, (const char *)p + i * etype_storage_bytes(t), 1);
   return d;
 }
 static inline void set_f(EType t, void *p, int64_t i, double v) {
-  k_convert_any(t, (char *)p + i * etype_storage_bytes(t), ET_F64, &v, 1);
+  k_cvt(t, (char *)p + i * etype_storage_bytes(t), ET_F64, &v, 1);
 }
 static inline int64_t get_i(EType t, const void *p, int64_t i) {
   int64_t v;
-  k_convert_any(ET_S64, &v, t, (const char *)p + i * etype_storage_bytes(t), 1);
+  k_cvt(ET_S64, &v, t, (const char *)p + i * etype_storage_bytes(t), 1);
   return v;
 }
 static inline void set_i(EType t, void *p, int64_t i, int64_t v) {
-  k_convert_any(t, (char *)p + i * etype_storage_bytes(t), ET_S64, &v, 1);
+  k_cvt(t, (char *)p + i * etype_storage_bytes(t), ET_S64, &v, 1);
 }
 
 /* Random array of type t: small integers (exact in every float type) unless

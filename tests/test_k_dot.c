@@ -87,9 +87,9 @@ static void reference(const KArray *l, const KArray *r, const Dn *dn, EType ot, 
         iacc += (uint64_t)get_i(l->etype, l->data, li) * (uint64_t)get_i(r->etype, r->data, ri);
       } else if (cpx) {
         double a[2] = {0, 0}, b[2] = {0, 0};
-        if (etype_is_complex(l->etype)) k_convert_any(ET_C128, a, l->etype, (char *)l->data + li * les, 1);
+        if (etype_is_complex(l->etype)) k_cvt(ET_C128, a, l->etype, (char *)l->data + li * les, 1);
         else a[0] = get_f(l->etype, l->data, li);
-        if (etype_is_complex(r->etype)) k_convert_any(ET_C128, b, r->etype, (char *)r->data + ri * res_, 1);
+        if (etype_is_complex(r->etype)) k_cvt(ET_C128, b, r->etype, (char *)r->data + ri * res_, 1);
         else b[0] = get_f(r->etype, r->data, ri);
         acc += a[0] * b[0] - a[1] * b[1];
         acci += a[0] * b[1] + a[1] * b[0];
@@ -100,7 +100,7 @@ static void reference(const KArray *l, const KArray *r, const Dn *dn, EType ot, 
     if (isint) set_i(ot, out, o, (int64_t)iacc);
     else if (cpx) {
       double v[2] = {acc, acci};
-      k_convert_any(ot, (char *)out + o * etype_storage_bytes(ot), ET_C128, v, 1);
+      k_cvt(ot, (char *)out + o * etype_storage_bytes(ot), ET_C128, v, 1);
     } else set_f(ot, out, o, acc);
   }
 }
@@ -141,8 +141,8 @@ static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, doubl
                 etype_name(lt), etype_name(rt), etype_name(ot), (long long)i, get_f(ot, got, i), get_f(ot, want, i));
     } else if (etype_is_complex(ot)) {
       double a[2], b[2];
-      k_convert_any(ET_C128, a, ot, (char *)got + i * es, 1);
-      k_convert_any(ET_C128, b, ot, (char *)want + i * es, 1);
+      k_cvt(ET_C128, a, ot, (char *)got + i * es, 1);
+      k_cvt(ET_C128, b, ot, (char *)want + i * es, 1);
       cr_assert(close_enough(a[0], b[0], rtol, rtol) && close_enough(a[1], b[1], rtol, rtol));
     } else {
       cr_assert_eq(get_i(ot, got, i), get_i(ot, want, i), "%s elem %lld", etype_name(ot), (long long)i);

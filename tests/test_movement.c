@@ -50,8 +50,8 @@ Test(movement, seed_concat_2d) {
   const int32_t a[6] = {1, 2, 3, 4, 5, 6}, b[2] = {7, 8};
   int32_t out[8];
   int64_t od[] = {4, 2}, ad[] = {3, 2}, bd[] = {1, 2}, z[] = {0, 0}, at[] = {3, 0};
-  k_copy_box(out, od, z, a, ad, z, ad, 2, 4);
-  k_copy_box(out, od, at, b, bd, z, bd, 2, 4);
+  k_move_box(out, od, z, a, ad, z, ad, 2, 4);
+  k_move_box(out, od, at, b, bd, z, bd, 2, 4);
   expect_i32(out, (int32_t[]){1, 2, 3, 4, 5, 6, 7, 8}, 8);
 }
 

@@ -43,3 +43,9 @@ if(SYSTEM_PYTHON3)
   add_test(NAME example/mlp
            COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/check-example.py ${CMAKE_BINARY_DIR}/bin)
 endif()
+
+# ---------------------------------------------------------------------------
+# Kernel micro-benchmarks (branch kernels2): not a test, run by
+# scripts/bench-kernels.sh, which compares with numpy.
+add_executable(bench_kernels ${CMAKE_SOURCE_DIR}/tests/bench/bench_kernels.c)
+target_link_libraries(bench_kernels PRIVATE hlo)
