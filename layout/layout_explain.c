@@ -112,7 +112,11 @@ void layout_explain_levels(const LayoutPlan *p, LayoutLines *out) {
     tile_text(tt, sizeof tt, lv);
     tup(in, sizeof in, lv->in_dims, lv->in_rank, '[', ']');
     tup(grid, sizeof grid, lv->out_dims + lv->nmajor, lv->ntile, '[', ']');
-    tup(tile, sizeof tile, lv->tile, lv->ntile, '[', ']');
+    StrBuf tb;
+    sb_init(&tb);
+    for (int k = 0; k < lv->ntile; k++) sb_printf(&tb, k ? "x%lld" : "%lld", (long long)lv->tile[k]);
+    snprintf(tile, sizeof tile, "%s", tb.data ? tb.data : "");
+    sb_free(&tb);
     tup(res, sizeof res, lv->out_dims, lv->out_rank, '[', ']');
     layout_lines_add(out, "%s on %s -> tile grid %s of %s tiles -> %s", tt, in, grid, tile, res);
   }
@@ -225,11 +229,16 @@ static void level_steps(const LayoutPlan *p, int t, const int64_t *cur, const in
                      tup(b, sizeof b, lv->ext_dims, lv->ext_rank, '[', ']'));
   for (int m = 0; m < lv->merged_rank; m++) {
     int64_t v = 0;
-    StrBuf sb;
-    sb_init(&sb);
+    /* Horner form of the merged index: ((a)*sb + b)*sc + c */
+    char expr[1024] = "";
     for (int x = lv->merge_first[m]; x <= lv->merge_last[m]; x++) {
-      if (x > lv->merge_first[m]) sb_printf(&sb, ")*%lld + %lld", (long long)lv->ext_dims[x], (long long)ext[x]);
-      else sb_printf(&sb, "%lld", (long long)ext[x]);
+      char prev[1024];
+      memcpy(prev, expr, sizeof prev);
+      if (x == lv->merge_first[m])
+        snprintf(expr, sizeof expr, "%lld", (long long)ext[x]);
+      else
+        snprintf(expr, sizeof expr, "%s%.900s%s*%lld + %lld", strchr(prev, '+') ? "(" : "", prev,
+                 strchr(prev, '+') ? ")" : "", (long long)lv->ext_dims[x], (long long)ext[x]);
       v = v * lv->ext_dims[x] + ext[x];
     }
     merged[m] = v;
@@ -239,13 +248,10 @@ static void level_steps(const LayoutPlan *p, int t, const int64_t *cur, const in
       for (int x = lv->merge_first[m]; x <= lv->merge_last[m]; x++)
         sb_printf(&names, "%s%s", x > lv->merge_first[m] ? ", " : "",
                   x < lv->ext ? "1" : labels[x - lv->ext]);
-      int opens = lv->merge_last[m] - lv->merge_first[m];
-      layout_lines_add(steps, "  '*' combines (%s) into one dim of size %lld: index %.*s%s = %lld",
-                       names.data, (long long)lv->merged_dims[m], opens,
-                       "((((((((((((((((((((((((((((((((", sb.data, (long long)v);
+      layout_lines_add(steps, "  '*' combines (%s) into one dim of size %lld: index %s = %lld",
+                       names.data, (long long)lv->merged_dims[m], expr, (long long)v);
       sb_free(&names);
     }
-    sb_free(&sb);
   }
   if (lv->nmajor)
     layout_lines_add(steps, "  dims before the tile keep their index: %s",
