@@ -62,9 +62,11 @@ LayoutDoc *layout_doc_put(Arena *a, LayoutDoc *map, const char *key, LayoutDoc *
   return layout_doc_push(map, val);
 }
 
-static bool all_scalars(const LayoutDoc *d) {
+/* Short scalar lists ([2, 3], [*, 4, 4]) are written on one line. */
+static bool short_scalars(const LayoutDoc *d) {
   for (const LayoutDoc *c = d->first; c; c = c->next)
-    if (c->kind == DOC_MAP || c->kind == DOC_SEQ) return false;
+    if (c->kind == DOC_MAP || c->kind == DOC_SEQ || (c->kind == DOC_STR && strlen(c->text) > 8))
+      return false;
   return true;
 }
 
@@ -102,7 +104,7 @@ static void json_node(const LayoutDoc *d, StrBuf *out, int indent) {
     return;
   }
   /* Lists of numbers stay on one line: "index": [2, 3]. */
-  bool inline_list = !map && all_scalars(d) && d->first->kind != DOC_STR;
+  bool inline_list = !map && short_scalars(d);
   sb_putc(out, map ? '{' : '[');
   for (const LayoutDoc *c = d->first; c; c = c->next) {
     if (inline_list) {
@@ -169,7 +171,7 @@ static bool yaml_node(yaml_emitter_t *e, const LayoutDoc *d) {
       yaml_mapping_end_event_initialize(&ev);
       return yaml_emitter_emit(e, &ev) != 0;
     case DOC_SEQ: {
-      bool flow = !d->first || (all_scalars(d) && d->first->kind != DOC_STR);
+      bool flow = !d->first || short_scalars(d);
       yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
                                            flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
       if (!yaml_emitter_emit(e, &ev)) return false;
