@@ -17,6 +17,43 @@ uint16_t etype_f32_to_bf16(float v);
 float etype_f16_to_f32(uint16_t bits);
 uint16_t etype_f32_to_f16(float v);
 
+/* --- small float formats (everything except f32/f64 is encoded in software) ---
+ * Parameters of a binary float format as ml_dtypes/Eigen define it. */
+typedef enum {
+  EF_NAN_IEEE, /* exponent all ones: mantissa 0 = inf, else NaN (f16, bf16, e5m2, e4m3, e3m4) */
+  EF_NAN_FN,   /* no inf; NaN = S.1111.111 (f8e4m3fn) */
+  EF_NAN_FNUZ, /* no inf, no -0; NaN = 1000 0000 (f8e4m3fnuz, f8e5m2fnuz, f8e4m3b11fnuz) */
+  EF_NAN_E8M0, /* unsigned, no zero, NaN = 0xff (f8e8m0fnu) */
+  EF_NAN_NONE  /* no inf, no NaN: overflow saturates (f6e2m3fn, f6e3m2fn, f4e2m1fn) */
+} EFloatNan;
+
+typedef struct EFloatFormat {
+  int ebits, mbits, bias;
+  bool is_signed; /* has a sign bit (bit ebits+mbits) */
+  EFloatNan nan;
+  uint32_t max_bits;  /* largest finite magnitude */
+  uint32_t inf_bits;  /* what overflow produces (inf, NaN or max), positive */
+  uint32_t qnan_bits; /* default quiet NaN, positive (for FNUZ: 0x80) */
+  uint32_t sign_bit;  /* 0 for unsigned formats */
+  int max_digits10;   /* std::numeric_limits<T>::max_digits10 */
+} EFloatFormat;
+
+/* The format of a float type (f16, bf16, f32, f64, every f8/f6/f4); NULL for
+ * other types. */
+const EFloatFormat *etype_float_format(EType t);
+/* Exact value of an encoded element (NaN keeps its sign, payload dropped). */
+double etype_small_decode(const EFloatFormat *f, uint32_t bits);
+/* Rounds to nearest even as ml_dtypes' ConvertFrom does (single rounding
+ * from v); *overflow (may be NULL) is set when a finite v rounds past the
+ * largest finite value. */
+uint32_t etype_small_encode(const EFloatFormat *f, double v, bool *overflow);
+bool etype_small_is_nan(const EFloatFormat *f, uint32_t bits);
+/* Reads/writes one float element of any float type as f32/f64 with XLA's
+ * conversion rules (f64 -> bf16/f16 goes through f32, as Eigen does). */
+float etype_load_f32(EType t, const void *src);
+void etype_store_f32(EType t, float v, void *dst);
+void etype_store_f64_round(EType t, double v, void *dst);
+
 /* --- storing literal values (the HLO text literal parser's rules) ---
  * Each returns false when the value does not fit the type: an integer out of
  * range for an integer type or pred (pred takes 0/1), a finite float that

@@ -1,0 +1,71 @@
+#include "parser/ir.h"
+
+#include <string.h>
+
+typedef struct {
+  const char *name;
+  int min_ops, max_ops;
+  OpClass cls;
+} OpInfo;
+
+static const OpInfo op_info[OP_COUNT] = {
+    [OP_INVALID] = {"<invalid>", 0, 0, OPC_OTHER},
+#define OPCODE(id, text, min_ops, max_ops, cls) [OP_##id] = {text, min_ops, max_ops, cls},
+#include "parser/opcodes.def"
+#undef OPCODE
+};
+
+static const OpInfo *op(Opcode o) {
+  return (unsigned)o < OP_COUNT ? &op_info[o] : &op_info[OP_INVALID];
+}
+
+const char *opcode_name(Opcode o) { return op(o)->name; }
+int opcode_min_operands(Opcode o) { return op(o)->min_ops; }
+int opcode_max_operands(Opcode o) { return op(o)->max_ops; }
+OpClass opcode_class(Opcode o) { return op(o)->cls; }
+
+Opcode opcode_from_name(const char *s, size_t len) {
+  for (int o = 1; o < OP_COUNT; o++) {
+    const char *n = op_info[o].name;
+    if (strlen(n) == len && memcmp(n, s, len) == 0) return (Opcode)o;
+  }
+  return OP_INVALID;
+}
+
+typedef struct {
+  const char *name;
+  AttrValueKind kind;
+} AttrInfo;
+
+static const AttrInfo attr_info[ATTR_COUNT] = {
+    [ATTR_UNKNOWN] = {"<unknown>", AV_RAW},
+#define ATTR(id, text, kind) [ATTR_##id] = {text, kind},
+#include "parser/attrs.def"
+#undef ATTR
+};
+
+const char *attr_key_name(AttrKey k) {
+  return (unsigned)k < ATTR_COUNT ? attr_info[k].name : attr_info[0].name;
+}
+
+AttrValueKind attr_key_value_kind(AttrKey k) {
+  return (unsigned)k < ATTR_COUNT ? attr_info[k].kind : AV_RAW;
+}
+
+AttrKey attr_key_from_name(const char *s, size_t len) {
+  for (int k = 1; k < ATTR_COUNT; k++) {
+    const char *n = attr_info[k].name;
+    if (strlen(n) == len && memcmp(n, s, len) == 0) return (AttrKey)k;
+  }
+  return ATTR_UNKNOWN;
+}
+
+const Attr *ir_attr(const Instr *instr, AttrKey key) {
+  for (int i = 0; i < instr->nattrs; i++)
+    if (instr->attrs[i].key == key) return &instr->attrs[i];
+  return NULL;
+}
+
+void module_free(Module *m) {
+  if (m) arena_free(m->arena); /* the Module itself lives in its arena */
+}
