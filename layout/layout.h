@@ -107,6 +107,11 @@ void layout_byte_position(const LayoutPlan *p, int64_t offset, int64_t *byte, in
  * the index itself).  False when XLA cannot compute it ('*' in the tile). */
 bool layout_xla_linear_index(const LayoutPlan *p, const int64_t *index, int64_t *out);
 
+/* One tiling level: in (lv->in_rank entries) -> out (lv->out_rank), and
+ * back; backward returns false when out is a padding position. */
+void layout_level_forward(const LayoutLevel *lv, const int64_t *in, int64_t *out);
+bool layout_level_backward(const LayoutLevel *lv, const int64_t *out, int64_t *in);
+
 /* Row-major linear position of idx in dims (the "linear()" of layout.md). */
 int64_t layout_row_major(const int64_t *idx, const int64_t *dims, int rank);
 

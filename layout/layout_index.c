@@ -12,7 +12,7 @@ int64_t layout_row_major(const int64_t *idx, const int64_t *dims, int rank) {
 }
 
 /* One tiling level forward: cur (lv->in_rank entries) -> out (lv->out_rank). */
-static void level_forward(const LayoutLevel *lv, const int64_t *cur, int64_t *out) {
+void layout_level_forward(const LayoutLevel *lv, const int64_t *cur, int64_t *out) {
   int64_t ext[LAYOUT_MAX_DIMS];
   for (int i = 0; i < lv->ext_rank; i++) ext[i] = i < lv->ext ? 0 : cur[i - lv->ext];
   for (int m = 0; m < lv->merged_rank; m++) {
@@ -29,7 +29,7 @@ static void level_forward(const LayoutLevel *lv, const int64_t *cur, int64_t *ou
 }
 
 /* One tiling level backward; false if out names a padding slot. */
-static bool level_backward(const LayoutLevel *lv, const int64_t *out, int64_t *cur) {
+bool layout_level_backward(const LayoutLevel *lv, const int64_t *out, int64_t *cur) {
   int64_t ext[LAYOUT_MAX_DIMS];
   for (int m = 0; m < lv->merged_rank; m++) {
     int64_t v;
@@ -55,7 +55,7 @@ int64_t layout_offset_unchecked(const LayoutPlan *p, const int64_t *index) {
   int64_t *cur = a, *nxt = b;
   for (int k = 0; k < p->rank; k++) cur[k] = index[p->phys_to_logical[k]];
   for (int t = 0; t < p->nlevels; t++) {
-    level_forward(&p->levels[t], cur, nxt);
+    layout_level_forward(&p->levels[t], cur, nxt);
     int64_t *tmp = cur;
     cur = nxt;
     nxt = tmp;
@@ -90,7 +90,7 @@ bool layout_index_of(const LayoutPlan *p, int64_t offset, int64_t *index, bool *
     rest /= p->final_dims[i];
   }
   for (int t = p->nlevels - 1; t >= 0; t--) {
-    if (!level_backward(&p->levels[t], cur, nxt)) return true;
+    if (!layout_level_backward(&p->levels[t], cur, nxt)) return true;
     int64_t *tmp = cur;
     cur = nxt;
     nxt = tmp;
@@ -125,7 +125,7 @@ bool layout_xla_linear_index(const LayoutPlan *p, const int64_t *index, int64_t 
   const LayoutLevel *lv = &p->levels[0];
   if (lv->has_combine) return false;
   int64_t tiled[LAYOUT_MAX_DIMS];
-  level_forward(lv, phys, tiled);
+  layout_level_forward(lv, phys, tiled);
   *out = layout_row_major(tiled, lv->out_dims, lv->out_rank);
   return true;
 }

@@ -206,7 +206,8 @@ static bool parse_minor_to_major(Parser *p, Shape *s) {
   }
 check_count:
   if (n != s->rank)
-    return fail(p, p->pos, "minor_to_major has %d entries but the shape has rank %d", n, s->rank);
+    return fail(p, p->pos, "minor_to_major has %d entr%s but the shape has rank %d", n,
+                n == 1 ? "y" : "ies", s->rank);
   return true;
 }
 

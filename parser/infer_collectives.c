@@ -60,8 +60,10 @@ static bool one_dim(InferCtx *c, bool required, int64_t *d, const Attr **a) {
   if (!*a) return true;
   if (l.n != 1) return infer_fail_attr(c, *a, "dimensions must have exactly one entry, got %s", infer_ints_str(c, l.v, l.n));
   *d = l.v[0];
+  /* Scalars pass through untouched (torch-xla adds one to every all-gather
+   * and reduce-scatter). */
   for (int i = 0; i < c->in->noperands; i++)
-    if (*d < 0 || *d >= infer_oshape(c, i)->rank)
+    if (*d < 0 || (*d >= infer_oshape(c, i)->rank && infer_oshape(c, i)->rank > 0))
       return infer_fail_attr(c, *a, "dimension %lld out of range for operand %s", (long long)*d,
                              infer_str(c, infer_oshape(c, i)));
   return true;
@@ -79,7 +81,7 @@ static bool gather_or_scatter(InferCtx *c, Shape *out, const Shape *declared, bo
   const Shape *first = n == 1 ? declared : (shape_is_tuple(declared) && declared->ntuple == n ? &declared->tuple[0] : NULL);
   const Shape *s0 = infer_oshape(c, 0);
   int64_t shards = 1;
-  if (first && shape_is_array(first) && first->rank == s0->rank) {
+  if (first && shape_is_array(first) && first->rank == s0->rank && d < s0->rank) {
     int64_t big = grow ? first->dims[d] : s0->dims[d], small = grow ? s0->dims[d] : first->dims[d];
     shards = small > 0 && big > 0 ? big / small : 1;
     if (shards < 1) shards = 1;
@@ -90,6 +92,10 @@ static bool gather_or_scatter(InferCtx *c, Shape *out, const Shape *declared, bo
                       (long long)shards, (long long)gs);
   for (int i = 0; i < n; i++) {
     const Shape *s = infer_oshape(c, i);
+    if (s->rank == 0) {
+      shapes[i] = *s;
+      continue;
+    }
     int64_t *dims = infer_i64(c, s->rank);
     if (!dims) return infer_fail(c, "out of memory");
     for (int k = 0; k < s->rank; k++) dims[k] = s->dims[k];
@@ -184,12 +190,35 @@ static bool collective_permute_start(InferCtx *c, Shape *out) {
   return true;
 }
 
+/* all-reduce-start written as (operand, result), as some XLA versions print
+ * it, rather than as the bare result. */
+static bool is_start_pair(const Instr *s) {
+  return s->noperands == 1 && shape_is_tuple(&s->shape) && s->shape.ntuple == 2 &&
+         !shape_is_tuple(&s->operands[0]->shape);
+}
+
+static bool all_reduce_start(InferCtx *c, Shape *out) {
+  Shape r;
+  if (!reduction(c) || !operands_as_results(c, &r)) return false;
+  if (!is_start_pair(c->in)) {
+    *out = r;
+    return true;
+  }
+  if (!infer_make_tuple(c, out, 2)) return false;
+  out->tuple[0] = out->tuple[1] = r;
+  return true;
+}
+
 /* X-done(start): element `index` of the start's tuple. */
 static bool done_of(InferCtx *c, Shape *out, Opcode start, int index) {
   const Instr *s = c->in->operands[0];
   if (s->op != start)
     return infer_fail(c, "operand must be a %s, got %s", opcode_name(start), opcode_name(s->op));
-  if (start == OP_ALL_REDUCE_START || !shape_is_tuple(&s->shape)) { /* result passed through */
+  if (start == OP_ALL_REDUCE_START && !is_start_pair(s)) { /* result passed through */
+    *out = s->shape;
+    return true;
+  }
+  if (!shape_is_tuple(&s->shape)) {
     *out = s->shape;
     return true;
   }
@@ -231,10 +260,9 @@ static bool ragged_all_to_all(InferCtx *c, Shape *out) {
 
 bool infer_collective(InferCtx *c, Shape *out) {
   switch (c->in->op) {
-    case OP_ALL_REDUCE:
-    case OP_ALL_REDUCE_START:
-      return reduction(c) && operands_as_results(c, out);
-    case OP_ALL_REDUCE_DONE: return done_of(c, out, OP_ALL_REDUCE_START, 0);
+    case OP_ALL_REDUCE: return reduction(c) && operands_as_results(c, out);
+    case OP_ALL_REDUCE_START: return all_reduce_start(c, out);
+    case OP_ALL_REDUCE_DONE: return done_of(c, out, OP_ALL_REDUCE_START, 1);
     case OP_ALL_GATHER: return gather_or_scatter(c, out, &c->in->shape, true);
     case OP_ALL_GATHER_START: return all_gather_start(c, out);
     case OP_ALL_GATHER_DONE: return done_of(c, out, OP_ALL_GATHER_START, 1);

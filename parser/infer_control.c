@@ -126,9 +126,6 @@ static bool infer_custom_call(InferCtx *c, Shape *out) {
         return infer_fail_attr(c, a, "operand_layout_constraints shape %s does not match operand %d %s",
                                infer_str(c, &a->v.shapes.v[i]), i, infer_str(c, infer_oshape(c, i)));
   }
-  if (!infer_attr(c, ATTR_API_VERSION, false, &a)) return false;
-  if (a && a->v.s && strcmp(a->v.s, "API_VERSION_UNSPECIFIED") == 0)
-    return infer_fail_attr(c, a, "api_version API_VERSION_UNSPECIFIED is not allowed");
   *out = c->in->shape; /* whatever the target produces */
   return true;
 }

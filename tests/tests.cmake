@@ -33,10 +33,6 @@ if(EXISTS ${CONFORMANCE_DIR} AND EXISTS ${CMAKE_SOURCE_DIR}/scripts/conformance.
   endforeach()
 endif()
 
-# --- layout benchmark (run by scripts/bench-layout.sh, not by ctest) ---
-add_executable(bench_layout ${CMAKE_SOURCE_DIR}/tests/bench/bench_layout.c)
-target_link_libraries(bench_layout PRIVATE hlo)
-
 # The bundled example (testdata/examples/mlp.hlo) against numpy's result.
 find_program(SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(SYSTEM_PYTHON3)
@@ -44,8 +40,10 @@ if(SYSTEM_PYTHON3)
            COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/check-example.py ${CMAKE_BINARY_DIR}/bin)
 endif()
 
-# ---------------------------------------------------------------------------
-# Kernel micro-benchmarks (branch kernels2): not a test, run by
-# scripts/bench-kernels.sh, which compares with numpy.
-add_executable(bench_kernels ${CMAKE_SOURCE_DIR}/tests/bench/bench_kernels.c)
-target_link_libraries(bench_kernels PRIVATE hlo)
+# Benchmarks: tests/bench/bench_<name>.c, run by scripts/bench-*.sh (not by ctest).
+file(GLOB BENCHES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/bench/bench_*.c)
+foreach(src ${BENCHES})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE hlo)
+endforeach()
