@@ -233,6 +233,7 @@ typedef struct Scope {
   NameTable names;
   Instr *root;
   int64_t sig_off; /* where the signature's result shape was written */
+  int nerrors_at_begin;
   struct Scope *parent;
 } Scope;
 
