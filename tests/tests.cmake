@@ -32,3 +32,7 @@ if(EXISTS ${CONFORMANCE_DIR} AND EXISTS ${CMAKE_SOURCE_DIR}/scripts/conformance.
                      ${CMAKE_BINARY_DIR}/bin ${CONFORMANCE_DIR})
   endforeach()
 endif()
+
+# --- layout benchmark (run by scripts/bench-layout.sh, not by ctest) ---
+add_executable(bench_layout ${CMAKE_SOURCE_DIR}/tests/bench/bench_layout.c)
+target_link_libraries(bench_layout PRIVATE hlo)
