@@ -77,16 +77,6 @@ static bool write_file(const char *path, const char *data, size_t len) {
   return fclose(f) == 0 && ok;
 }
 
-static void free_manifest(Manifest *m) {
-  free(m->command);
-  for (int i = 0; i < m->nargs; i++) free(m->args[i]);
-  free(m->stdin_file);
-  free(m->stdout_file);
-  free(m->stderr_file);
-  free(m->stdout_contains);
-  free(m->stderr_contains);
-}
-
 static bool parse_manifest(const char *path, Manifest *m) {
   FILE *f = fopen(path, "rb");
   if (!f) {
