@@ -33,6 +33,10 @@ if(EXISTS ${CONFORMANCE_DIR} AND EXISTS ${CMAKE_SOURCE_DIR}/scripts/conformance.
   endforeach()
 endif()
 
-# --- layout benchmark (run by scripts/bench-layout.sh, not by ctest) ---
-add_executable(bench_layout ${CMAKE_SOURCE_DIR}/tests/bench/bench_layout.c)
-target_link_libraries(bench_layout PRIVATE hlo)
+# Benchmarks: tests/bench/bench_<name>.c, run by scripts/bench-*.sh (not by ctest).
+file(GLOB BENCHES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/bench/bench_*.c)
+foreach(src ${BENCHES})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE hlo)
+endforeach()
