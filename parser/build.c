@@ -455,28 +455,37 @@ Layout *build_layout(ParseCtx *ctx, Vec *m2m, Vec *suffixes, int64_t off) {
   return l;
 }
 
+/* A shape whose text had an error (already reported): etype ET_INVALID.
+ * Keeps "shape not written" (NULL) apart from "shape written badly", so one
+ * mistake gives one message. */
+static Shape *error_shape(ParseCtx *ctx) {
+  Shape *s = arena_alloc(ctx->arena, sizeof *s);
+  if (!s) parse_oom(ctx, -1);
+  return s; /* zeroed: etype ET_INVALID */
+}
+
 Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, Layout *layout,
                          int64_t layout_off) {
   Shape *s = arena_alloc(ctx->arena, sizeof *s);
   if (!s) {
     parse_oom(ctx, t_off);
-    return NULL;
+    return error_shape(ctx);
   }
   s->etype = t;
   if (dims->n > SHAPE_MAX_RANK) {
     parse_error(ctx, t_off, "rank %d exceeds the maximum of %d", dims->n, SHAPE_MAX_RANK);
-    return NULL;
+    return error_shape(ctx);
   }
   if ((t == ET_TOKEN || t == ET_OPAQUE) && dims->n) {
     parse_error(ctx, t_off, "%s shapes have no dimensions (write %s[])", etype_name(t), etype_name(t));
-    return NULL;
+    return error_shape(ctx);
   }
   s->rank = dims->n;
   if (s->rank) {
     s->dims = arena_alloc_array(ctx->arena, (size_t)s->rank, sizeof(int64_t));
     if (!s->dims) {
       parse_oom(ctx, t_off);
-      return NULL;
+      return error_shape(ctx);
     }
     for (int i = 0; i < s->rank; i++) {
       DimTok d = VEC_AT(*dims, DimTok, i);
@@ -486,7 +495,7 @@ Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, Layou
           s->dynamic = arena_alloc_array(ctx->arena, (size_t)s->rank, sizeof(bool));
           if (!s->dynamic) {
             parse_oom(ctx, t_off);
-            return NULL;
+            return error_shape(ctx);
           }
         }
         s->dynamic[i] = true;
@@ -500,7 +509,7 @@ Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, Layou
       parse_error(ctx, layout_off,
                   "layout has %d minor_to_major entries, but the shape has rank %d", layout->rank,
                   s->rank);
-      return NULL;
+      return error_shape(ctx);
     }
     s->layout = *layout;
   }
@@ -511,7 +520,7 @@ Shape *build_tuple_shape(ParseCtx *ctx, Vec *elems, int64_t off) {
   Shape *s = arena_alloc(ctx->arena, sizeof *s);
   if (!s) {
     parse_oom(ctx, off);
-    return NULL;
+    return error_shape(ctx);
   }
   s->etype = ET_TUPLE;
   s->ntuple = elems->n;
@@ -519,11 +528,11 @@ Shape *build_tuple_shape(ParseCtx *ctx, Vec *elems, int64_t off) {
     s->tuple = arena_alloc_array(ctx->arena, (size_t)elems->n, sizeof(Shape));
     if (!s->tuple) {
       parse_oom(ctx, off);
-      return NULL;
+      return error_shape(ctx);
     }
     for (int i = 0; i < elems->n; i++) {
       Shape *e = VEC_AT(*elems, Shape *, i);
-      if (!e) return NULL; /* an error inside was reported */
+      if (!e || e->etype == ET_INVALID) return error_shape(ctx); /* reported inside */
       s->tuple[i] = *e;
     }
   }
@@ -531,11 +540,11 @@ Shape *build_tuple_shape(ParseCtx *ctx, Vec *elems, int64_t off) {
 }
 
 Shape *build_buffer_shape(ParseCtx *ctx, Shape *inner, int64_t off) {
-  if (!inner) return NULL;
+  if (!inner || inner->etype == ET_INVALID) return error_shape(ctx);
   Shape *s = arena_alloc(ctx->arena, sizeof *s);
   if (!s) {
     parse_oom(ctx, off);
-    return NULL;
+    return error_shape(ctx);
   }
   s->etype = ET_BUFFER;
   s->ntuple = 1;
@@ -584,7 +593,7 @@ void build_header_bool(ParseCtx *ctx, AttrTok *name, bool v) {
 
 void build_entry_layout(ParseCtx *ctx, Vec *params, Shape *result) {
   Module *m = ctx->m;
-  if (!result) return;
+  if (!result || result->etype == ET_INVALID) return;
   m->has_entry_layout = true;
   m->nentry_params = params->n;
   if (params->n) {
@@ -595,7 +604,7 @@ void build_entry_layout(ParseCtx *ctx, Vec *params, Shape *result) {
     }
     for (int i = 0; i < params->n; i++) {
       Shape *s = VEC_AT(*params, Shape *, i);
-      if (!s) {
+      if (!s || s->etype == ET_INVALID) {
         m->has_entry_layout = false;
         return;
       }
@@ -632,6 +641,7 @@ static Scope *scope_push(ParseCtx *ctx, Computation *c) {
     return NULL;
   }
   s->comp = c;
+  s->nerrors_at_begin = ctx->nerrors;
   s->parent = ctx->scope;
   ctx->scope = s;
   return s;
@@ -691,7 +701,7 @@ void build_computation_begin(ParseCtx *ctx, bool entry, int64_t entry_off, Str n
         }
       }
     }
-    if (sig->result) c->sig_result = *sig->result;
+    if (sig->result && sig->result->etype != ET_INVALID) c->sig_result = *sig->result;
     else c->has_signature = false; /* error reported in the shape */
   }
   /* Remember where the result shape was written, for the root check. */
@@ -732,7 +742,9 @@ Computation *build_computation_end(ParseCtx *ctx, int64_t close_off) {
   c->instrs = (Instr **)s->instrs.v;
   c->root = s->root ? s->root : (s->instrs.n ? VEC_AT(s->instrs, Instr *, s->instrs.n - 1) : NULL);
   if (c->root && !s->root) c->root->is_root = false; /* only marked when written */
-  if (!c->root) parse_error(ctx, close_off, "computation %s has no instructions", c->name);
+  /* Empty only when every instruction failed: then that is the error. */
+  if (!c->root && ctx->nerrors == s->nerrors_at_begin)
+    parse_error(ctx, close_off, "computation %s has no instructions", c->name);
   /* Parameters indexed by number. */
   int64_t maxp = -1;
   for (int i = 0; i < c->ninstrs; i++) {
@@ -796,7 +808,8 @@ Instr *build_instr_ref(ParseCtx *ctx, Str name, int64_t off) {
 
 Instr *build_operand_ref(ParseCtx *ctx, Str name, int64_t off, Shape *shape, int64_t shape_off) {
   Instr *in = build_instr_ref(ctx, name, off);
-  if (in && shape && in->shape.etype != ET_INVALID && !shape_compatible(shape, &in->shape)) {
+  if (in && shape && shape->etype != ET_INVALID && in->shape.etype != ET_INVALID &&
+      !shape_compatible(shape, &in->shape)) {
     char *a = shape_to_string(shape), *b = shape_to_string(&in->shape);
     parse_error(ctx, shape_off, "operand shape %s does not match the shape of %.*s: %s",
                 a ? a : "?", STR_ARG(name), b ? b : "?");

@@ -589,9 +589,11 @@ void check_sharding_name(ParseCtx *ctx, Str name, int64_t off, const char *expec
 
 void check_tile_assignment(ParseCtx *ctx, Vec *dims, Vec *devices, int64_t off) {
   int64_t n;
-  if (!product_of(dims, &n) || n != devices->n)
-    parse_error(ctx, off, "sharding: tile assignment dimensions [%d dims] do not match the %d devices listed",
-                dims->n, devices->n);
+  if (!product_of(dims, &n))
+    parse_error(ctx, off, "sharding: bad tile assignment dimensions");
+  else if (n != devices->n)
+    parse_error(ctx, off, "sharding: the tile assignment needs %lld devices, but %d are listed",
+                (long long)n, devices->n);
 }
 
 void check_tile_assignment_iota(ParseCtx *ctx, Vec *dims, Vec *reshape, Vec *perm, int64_t off) {

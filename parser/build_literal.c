@@ -57,7 +57,7 @@ void lit_begin(ParseCtx *ctx, const Shape *shape, int64_t off) {
   b->n = 0;
   b->failed = false;
   b->root = NULL;
-  if (!shape) {
+  if (!shape || shape->etype == ET_INVALID) {
     b->failed = true; /* the shape's own error was reported */
     return;
   }

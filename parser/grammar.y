@@ -23,6 +23,8 @@
 %define api.location.type {SrcSpan}
 %locations
 %define parse.error custom
+/* Exact "expecting ..." lists despite default reductions. */
+%define parse.lac full
 %param {ParseCtx *ctx}
 %expect 0
 

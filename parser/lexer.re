@@ -424,7 +424,10 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
       dimlbl = [0-9bf?]{2,} "_" [0-9io?]{2,} "->" [0-9bf?]{2,};
       sparse = ([LR] "." digit+ "@" digit+ ":" digit+ "_"?)+;
       dxd    = digit+ ("x" digit+)+;
-      padg   = "-"? digit+ "_" "-"? digit+ ("_" digit+)?;
+      /* XLA's interior field has no sign; accepting one here turns
+       * "1_1_-1" into a padding the builder rejects with a clear message
+       * instead of a stray identifier "_-1". */
+      padg   = "-"? digit+ "_" "-"? digit+ ("_" "-"? digit+)?;
       pad    = padg ("x" padg)*;
       int    = "-"? digit+;
       hexpl  = "(0x" [0-9a-fA-F]+ ")";
@@ -582,6 +585,14 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         /* "<=[2,2]T(1,0)": a T right after ']' and before '(' transposes an
          * iota device list; elsewhere T is a plain identifier (layouts). */
         if (cur - tok == 1 && *tok == 'T' && lx->last_tok == ']' && *cur == '(') RET(IOTA_T);
+        /* Only a type is directly followed by '[': "g32[]" is a bad type,
+         * not a name. */
+        if (*cur == '[') {
+          char msg[96];
+          snprintf(msg, sizeof msg, "unknown element type '%.*s'",
+                   (int)(cur - tok > 40 ? 40 : cur - tok), tok);
+          return lex_fail(ctx, tok, cur, msg);
+        }
         lval->str.p = tok;
         lval->str.n = (int64_t)(cur - tok);
         RET(IDENT);

@@ -233,6 +233,7 @@ typedef struct Scope {
   NameTable names;
   Instr *root;
   int64_t sig_off; /* where the signature's result shape was written */
+  int nerrors_at_begin;
   struct Scope *parent;
 } Scope;
 
@@ -260,6 +261,13 @@ struct ParseCtx {
   /* Header values decoded on the way. */
   Vec header_attrs; /* Attr */
 };
+
+/* Sets up a parse of text (NUL at text[len]); false if out of memory.
+ * parse_ctx_free releases the tables, and the arena too if asked (on
+ * success the arena belongs to ctx->m).  Tests drive the lexer this way. */
+bool parse_ctx_init(ParseCtx *ctx, const char *filename, const char *text, size_t len,
+                    Diags *diags);
+void parse_ctx_free(ParseCtx *ctx, bool free_arena);
 
 /* Diagnostics: every error goes through here (counts, caps). */
 void parse_error(ParseCtx *ctx, int64_t off, const char *fmt, ...)
