@@ -1,0 +1,116 @@
+/* parse_module(): runs the grammar over the text and finishes the module
+ * (entry computation, entry layout, defaults). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser/parse_internal.h"
+#include "parser/parser.h"
+#include "parser/grammar.tab.h"
+
+/* Per-parse lookup tables for opcode and attribute names: a few hundred
+ * inserts, and no global state. */
+static bool init_tables(ParseCtx *ctx) {
+  for (int o = 1; o < OP_COUNT; o++) {
+    const char *n = opcode_name((Opcode)o);
+    if (!names_put(&ctx->opcodes, n, (int64_t)strlen(n), (void *)(intptr_t)o)) return false;
+  }
+  for (int k = 1; k < ATTR_COUNT; k++) {
+    const char *n = attr_key_name((AttrKey)k);
+    if (!names_put(&ctx->attr_keys, n, (int64_t)strlen(n), (void *)(intptr_t)k)) return false;
+  }
+  return true;
+}
+
+static void finish_module(ParseCtx *ctx) {
+  Module *m = ctx->m;
+  m->ncomps = ctx->comps.n;
+  m->comps = (Computation **)ctx->comps.v;
+  if (m->ncomps == 0) {
+    parse_error(ctx, (int64_t)ctx->len, "module has no computations");
+    return;
+  }
+  /* The ENTRY computation, else the last one (callees come first). */
+  for (int i = 0; i < m->ncomps; i++)
+    if (m->comps[i]->is_entry) m->entry = m->comps[i];
+  if (!m->entry) {
+    m->entry = m->comps[m->ncomps - 1];
+    m->entry->is_entry = true;
+  }
+  Computation *e = m->entry;
+  if (!m->has_header) {
+    size_t n = strlen(e->name) + 8;
+    char *name = arena_alloc(ctx->arena, n);
+    if (name) snprintf(name, n, "module_%s", e->name);
+    m->name = name ? name : "module";
+  }
+  m->nattrs = ctx->header_attrs.n;
+  m->attrs = (Attr *)ctx->header_attrs.v;
+  if (m->has_entry_layout) {
+    if (m->nentry_params != e->nparams) {
+      parse_error(ctx, e->offset,
+                  "entry_computation_layout has %d parameters, but the entry computation has %d",
+                  m->nentry_params, e->nparams);
+      return;
+    }
+    /* XLA takes the layout as given without comparing element types
+     * (math_next_after.2 pairs f32 layouts with f8 parameters). */
+    return;
+  }
+  /* Without entry_computation_layout the entry's own shapes are the I/O. */
+  m->nentry_params = e->nparams;
+  if (e->nparams) {
+    m->entry_params = arena_alloc_array(ctx->arena, (size_t)e->nparams, sizeof(Shape));
+    if (!m->entry_params) {
+      parse_oom(ctx, -1);
+      return;
+    }
+    for (int i = 0; i < e->nparams; i++)
+      if (e->params[i]) m->entry_params[i] = e->params[i]->shape;
+  }
+  if (e->root) m->entry_result = e->root->shape;
+}
+
+Module *parse_module(const char *filename, const char *text, size_t len, Diags *diags) {
+  ParseCtx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.arena = arena_new();
+  ctx.diags = diags;
+  ctx.src = text;
+  ctx.len = len;
+  Module *m = ctx.arena ? arena_alloc(ctx.arena, sizeof *m) : NULL;
+  if (!m || !init_tables(&ctx)) {
+    diags_add(diags, -1, "out of memory");
+    names_free(&ctx.opcodes);
+    names_free(&ctx.attr_keys);
+    arena_free(ctx.arena);
+    return NULL;
+  }
+  m->arena = ctx.arena;
+  m->filename = filename;
+  m->source = text;
+  m->source_len = len;
+  m->replica_count = 1;
+  m->num_partitions = 1;
+  ctx.m = m;
+  lex_init(&ctx.lx, text, len);
+
+  int rc = parse_run(&ctx);
+  if (rc == 0 && ctx.nerrors == 0) finish_module(&ctx);
+  if (rc != 0 && ctx.nerrors == 0) parse_error(&ctx, (int64_t)len, "syntax error");
+
+  while (ctx.scope) {
+    Scope *s = ctx.scope;
+    ctx.scope = s->parent;
+    names_free(&s->names);
+    free(s);
+  }
+  names_free(&ctx.comp_names);
+  names_free(&ctx.opcodes);
+  names_free(&ctx.attr_keys);
+  if (ctx.nerrors > 0 || ctx.oom || ctx.too_many_errors) {
+    arena_free(ctx.arena);
+    return NULL;
+  }
+  return m;
+}
