@@ -9,6 +9,7 @@
 
 #include "base/diag.h"
 #include "parser/parser.h"
+#include "parser/print.h"
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INVALID = 3 };
 
@@ -50,6 +51,18 @@ static char *read_all(FILE *f, size_t *len) {
   buf[n] = '\0';
   *len = n;
   return buf;
+}
+
+/* --print-module: the canonical text (docs/hlo-print.md) on stdout. */
+static int print_to_stdout(const Module *m) {
+  StrBuf sb;
+  sb_init(&sb);
+  print_module(&sb, m);
+  bool ok = !sb.oom && fwrite(sb.data, 1, sb.len, stdout) == sb.len && fflush(stdout) == 0;
+  sb_free(&sb);
+  if (ok) return EXIT_OK;
+  fprintf(stderr, "hlorun: cannot write the printed module\n");
+  return EXIT_RUNTIME;
 }
 
 int main(int argc, char **argv) {
@@ -111,9 +124,7 @@ int main(int argc, char **argv) {
     if (diags.dropped) fprintf(stderr, "%s: %d more errors not shown\n", display, diags.dropped);
     status = EXIT_INVALID;
   } else if (print) {
-    /* TODO(lead): print_module(&sb, m) from parser/print.c once it lands. */
-    fprintf(stderr, "hlorun: --print-module is not available yet\n");
-    status = EXIT_RUNTIME;
+    status = print_to_stdout(m);
   } else if (!check) {
     fprintf(stderr, "hlorun: running modules is not implemented yet (use --check)\n");
     status = EXIT_RUNTIME;
