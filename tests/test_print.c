@@ -290,3 +290,63 @@ Test(print, constants_of_every_kind) {
                     "  %e = f32[20]{0} constant({...})\n"
                     "  ROOT %f = pred[2,2]{1,0} constant({ { 1, 0 }, { 0, 1 } })\n");
 }
+
+Test(print, inline_computations_become_named_computations) {
+  /* The parser names inline bodies "_", "_.1", ... (XLA names them "_"); the
+   * printer writes them out before their caller and refers to them by name. */
+  expect_print("HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
+               "  ROOT r = f32[] reduce(p, z), dimensions={0}, to_apply={\n"
+               "    a = f32[] parameter(0)\n    b = f32[] parameter(1)\n"
+               "    ROOT s = f32[] add(a, b)\n  }\n}\n",
+               "HloModule m, entry_computation_layout={(f32[4]{0})->f32[]}\n\n"
+               "%_ (a: f32[], b: f32[]) -> f32[] {\n"
+               "  %a = f32[] parameter(0)\n"
+               "  %b = f32[] parameter(1)\n"
+               "  ROOT %s = f32[] add(f32[] %a, f32[] %b)\n"
+               "}\n\n"
+               "ENTRY %e (p: f32[4]) -> f32[] {\n"
+               "  %p = f32[4]{0} parameter(0)\n"
+               "  %z = f32[] constant(0)\n"
+               "  ROOT %r = f32[] reduce(f32[4]{0} %p, f32[] %z), dimensions={0}, to_apply=%_\n"
+               "}\n");
+}
+
+Test(print, nested_operands_become_instructions) {
+  /* hlo-text.md 3.4: the parser gives nested instructions names of their own. */
+  char *once = print_text("HloModule m\n\nENTRY e {\n"
+                          "  ROOT r = f32[3] sqrt(f32[3] negate(f32[3] parameter(0)))\n}\n");
+  cr_expect(strstr(once, " = f32[3]{0} parameter(0)\n") != NULL, "%s", once);
+  cr_expect(strstr(once, " = f32[3]{0} negate(f32[3]{0} %") != NULL, "%s", once);
+  cr_expect(strstr(once, "  ROOT %r = f32[3]{0} sqrt(f32[3]{0} %") != NULL, "%s", once);
+  char *twice = print_text(once);
+  cr_expect_str_eq(twice, once, "not a fixed point");
+  free(once);
+  free(twice);
+}
+
+Test(print, negative_zero_survives) {
+  expect_entry_body(MODULE("HloModule m", "",
+                           "  a = f32[2] constant({-0.0, 0})\n"
+                           "  ROOT b = c64[] constant((-0.0, -0.0))\n"),
+                    "  %a = f32[2]{0} constant({-0.0, 0})\n"
+                    "  ROOT %b = c64[] constant((-0.0, -0.0))\n");
+}
+
+Test(print, execution_threads_and_async_computations) {
+  expect_print("HloModule m\n\nw {\n  p = f32[2] parameter(0)\n  ROOT n = f32[2] negate(p)\n"
+               "}, execution_thread=\"t\"\n\nENTRY e {\n  x = f32[2] parameter(0)\n"
+               "  s = ((f32[2]), f32[2], s32[]) async-start(x), calls=w, "
+               "async_execution_thread=\"t\"\n"
+               "  ROOT d = f32[2] async-done(s)\n}\n",
+               "HloModule m, entry_computation_layout={(f32[2]{0})->f32[2]{0}}\n\n"
+               "%w (p: f32[2]) -> f32[2] {\n"
+               "  %p = f32[2]{0} parameter(0)\n"
+               "  ROOT %n = f32[2]{0} negate(f32[2]{0} %p)\n"
+               "}, execution_thread=\"t\"\n\n"
+               "ENTRY %e (x: f32[2]) -> f32[2] {\n"
+               "  %x = f32[2]{0} parameter(0)\n"
+               "  %s = ((f32[2]{0}), f32[2]{0}, s32[]) async-start(f32[2]{0} %x), "
+               "async_execution_thread=\"t\", calls=%w\n"
+               "  ROOT %d = f32[2]{0} async-done(((f32[2]{0}), f32[2]{0}, s32[]) %s)\n"
+               "}\n");
+}
