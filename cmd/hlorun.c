@@ -57,6 +57,18 @@ static char *read_all(FILE *f, size_t *len) {
   return buf;
 }
 
+/* --print-module: the canonical text (docs/hlo-print.md) on stdout. */
+static int print_to_stdout(const Module *m) {
+  StrBuf sb;
+  sb_init(&sb);
+  print_module(&sb, m);
+  bool ok = !sb.oom && fwrite(sb.data, 1, sb.len, stdout) == sb.len && fflush(stdout) == 0;
+  sb_free(&sb);
+  if (ok) return EXIT_OK;
+  fprintf(stderr, "hlorun: cannot write the printed module\n");
+  return EXIT_RUNTIME;
+}
+
 int main(int argc, char **argv) {
   const char *path = NULL;
   bool check = false, print = false;
@@ -129,11 +141,7 @@ int main(int argc, char **argv) {
     if (diags.dropped) fprintf(stderr, "%s: %d more errors not shown\n", display, diags.dropped);
     status = EXIT_INVALID;
   } else if (print) {
-    StrBuf sb;
-    sb_init(&sb);
-    print_module(&sb, m);
-    fwrite(sb.data ? sb.data : "", 1, sb.len, stdout);
-    sb_free(&sb);
+    status = print_to_stdout(m);
   } else if (!check) {
     status = hlorun_run_mode("hlorun", m, &run_args);
   }

@@ -194,7 +194,7 @@ static void print_replica_groups(StrBuf *sb, const ReplicaGroups *g) {
 static void print_float_attr(StrBuf *sb, double v) {
   float f;
   if (etype_store_float(ET_F32, v, &f))
-    etype_format(sb, ET_F32, &f, false);
+    print_float_value(sb, ET_F32, &f);
   else
     sb_printf(sb, "%.17g", v);
 }

@@ -19,6 +19,8 @@ void print_string(StrBuf *sb, const char *s);
 /* A shape with layouts; tuples get index comments. */
 void print_shape(StrBuf *sb, const Shape *s);
 void print_shape_list(StrBuf *sb, const Shape *shapes, int n);
+/* One float element as etype_format writes it, but "-0.0" for -0. */
+void print_float_value(StrBuf *sb, EType t, const void *elem);
 
 /* ", name=value" for every attribute of the instruction, in XLA's order. */
 void print_instr_attrs(StrBuf *sb, const Instr *instr);

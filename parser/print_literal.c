@@ -5,6 +5,8 @@
  *   rank > 3  levels below the outermost carry an index comment "i0=1"
  *   tuple     ( 1, {2, 3} )  elided       {...}
  * Values themselves come from etype_format (layout/etype_convert.h). */
+#include <string.h>
+
 #include "layout/etype_convert.h"
 #include "parser/print.h"
 #include "parser/print_internal.h"
@@ -18,9 +20,33 @@ typedef struct {
   int64_t index[SHAPE_MAX_RANK];
 } LiteralCursor;
 
+/* etype_format, except that a negative zero is written "-0.0": "-0" would
+ * read back as the integer 0, that is +0. */
+void print_float_value(StrBuf *sb, EType t, const void *elem) {
+  size_t start = sb->len;
+  etype_format(sb, t, elem, false);
+  if (sb->len - start == 2 && memcmp(sb->data + start, "-0", 2) == 0) sb_puts(sb, ".0");
+}
+
+static void print_complex_value(StrBuf *sb, EType t, const unsigned char *elem) {
+  EType part = t == ET_C64 ? ET_F32 : ET_F64;
+  size_t half = (size_t)etype_storage_bytes(t) / 2;
+  sb_putc(sb, '(');
+  print_float_value(sb, part, elem);
+  sb_puts(sb, ", ");
+  print_float_value(sb, part, elem + half);
+  sb_putc(sb, ')');
+}
+
 static void print_element(LiteralCursor *c) {
   const unsigned char *elem = c->data + c->next * c->stride;
-  etype_format(c->sb, c->shape->etype, elem, c->shape->rank == 0);
+  EType t = c->shape->etype;
+  if (etype_is_complex(t))
+    print_complex_value(c->sb, t, elem);
+  else if (etype_is_float(t))
+    print_float_value(c->sb, t, elem);
+  else
+    etype_format(c->sb, t, elem, c->shape->rank == 0);
   c->next++;
 }
 

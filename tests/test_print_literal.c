@@ -97,7 +97,7 @@ Test(print_literal, rank3_and_rank4_index_comments) {
 
 Test(print_literal, special_floats) {
   Literal l = make_literal(ET_F32, 1, (int64_t[]){4}, (double[]){NAN, -INFINITY, INFINITY, -0.0});
-  expect_literal(&l, "{nan, -inf, inf, -0}");
+  expect_literal(&l, "{nan, -inf, inf, -0.0}"); /* "-0" would read back as +0 */
   Literal d = make_literal(ET_F64, 1, (int64_t[]){2}, (double[]){0.1, 1e10});
   expect_literal(&d, "{0.1, 10000000000}");
   Literal f = make_literal(ET_F32, 1, (int64_t[]){2}, (double[]){0.1, 3.14159274});
