@@ -45,15 +45,18 @@ static bool input_value(EvalCtx *ctx, const Shape *s, const RunInput *in, const 
                      in->source, have);
   const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
   if (!ai) return false;
-  void *dense = malloc((size_t)(ai->dense_bytes ? ai->dense_bytes : 1));
+  /* The temporary comes from (and goes back to) the run's block pool, so
+   * that results later reuse memory already touched. */
+  MemSystem *mem = ctx->vc.mem;
+  void *dense = mem_raw_alloc(mem, ai->dense_bytes, false);
   if (!dense) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   Error e;
   if (!npy_bind(a, s->etype, dense, &e)) {
-    free(dense);
+    mem_raw_free(mem, dense, ai->dense_bytes);
     return error_set(err, ERR_RUNTIME, -1, "%s: %s holds %s: %s", pdesc, in->source, have, e.msg);
   }
   bool ok = value_from_dense(&ctx->vc, s, dense, pdesc, out, err);
-  free(dense);
+  mem_raw_free(mem, dense, ai->dense_bytes);
   return ok;
 }
 
@@ -71,39 +74,37 @@ static bool random_value(EvalCtx *ctx, const Shape *s, uint64_t *state, const ch
   const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
   if (!ai) return false;
   int64_t n = ai->elements;
-  bool cplx = etype_is_complex(s->etype);
-  int64_t m = cplx ? 2 * n : n;
-  void *dense = malloc((size_t)(n ? n : 1) * (size_t)ai->esize);
-  void *tmp = malloc((size_t)(m ? m : 1) * sizeof(double));
-  if (!dense || !tmp) {
-    free(dense);
-    free(tmp);
-    return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  }
+  MemSystem *mem = ctx->vc.mem;
+  unsigned char *dense = mem_raw_alloc(mem, ai->dense_bytes, false);
+  if (!dense) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  enum { CHUNK = 4096 };
+  double d[2 * CHUNK];
+  int64_t q[CHUNK];
   ETypeKind k = etype_kind(s->etype);
-  if (k == EK_FLOAT || k == EK_COMPLEX) {
-    double *d = tmp;
-    for (int64_t i = 0; i < m; i++) d[i] = (double)(splitmix64(state) >> 11) * 0x1p-52 - 1.0;
+  int bits = etype_bits(s->etype);
+  for (int64_t at = 0; at < n; at += CHUNK) {
+    int64_t m = n - at < CHUNK ? n - at : CHUNK;
+    unsigned char *dst = dense + at * ai->esize;
     if (k == EK_FLOAT) {
-      if (n) etype_convert_array(s->etype, dense, ET_F64, d, n);
+      for (int64_t i = 0; i < m; i++) d[i] = (double)(splitmix64(state) >> 11) * 0x1p-52 - 1.0;
+      etype_convert_array(s->etype, dst, ET_F64, d, m);
+    } else if (k == EK_COMPLEX) {
+      for (int64_t i = 0; i < 2 * m; i++) d[i] = (double)(splitmix64(state) >> 11) * 0x1p-52 - 1.0;
+      for (int64_t i = 0; i < m; i++)
+        etype_store_complex(s->etype, d[2 * i], d[2 * i + 1], dst + i * ai->esize);
     } else {
-      for (int64_t i = 0; i < n; i++)
-        etype_store_complex(s->etype, d[2 * i], d[2 * i + 1], (char *)dense + i * ai->esize);
+      for (int64_t i = 0; i < m; i++) {
+        uint64_t r = splitmix64(state);
+        if (k == EK_PRED) q[i] = (int64_t)(r & 1);
+        else if (k == EK_SINT)
+          q[i] = bits <= 2 ? (int64_t)(r % 4) - 2 : bits <= 4 ? (int64_t)(r % 16) - 8 : (int64_t)(r % 201) - 100;
+        else q[i] = bits <= 2 ? (int64_t)(r % 4) : bits <= 4 ? (int64_t)(r % 16) : (int64_t)(r % 201);
+      }
+      etype_convert_array(s->etype, dst, ET_S64, q, m);
     }
-  } else {
-    int64_t *d = tmp;
-    int bits = etype_bits(s->etype);
-    for (int64_t i = 0; i < n; i++) {
-      uint64_t r = splitmix64(state);
-      if (k == EK_PRED) d[i] = (int64_t)(r & 1);
-      else if (k == EK_SINT) d[i] = bits <= 2 ? (int64_t)(r % 4) - 2 : bits <= 4 ? (int64_t)(r % 16) - 8 : (int64_t)(r % 201) - 100;
-      else d[i] = bits <= 2 ? (int64_t)(r % 4) : bits <= 4 ? (int64_t)(r % 16) : (int64_t)(r % 201);
-    }
-    if (n) etype_convert_array(s->etype, dense, ET_S64, d, n);
   }
-  free(tmp);
   bool ok = value_from_dense(&ctx->vc, s, dense, pdesc, out, err);
-  free(dense);
+  mem_raw_free(mem, dense, ai->dense_bytes);
   return ok;
 }
 
