@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "parser/parser.h"
 #include "parser/print.h"
+#include "parser/verify.h"
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INVALID = 3 };
 
@@ -112,10 +113,9 @@ int main(int argc, char **argv) {
   const char *display = from_stdin ? "<stdin>" : path;
   Diags diags = {0};
   Module *m = parse_module(display, text, len, &diags);
-  /* TODO(lead): when parser/verify.c lands, run verify_module(m, &diags)
-   * here and treat a false result like a parse failure (exit 3). */
   int status = EXIT_OK;
-  if (!m) {
+  bool valid = m && verify_module(m, &diags);
+  if (!valid) {
     for (int i = 0; i < diags.count; i++) {
       char *r = diag_render(display, text, len, diags.items[i].offset, diags.items[i].msg);
       if (r) fputs(r, stderr);

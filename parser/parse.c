@@ -71,46 +71,52 @@ static void finish_module(ParseCtx *ctx) {
   if (e->root) m->entry_result = e->root->shape;
 }
 
-Module *parse_module(const char *filename, const char *text, size_t len, Diags *diags) {
-  ParseCtx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.arena = arena_new();
-  ctx.diags = diags;
-  ctx.src = text;
-  ctx.len = len;
-  Module *m = ctx.arena ? arena_alloc(ctx.arena, sizeof *m) : NULL;
-  if (!m || !init_tables(&ctx)) {
+bool parse_ctx_init(ParseCtx *ctx, const char *filename, const char *text, size_t len,
+                    Diags *diags) {
+  memset(ctx, 0, sizeof *ctx);
+  ctx->arena = arena_new();
+  ctx->diags = diags;
+  ctx->src = text;
+  ctx->len = len;
+  Module *m = ctx->arena ? arena_alloc(ctx->arena, sizeof *m) : NULL;
+  if (!m || !init_tables(ctx)) {
     diags_add(diags, -1, "out of memory");
-    names_free(&ctx.opcodes);
-    names_free(&ctx.attr_keys);
-    arena_free(ctx.arena);
-    return NULL;
+    parse_ctx_free(ctx, true);
+    return false;
   }
-  m->arena = ctx.arena;
+  m->arena = ctx->arena;
   m->filename = filename;
   m->source = text;
   m->source_len = len;
   m->replica_count = 1;
   m->num_partitions = 1;
-  ctx.m = m;
-  lex_init(&ctx.lx, text, len);
+  ctx->m = m;
+  lex_init(&ctx->lx, text, len);
+  return true;
+}
 
-  int rc = parse_run(&ctx);
-  if (rc == 0 && ctx.nerrors == 0) finish_module(&ctx);
-  if (rc != 0 && ctx.nerrors == 0) parse_error(&ctx, (int64_t)len, "syntax error");
-
-  while (ctx.scope) {
-    Scope *s = ctx.scope;
-    ctx.scope = s->parent;
+void parse_ctx_free(ParseCtx *ctx, bool free_arena) {
+  while (ctx->scope) {
+    Scope *s = ctx->scope;
+    ctx->scope = s->parent;
     names_free(&s->names);
     free(s);
   }
-  names_free(&ctx.comp_names);
-  names_free(&ctx.opcodes);
-  names_free(&ctx.attr_keys);
-  if (ctx.nerrors > 0 || ctx.oom || ctx.too_many_errors) {
-    arena_free(ctx.arena);
-    return NULL;
-  }
-  return m;
+  names_free(&ctx->comp_names);
+  names_free(&ctx->opcodes);
+  names_free(&ctx->attr_keys);
+  if (free_arena) arena_free(ctx->arena);
+  ctx->arena = NULL;
+}
+
+Module *parse_module(const char *filename, const char *text, size_t len, Diags *diags) {
+  ParseCtx ctx;
+  if (!parse_ctx_init(&ctx, filename, text, len, diags)) return NULL;
+  int rc = parse_run(&ctx);
+  if (rc == 0 && ctx.nerrors == 0) finish_module(&ctx);
+  if (rc != 0 && ctx.nerrors == 0) parse_error(&ctx, (int64_t)len, "syntax error");
+  bool failed = ctx.nerrors > 0 || ctx.oom || ctx.too_many_errors;
+  Module *m = ctx.m;
+  parse_ctx_free(&ctx, failed);
+  return failed ? NULL : m;
 }

@@ -262,6 +262,13 @@ struct ParseCtx {
   Vec header_attrs; /* Attr */
 };
 
+/* Sets up a parse of text (NUL at text[len]); false if out of memory.
+ * parse_ctx_free releases the tables, and the arena too if asked (on
+ * success the arena belongs to ctx->m).  Tests drive the lexer this way. */
+bool parse_ctx_init(ParseCtx *ctx, const char *filename, const char *text, size_t len,
+                    Diags *diags);
+void parse_ctx_free(ParseCtx *ctx, bool free_arena);
+
 /* Diagnostics: every error goes through here (counts, caps). */
 void parse_error(ParseCtx *ctx, int64_t off, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

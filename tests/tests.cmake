@@ -32,3 +32,11 @@ if(EXISTS ${CONFORMANCE_DIR} AND EXISTS ${CMAKE_SOURCE_DIR}/scripts/conformance.
                      ${CMAKE_BINARY_DIR}/bin ${CONFORMANCE_DIR})
   endforeach()
 endif()
+
+# Benchmarks: tests/bench/bench_<name>.c, run by scripts/bench-*.sh (not by ctest).
+file(GLOB BENCHES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/bench/bench_*.c)
+foreach(src ${BENCHES})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE hlo)
+endforeach()

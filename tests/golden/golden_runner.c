@@ -40,6 +40,16 @@ typedef struct {
   int timeout;
 } Manifest;
 
+static void free_manifest(Manifest *m) {
+  free(m->command);
+  for (int i = 0; i < m->nargs; i++) free(m->args[i]);
+  free(m->stdin_file);
+  free(m->stdout_file);
+  free(m->stderr_file);
+  free(m->stdout_contains);
+  free(m->stderr_contains);
+}
+
 static char *read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
@@ -221,7 +231,10 @@ int main(int argc, char **argv) {
   }
   bool update = argc > 3 && strcmp(argv[3], "--update") == 0;
   Manifest m = {0};
-  if (!parse_manifest(argv[2], &m)) return 1;
+  if (!parse_manifest(argv[2], &m)) {
+    free_manifest(&m);
+    return 1;
+  }
   char *mdup = strdup(argv[2]);
   const char *dir = dirname(mdup);
   char *out = NULL, *err = NULL;
@@ -257,5 +270,6 @@ int main(int argc, char **argv) {
   free(out);
   free(err);
   free(mdup);
+  free_manifest(&m);
   return ok ? 0 : 1;
 }

@@ -1,0 +1,636 @@
+/* hlolayout: explains an XLA shape's layout (docs/cli.md, docs/hlolayout.md).
+ *   hlolayout 'SHAPE' [--index I,J,...] [--offset N] [--map] [--format text|yaml|json]
+ * Thin: options, wiring, printing and exit codes; the math and the
+ * explanations live in layout/. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "layout/layout.h"
+#include "layout/layout_doc.h"
+#include "layout/layout_explain.h"
+#include "layout/shape_text.h"
+
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INVALID = 3 };
+/* --map draws at most this much; beyond it the map would not be readable. */
+enum { MAP_MAX_ELEMENTS = 4096, MAP_MAX_SLOTS = 16384 };
+
+typedef enum { FMT_TEXT, FMT_YAML, FMT_JSON } Format;
+typedef enum { MODE_SUMMARY, MODE_INDEX, MODE_OFFSET, MODE_MAP } Mode;
+
+typedef struct {
+  const char *shape, *index, *offset, *module;
+  Mode mode;
+  Format format;
+} Options;
+
+static const char USAGE[] =
+    "usage: hlolayout 'SHAPE' [--index I,J,...] [--offset N] [--map] [--format text|yaml|json]\n"
+    "       hlolayout --module MODEL.hlo [--format text|yaml|json]\n";
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("hlolayout: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  fputs(USAGE, stderr);
+  return EXIT_USAGE;
+}
+
+/* "<what>:1:COL: error: msg", the text and a caret. */
+static int diag(const char *what, const char *text, int64_t offset, const char *msg) {
+  char *s = diag_render(what, text, strlen(text), offset, msg);
+  if (s) fputs(s, stderr);
+  free(s);
+  return EXIT_INVALID;
+}
+
+static int set_mode(Options *o, Mode m, const char *flag) {
+  if (o->mode != MODE_SUMMARY && o->mode != m)
+    return usage_error("%s cannot be combined with --index, --offset or --map", flag);
+  o->mode = m;
+  return EXIT_OK;
+}
+
+/* Returns EXIT_OK, or an exit status; *help set for --help. */
+static int parse_args(int argc, char **argv, Options *o, bool *help) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *val = NULL;
+    const char *names[] = {"--index", "--offset", "--format", "--module"};
+    const char *name = NULL;
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+      size_t n = strlen(names[k]);
+      if (strncmp(a, names[k], n) == 0 && (a[n] == '\0' || a[n] == '=')) {
+        name = names[k];
+        if (a[n] == '=') {
+          val = a + n + 1;
+        } else {
+          if (i + 1 >= argc) return usage_error("%s needs a value", name);
+          val = argv[++i];
+        }
+      }
+    }
+    int rc = EXIT_OK;
+    if (name && strcmp(name, "--index") == 0) {
+      o->index = val;
+      rc = set_mode(o, MODE_INDEX, name);
+    } else if (name && strcmp(name, "--offset") == 0) {
+      o->offset = val;
+      rc = set_mode(o, MODE_OFFSET, name);
+    } else if (name && strcmp(name, "--module") == 0) {
+      o->module = val;
+    } else if (name) {
+      if (strcmp(val, "text") == 0)
+        o->format = FMT_TEXT;
+      else if (strcmp(val, "yaml") == 0)
+        o->format = FMT_YAML;
+      else if (strcmp(val, "json") == 0)
+        o->format = FMT_JSON;
+      else
+        return usage_error("--format must be text, yaml or json, not '%s'", val);
+    } else if (strcmp(a, "--map") == 0) {
+      rc = set_mode(o, MODE_MAP, a);
+    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      *help = true;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return usage_error("unknown option '%s'", a);
+    } else if (o->shape) {
+      return usage_error("only one SHAPE can be given ('%s' and '%s')", o->shape, a);
+    } else {
+      o->shape = a;
+    }
+    if (rc != EXIT_OK) return rc;
+  }
+  if (*help) return EXIT_OK;
+  if (o->module && o->shape) return usage_error("give either SHAPE or --module, not both");
+  if (o->module && o->mode != MODE_SUMMARY)
+    return usage_error("--index, --offset and --map need a SHAPE, not --module");
+  if (!o->module && !o->shape) return usage_error("missing SHAPE, e.g. 'f32[3,5]{1,0:T(2,2)}'");
+  return EXIT_OK;
+}
+
+/* ---------- reading the --index / --offset values ---------- */
+
+static bool read_int(const char *s, size_t *pos, int64_t *out) {
+  while (s[*pos] == ' ') (*pos)++;
+  size_t start = *pos;
+  if (s[*pos] == '-' || s[*pos] == '+') (*pos)++;
+  if (s[*pos] < '0' || s[*pos] > '9') {
+    *pos = start;
+    return false;
+  }
+  while (s[*pos] >= '0' && s[*pos] <= '9') (*pos)++;
+  char *end;
+  errno = 0;
+  long long v = strtoll(s + start, &end, 10);
+  if (errno == ERANGE) {
+    *pos = start;
+    return false;
+  }
+  *out = v;
+  while (s[*pos] == ' ') (*pos)++;
+  return true;
+}
+
+static int parse_index(const char *text, const LayoutPlan *p, int64_t *index) {
+  size_t pos = 0;
+  int n = 0;
+  size_t at[SHAPE_MAX_RANK + 1];
+  while (text[pos] == ' ') pos++;
+  if (text[pos] != '\0' || p->rank > 0) {
+    for (;;) {
+      at[n < SHAPE_MAX_RANK ? n : SHAPE_MAX_RANK] = pos;
+      int64_t v;
+      if (!read_int(text, &pos, &v))
+        return diag("<index>", text, (int64_t)pos, "expected an integer index component");
+      if (n == p->rank) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "index has more than %d component%s: the shape has rank %d",
+                 p->rank, p->rank == 1 ? "" : "s", p->rank);
+        return diag("<index>", text, (int64_t)at[n < SHAPE_MAX_RANK ? n : SHAPE_MAX_RANK], msg);
+      }
+      index[n++] = v;
+      if (text[pos] != ',') break;
+      pos++;
+    }
+  }
+  if (text[pos] != '\0')
+    return diag("<index>", text, (int64_t)pos, "expected ',' or the end of the index");
+  if (n != p->rank) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "index has %d component%s but the shape has rank %d", n,
+             n == 1 ? "" : "s", p->rank);
+    return diag("<index>", text, (int64_t)pos, msg);
+  }
+  for (int i = 0; i < n; i++)
+    if (index[i] < 0 || index[i] >= p->dims[i]) {
+      char msg[160];
+      snprintf(msg, sizeof msg, "index %lld is out of range for dimension %d of size %lld",
+               (long long)index[i], i, (long long)p->dims[i]);
+      return diag("<index>", text, (int64_t)at[i], msg);
+    }
+  return EXIT_OK;
+}
+
+static int parse_offset(const char *text, const LayoutPlan *p, int64_t *offset) {
+  size_t pos = 0;
+  if (!read_int(text, &pos, offset) || text[pos] != '\0')
+    return diag("<offset>", text, (int64_t)pos, "expected an integer element offset");
+  if (*offset < 0 || *offset >= p->slots) {
+    char msg[160];
+    if (p->slots == 0)
+      snprintf(msg, sizeof msg, "offset %lld is outside the buffer, which has no slots",
+               (long long)*offset);
+    else
+      snprintf(msg, sizeof msg, "offset %lld is outside the buffer's %lld slots (0..%lld)",
+               (long long)*offset, (long long)p->slots, (long long)p->slots - 1);
+    size_t start = 0;
+    while (text[start] == ' ') start++;
+    return diag("<offset>", text, (int64_t)start, msg);
+  }
+  return EXIT_OK;
+}
+
+/* ---------- the answer as a document ---------- */
+
+typedef struct {
+  Arena *arena;
+  const LayoutPlan *plan;
+  const char *shape_text; /* canonical */
+  char space_buf[64];
+} Ctx;
+
+static void fmt_tuple(char *buf, size_t n, const int64_t *v, int rank, char open, char close) {
+  StrBuf sb;
+  sb_init(&sb);
+  layout_fmt_tuple(&sb, v, rank, open, close);
+  snprintf(buf, n, "%s", sb.data ? sb.data : "");
+  sb_free(&sb);
+}
+
+static LayoutDoc *strings(Arena *a, const LayoutLines *l) {
+  LayoutDoc *s = layout_doc_seq(a);
+  for (int i = 0; i < l->count; i++) layout_doc_push(s, layout_doc_str(a, l->items[i]));
+  return s;
+}
+
+static void common_keys(Ctx *c, LayoutDoc *d) {
+  Arena *a = c->arena;
+  const LayoutPlan *p = c->plan;
+  layout_doc_put(a, d, "shape", layout_doc_str(a, c->shape_text));
+  layout_doc_put(a, d, "logical_elements", layout_doc_int(a, p->elements));
+  layout_doc_put(a, d, "physical_elements", layout_doc_int(a, p->slots));
+  layout_doc_put(a, d, "logical_bytes", layout_doc_int(a, p->logical_bytes));
+  layout_doc_put(a, d, "physical_bytes", layout_doc_int(a, p->physical_bytes));
+  layout_doc_put(a, d, "memory_space", layout_doc_int(a, p->memory_space));
+  layout_doc_put(a, d, "memory_space_name",
+                 layout_doc_str(a, layout_memory_space_name(p->memory_space, c->space_buf,
+                                                            sizeof c->space_buf)));
+}
+
+static LayoutDoc *summary_doc(Ctx *c, LayoutLines *levels, LayoutLines *notes) {
+  Arena *a = c->arena;
+  const LayoutPlan *p = c->plan;
+  LayoutDoc *d = layout_doc_map(a);
+  common_keys(c, d);
+  layout_doc_put(a, d, "element_type", layout_doc_str(a, etype_name(p->etype)));
+  layout_doc_put(a, d, "element_bits",
+                 layout_doc_int(a, p->packed_bits ? p->packed_bits : p->storage_bytes * 8));
+  layout_doc_put(a, d, "dims", layout_doc_ints(a, p->dims, p->rank));
+  layout_doc_put(a, d, "minor_to_major", layout_doc_ints(a, p->minor_to_major, p->rank));
+  int64_t order[SHAPE_MAX_RANK];
+  for (int k = 0; k < p->rank; k++) order[k] = p->phys_to_logical[k];
+  layout_doc_put(a, d, "physical_order", layout_doc_ints(a, order, p->rank));
+  layout_doc_put(a, d, "physical_dims", layout_doc_ints(a, p->phys_dims, p->rank));
+  LayoutDoc *tiling = layout_doc_put(a, d, "tiling", layout_doc_seq(a));
+  for (int t = 0; t < p->nlevels; t++) {
+    const LayoutLevel *lv = &p->levels[t];
+    LayoutDoc *l = layout_doc_push(tiling, layout_doc_map(a));
+    layout_doc_put(a, l, "level", layout_doc_int(a, t + 1));
+    LayoutDoc *tile = layout_doc_put(a, l, "tile", layout_doc_seq(a));
+    for (int j = 0; j < lv->tile_rank; j++)
+      layout_doc_push(tile, lv->written[j] == TILE_DIM_COMBINE ? layout_doc_str(a, "*")
+                                                               : layout_doc_int(a, lv->written[j]));
+    layout_doc_put(a, l, "input_dims", layout_doc_ints(a, lv->in_dims, lv->in_rank));
+    layout_doc_put(a, l, "tile_grid", layout_doc_ints(a, lv->out_dims + lv->nmajor, lv->ntile));
+    layout_doc_put(a, l, "output_dims", layout_doc_ints(a, lv->out_dims, lv->out_rank));
+    layout_doc_put(a, l, "text", layout_doc_str(a, levels->items[t]));
+  }
+  layout_doc_put(a, d, "final_dims", layout_doc_ints(a, p->final_dims, p->final_rank));
+  layout_doc_put(a, d, "tail_padding_alignment", layout_doc_int(a, p->tail_alignment));
+  int64_t pad_bytes = p->physical_bytes - p->logical_bytes;
+  layout_doc_put(a, d, "padding_elements", layout_doc_int(a, p->slots - p->elements));
+  layout_doc_put(a, d, "padding_bytes", layout_doc_int(a, pad_bytes));
+  layout_doc_put(a, d, "padding_waste_percent",
+                 layout_doc_num(a, p->physical_bytes ? 100.0 * (double)pad_bytes / (double)p->physical_bytes : 0.0, 1));
+  layout_doc_put(a, d, "expansion",
+                 p->logical_bytes ? layout_doc_num(a, (double)p->physical_bytes / (double)p->logical_bytes, 1)
+                                  : layout_doc_null(a));
+  LayoutPadCause causes[64];
+  int n = layout_padding_causes(p, causes, 64);
+  LayoutDoc *pc = layout_doc_put(a, d, "padding_causes", layout_doc_seq(a));
+  for (int i = 0; i < n && i < 64; i++) {
+    LayoutDoc *m = layout_doc_push(pc, layout_doc_map(a));
+    layout_doc_put(a, m, "level", layout_doc_int(a, causes[i].level));
+    layout_doc_put(a, m, "dim", layout_doc_str(a, causes[i].what));
+    layout_doc_put(a, m, "size", layout_doc_int(a, causes[i].size));
+    layout_doc_put(a, m, "padded_size", layout_doc_int(a, causes[i].padded));
+  }
+  layout_doc_put(a, d, "xla_array_size_bytes", p->xla_array_bytes >= 0
+                                                   ? layout_doc_int(a, p->xla_array_bytes)
+                                                   : layout_doc_null(a));
+  layout_doc_put(a, d, "notes", strings(a, notes));
+  return d;
+}
+
+static void print_summary_text(Ctx *c, LayoutLines *levels, LayoutLines *notes) {
+  const LayoutPlan *p = c->plan;
+  char b1[1024], b2[1024];
+  printf("shape            %s\n", c->shape_text);
+  if (p->packed_bits)
+    printf("element type     %s, %d bits packed by E(%d) (%d per byte)\n", etype_name(p->etype),
+           p->packed_bits, p->packed_bits, 8 / p->packed_bits);
+  else
+    printf("element type     %s, %d byte%s per element\n", etype_name(p->etype), p->storage_bytes,
+           p->storage_bytes == 1 ? "" : "s");
+  fmt_tuple(b1, sizeof b1, p->phys_dims, p->rank, '[', ']');
+  printf("physical dims    %s major to minor = ", b1);
+  for (int k = 0; k < p->rank; k++) printf("%sdim%d", k ? ", " : "", p->phys_to_logical[k]);
+  if (p->rank == 0) printf("(scalar)");
+  fmt_tuple(b2, sizeof b2, p->minor_to_major, p->rank, '{', '}');
+  printf(" (minor_to_major %s)\n", b2);
+  if (p->nlevels == 0) printf("tiling           none\n");
+  for (int t = 0; t < p->nlevels; t++) printf("tiling level %d   %s\n", t + 1, levels->items[t]);
+  if (p->slots != p->raw_slots)
+    printf("tail padding     L(%lld): %lld -> %lld elements\n", (long long)p->tail_alignment,
+           (long long)p->raw_slots, (long long)p->slots);
+  printf("memory space     S(%lld) %s\n", (long long)p->memory_space,
+         layout_memory_space_name(p->memory_space, c->space_buf, sizeof c->space_buf));
+  printf("logical          %lld elements, %lld bytes\n", (long long)p->elements,
+         (long long)p->logical_bytes);
+  printf("physical         %lld elements, %lld bytes (padding included)\n", (long long)p->slots,
+         (long long)p->physical_bytes);
+  int64_t pad = p->physical_bytes - p->logical_bytes;
+  printf("padding waste    %lld elements, %lld bytes = %.1f%% of the buffer\n",
+         (long long)(p->slots - p->elements), (long long)pad,
+         p->physical_bytes ? 100.0 * (double)pad / (double)p->physical_bytes : 0.0);
+  if (p->logical_bytes)
+    printf("expansion        %.1fx\n", (double)p->physical_bytes / (double)p->logical_bytes);
+  else
+    printf("expansion        n/a (empty array)\n");
+  LayoutPadCause causes[64];
+  int n = layout_padding_causes(p, causes, 64);
+  if (n == 0) printf("padding from     nothing: every tile fits exactly\n");
+  for (int i = 0; i < n && i < 64; i++) {
+    const LayoutPadCause *pc = &causes[i];
+    printf("%s", i ? "                 " : "padding from     ");
+    if (pc->level)
+      printf("level %d: %s %lld -> %lld", pc->level, pc->what, (long long)pc->size,
+             (long long)pc->padded);
+    else
+      printf("%s: %lld -> %lld", pc->what, (long long)pc->size, (long long)pc->padded);
+    if (pc->size)
+      printf(" (+%lld, x%.2f)\n", (long long)(pc->padded - pc->size),
+             (double)pc->padded / (double)pc->size);
+    else
+      printf("\n");
+  }
+  for (int i = 0; i < notes->count; i++) printf("note: %s\n", notes->items[i]);
+}
+
+static void print_steps(const LayoutLines *steps, const LayoutLines *notes) {
+  int n = 0;
+  for (int i = 0; i < steps->count; i++) {
+    const char *s = steps->items[i];
+    if (s[0] == ' ')
+      printf("   %s\n", s);
+    else
+      printf("%d. %s\n", ++n, s);
+  }
+  for (int i = 0; notes && i < notes->count; i++) printf("note: %s\n", notes->items[i]);
+}
+
+static void emit(const LayoutDoc *d, Format f) {
+  StrBuf sb;
+  sb_init(&sb);
+  if (f == FMT_JSON)
+    layout_doc_json(d, &sb);
+  else
+    layout_doc_yaml(d, &sb);
+  fputs(sb.data ? sb.data : "", stdout);
+  sb_free(&sb);
+}
+
+static int run_summary(Ctx *c, Format f) {
+  LayoutLines levels = {0}, notes = {0};
+  layout_explain_levels(c->plan, &levels);
+  layout_explain_size_notes(c->plan, &notes);
+  if (f == FMT_TEXT)
+    print_summary_text(c, &levels, &notes);
+  else
+    emit(summary_doc(c, &levels, &notes), f);
+  layout_lines_free(&levels);
+  layout_lines_free(&notes);
+  return EXIT_OK;
+}
+
+static int run_index(Ctx *c, const int64_t *index, Format f) {
+  const LayoutPlan *p = c->plan;
+  LayoutLines steps = {0}, notes = {0};
+  layout_explain_index(p, index, &steps, &notes);
+  int64_t off = layout_offset_unchecked(p, index), byte;
+  int bit;
+  layout_byte_position(p, off, &byte, &bit);
+  bool subbyte = etype_bits(p->etype) < 8;
+  char b[1024];
+  fmt_tuple(b, sizeof b, index, p->rank, '(', ')');
+  if (f == FMT_TEXT) {
+    printf("shape: %s\n", c->shape_text);
+    printf("index %s -> element offset %lld, byte offset %lld", b, (long long)off, (long long)byte);
+    if (subbyte) printf(", bit offset %d", bit);
+    printf("\n\n");
+    print_steps(&steps, &notes);
+  } else {
+    Arena *a = c->arena;
+    LayoutDoc *d = layout_doc_map(a);
+    common_keys(c, d);
+    layout_doc_put(a, d, "index", layout_doc_ints(a, index, p->rank));
+    layout_doc_put(a, d, "offset", layout_doc_int(a, off));
+    layout_doc_put(a, d, "byte_offset", layout_doc_int(a, byte));
+    if (subbyte) layout_doc_put(a, d, "bit_offset", layout_doc_int(a, bit));
+    int64_t xla;
+    layout_doc_put(a, d, "xla_linear_index", layout_xla_linear_index(p, index, &xla)
+                                                 ? layout_doc_int(a, xla)
+                                                 : layout_doc_null(a));
+    layout_doc_put(a, d, "steps", strings(a, &steps));
+    layout_doc_put(a, d, "notes", strings(a, &notes));
+    emit(d, f);
+  }
+  layout_lines_free(&steps);
+  layout_lines_free(&notes);
+  return EXIT_OK;
+}
+
+static int run_offset(Ctx *c, int64_t off, Format f) {
+  const LayoutPlan *p = c->plan;
+  LayoutLines steps = {0};
+  layout_explain_offset(p, off, &steps);
+  int64_t index[SHAPE_MAX_RANK];
+  bool pad = true;
+  layout_index_of(p, off, index, &pad, NULL);
+  char b[1024];
+  fmt_tuple(b, sizeof b, index, p->rank, '(', ')');
+  if (f == FMT_TEXT) {
+    printf("shape: %s\n", c->shape_text);
+    if (pad)
+      printf("offset %lld -> padding (no element lives there)\n\n", (long long)off);
+    else
+      printf("offset %lld -> logical index %s\n\n", (long long)off, b);
+    print_steps(&steps, NULL);
+  } else {
+    Arena *a = c->arena;
+    LayoutDoc *d = layout_doc_map(a);
+    common_keys(c, d);
+    layout_doc_put(a, d, "offset", layout_doc_int(a, off));
+    layout_doc_put(a, d, "padding", layout_doc_bool(a, pad));
+    layout_doc_put(a, d, "index", pad ? layout_doc_null(a) : layout_doc_ints(a, index, p->rank));
+    layout_doc_put(a, d, "steps", strings(a, &steps));
+    emit(d, f);
+  }
+  layout_lines_free(&steps);
+  return EXIT_OK;
+}
+
+/* ---------- --map ---------- */
+
+static int digits(int64_t v) {
+  int n = 1;
+  while (v >= 10) {
+    v /= 10;
+    n++;
+  }
+  return n;
+}
+
+static void next_index(int64_t *idx, const int64_t *dims, int rank) {
+  for (int i = rank - 1; i >= 0; i--) {
+    if (++idx[i] < dims[i]) return;
+    idx[i] = 0;
+  }
+}
+
+static void print_map_text(Ctx *c) {
+  const LayoutPlan *p = c->plan;
+  int w = digits(p->slots > 0 ? p->slots - 1 : 0);
+  printf("%s: element offset of each logical index", c->shape_text);
+  if (p->rank >= 2)
+    printf(" (rows: dim%d, columns: dim%d)\n", p->rank - 2, p->rank - 1);
+  else
+    printf("\n");
+  int64_t idx[SHAPE_MAX_RANK] = {0};
+  int64_t cols = p->rank ? p->dims[p->rank - 1] : 1;
+  for (int64_t n = 0; n < p->elements; n++) {
+    bool row_start = p->rank == 0 || idx[p->rank - 1] == 0;
+    bool slice_start = p->rank < 3 || (row_start && idx[p->rank - 2] == 0);
+    if (p->rank >= 3 && slice_start) {
+      printf("%s[", n ? "\n" : "");
+      for (int i = 0; i < p->rank - 2; i++) printf("%lld,", (long long)idx[i]);
+      printf(":,:]\n");
+    }
+    printf("%*lld", w, (long long)layout_offset_unchecked(p, idx));
+    bool row_end = p->rank == 0 || idx[p->rank - 1] == cols - 1;
+    printf(row_end ? "\n" : " ");
+    next_index(idx, p->dims, p->rank);
+  }
+  /* The memory strip: one line per first-level tile when tiles are small. */
+  int64_t per_line = 8;
+  if (p->nlevels) {
+    int64_t t = 1;
+    for (int k = 0; k < p->levels[0].ntile; k++) t *= p->levels[0].tile[k];
+    if (t >= 2 && t <= 16) per_line = t;
+  }
+  int cell = 1;
+  for (int i = 0; i < p->rank; i++) cell += digits(p->dims[i]) + 1;
+  if (cell < 3) cell = 3;
+  printf("\nmemory order (%lld slots, %lld padding marked '.'):\n", (long long)p->slots,
+         (long long)(p->slots - p->elements));
+  LayoutIter it;
+  layout_iter_init(&it, p);
+  char b[1024];
+  while (layout_iter_next(&it)) {
+    if (it.offset % per_line == 0) printf("%*lld:", w + 2, (long long)it.offset);
+    if (it.padding)
+      printf(" %*s", cell, ".");
+    else {
+      fmt_tuple(b, sizeof b, it.index, p->rank, '(', ')');
+      printf(" %*s", cell, b);
+    }
+    if ((it.offset + 1) % per_line == 0 || it.offset + 1 == p->slots) printf("\n");
+  }
+}
+
+static LayoutDoc *map_grid(Ctx *c, int dim, int64_t *idx) {
+  const LayoutPlan *p = c->plan;
+  if (dim == p->rank) return layout_doc_int(c->arena, layout_offset_unchecked(p, idx));
+  LayoutDoc *s = layout_doc_seq(c->arena);
+  for (idx[dim] = 0; idx[dim] < p->dims[dim]; idx[dim]++)
+    layout_doc_push(s, map_grid(c, dim + 1, idx));
+  idx[dim] = 0;
+  return s;
+}
+
+static int run_map(Ctx *c, Format f) {
+  const LayoutPlan *p = c->plan;
+  bool too_big = p->elements > MAP_MAX_ELEMENTS || p->slots > MAP_MAX_SLOTS;
+  char note[256];
+  snprintf(note, sizeof note,
+           "map not drawn: %lld elements in %lld slots; --map draws at most %d elements and %d "
+           "slots (try the same layout on a smaller shape)",
+           (long long)p->elements, (long long)p->slots, MAP_MAX_ELEMENTS, MAP_MAX_SLOTS);
+  if (f == FMT_TEXT) {
+    if (too_big)
+      printf("%s: %s\n", c->shape_text, note);
+    else
+      print_map_text(c);
+    return EXIT_OK;
+  }
+  Arena *a = c->arena;
+  LayoutDoc *d = layout_doc_map(a);
+  common_keys(c, d);
+  if (too_big) {
+    layout_doc_put(a, d, "grid", layout_doc_null(a));
+    layout_doc_put(a, d, "memory", layout_doc_null(a));
+    layout_doc_put(a, d, "map_note", layout_doc_str(a, note));
+  } else {
+    int64_t idx[SHAPE_MAX_RANK] = {0};
+    layout_doc_put(a, d, "grid", map_grid(c, 0, idx));
+    LayoutDoc *mem = layout_doc_put(a, d, "memory", layout_doc_seq(a));
+    LayoutIter it;
+    layout_iter_init(&it, p);
+    while (layout_iter_next(&it))
+      layout_doc_push(mem, it.padding ? layout_doc_null(a) : layout_doc_ints(a, it.index, p->rank));
+  }
+  emit(d, f);
+  return EXIT_OK;
+}
+
+/* Where a plan error points: the layout if there is one, else the dims. */
+static int64_t plan_error_offset(const char *text, const char *msg) {
+  const char *at = NULL;
+  if (strstr(msg, "unbounded")) at = strchr(text, '?');
+  if (!at) at = strchr(text, '{');
+  if (!at) at = strchr(text, '[');
+  return at ? at - text : 0;
+}
+
+static int run_shape(const Options *o) {
+  Arena *arena = arena_new();
+  if (!arena) return EXIT_RUNTIME;
+  int rc = EXIT_OK;
+  Shape *s = NULL;
+  Error err = {0};
+  LayoutPlan plan = {0};
+  bool have_plan = false;
+  if (!shape_parse_text(arena, o->shape, strlen(o->shape), &s, &err)) {
+    rc = diag("<shape>", o->shape, err.offset, err.msg);
+    goto done;
+  }
+  if (s->etype == ET_TUPLE || s->etype == ET_BUFFER) {
+    rc = diag("<shape>", o->shape, 0,
+              "hlolayout explains one array shape; tuples are not supported (pass one element)");
+    goto done;
+  }
+  if (!layout_plan_init(&plan, s, &err)) {
+    rc = diag("<shape>", o->shape, plan_error_offset(o->shape, err.msg), err.msg);
+    goto done;
+  }
+  have_plan = true;
+  Ctx c = {.arena = arena, .plan = &plan};
+  c.shape_text = shape_to_string(s);
+  switch (o->mode) {
+    case MODE_SUMMARY: rc = run_summary(&c, o->format); break;
+    case MODE_INDEX: {
+      int64_t index[SHAPE_MAX_RANK];
+      rc = parse_index(o->index, &plan, index);
+      if (rc == EXIT_OK) rc = run_index(&c, index, o->format);
+      break;
+    }
+    case MODE_OFFSET: {
+      int64_t off;
+      rc = parse_offset(o->offset, &plan, &off);
+      if (rc == EXIT_OK) rc = run_offset(&c, off, o->format);
+      break;
+    }
+    case MODE_MAP: rc = run_map(&c, o->format); break;
+  }
+  free((void *)c.shape_text);
+done:
+  if (have_plan) layout_plan_free(&plan);
+  arena_free(arena);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  Options o = {0};
+  bool help = false;
+  int rc = parse_args(argc, argv, &o, &help);
+  if (rc != EXIT_OK) return rc;
+  if (help) {
+    fputs(USAGE, stdout);
+    return EXIT_OK;
+  }
+  if (o.module) {
+    fprintf(stderr, "hlolayout: --module is not available yet: it needs the HLO module parser\n");
+    return EXIT_RUNTIME;
+  }
+  rc = run_shape(&o);
+  if (fflush(stdout) != 0) return EXIT_RUNTIME;
+  return rc;
+}

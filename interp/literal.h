@@ -1,0 +1,37 @@
+/* Printing values in XLA's literal text format (LiteralBase::ToString):
+ *   f32[] 1.5
+ *   s32[3] {1, 2, 3}
+ *   f32[2,3] {
+ *     { 1, 2, 3 },
+ *     { 4, 5, 6 }
+ *   }
+ * rank >= 4 adds "/ *i0=0* /" markers (without the spaces) after inner opening braces, pred
+ * elements print as 0/1 in arrays and true/false as scalars, tuples print as
+ * "(\n" + elements joined by ",\n" + "\n)".  Shapes print without layout. */
+#ifndef HLO_INTERP_LITERAL_H
+#define HLO_INTERP_LITERAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "layout/etype.h"
+
+/* A value to print: a dense row-major array, a token, or a tuple of nodes. */
+typedef struct LiteralNode {
+  EType etype; /* ET_TUPLE for tuples, ET_TOKEN for tokens */
+  int rank;
+  const int64_t *dims;
+  const void *data; /* natural storage, row-major */
+  int count;        /* tuples: number of elements */
+  const struct LiteralNode *elems;
+} LiteralNode;
+
+/* Prints one dense array; with print_shape the "f32[2,3] " prefix. */
+void literal_print_array(StrBuf *sb, EType t, int rank, const int64_t *dims, const void *data,
+                         bool print_shape);
+void literal_print(StrBuf *sb, const LiteralNode *node, bool print_shape);
+/* Shape without layout: "f32[2,3]", "pred[]". */
+void literal_print_shape(StrBuf *sb, EType t, int rank, const int64_t *dims);
+
+#endif

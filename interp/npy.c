@@ -1,0 +1,454 @@
+/* .npy reading and writing (format versions 1.0, 2.0, 3.0). */
+#include "interp/npy.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "layout/etype_convert.h"
+
+static const uint8_t npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+
+/* ---- the header dict: {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), } ---- */
+
+typedef struct {
+  const char *p, *end;
+  const char *what;
+  Error *err;
+} Cur;
+
+static void skip_ws(Cur *c) {
+  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')) c->p++;
+}
+
+static bool bad_header(Cur *c, const char *why) {
+  return error_set(c->err, ERR_RUNTIME, -1, "%s: malformed .npy header: %s", c->what, why);
+}
+
+static bool expect_char(Cur *c, char ch, const char *why) {
+  skip_ws(c);
+  if (c->p >= c->end || *c->p != ch) return bad_header(c, why);
+  c->p++;
+  return true;
+}
+
+static bool parse_str(Cur *c, char *buf, size_t cap) {
+  skip_ws(c);
+  if (c->p >= c->end || (*c->p != '\'' && *c->p != '"')) return bad_header(c, "expected a quoted string");
+  char q = *c->p++;
+  size_t n = 0;
+  while (c->p < c->end && *c->p != q) {
+    if (*c->p == '\\') return bad_header(c, "escapes in strings are not supported");
+    if (n + 1 >= cap) return bad_header(c, "string too long");
+    buf[n++] = *c->p++;
+  }
+  if (c->p >= c->end) return bad_header(c, "unterminated string");
+  c->p++;
+  buf[n] = 0;
+  return true;
+}
+
+static bool parse_word(Cur *c, const char *w) {
+  size_t n = strlen(w);
+  if ((size_t)(c->end - c->p) >= n && memcmp(c->p, w, n) == 0) {
+    c->p += n;
+    return true;
+  }
+  return false;
+}
+
+static bool parse_shape(Cur *c, NpyArray *a) {
+  if (!expect_char(c, '(', "shape must be a tuple")) return false;
+  a->rank = 0;
+  for (;;) {
+    skip_ws(c);
+    if (c->p < c->end && *c->p == ')') {
+      c->p++;
+      return true;
+    }
+    if (c->p >= c->end || *c->p < '0' || *c->p > '9') return bad_header(c, "shape entries must be non-negative integers");
+    int64_t v = 0;
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *c->p - '0', &v))
+        return bad_header(c, "shape entry too large");
+      c->p++;
+    }
+    if (c->p < c->end && (*c->p == 'L' || *c->p == 'l')) c->p++; /* python 2 longs */
+    if (a->rank >= NPY_MAX_RANK) return bad_header(c, "too many dimensions");
+    a->dims[a->rank++] = v;
+    skip_ws(c);
+    if (c->p < c->end && *c->p == ',') {
+      c->p++;
+      continue;
+    }
+    if (c->p < c->end && *c->p == ')') continue;
+    return bad_header(c, "expected ',' or ')' in shape");
+  }
+}
+
+/* descr -> element type; false for unsupported dtypes. */
+static bool map_descr(const char *d, EType *t, int *raw, bool *swap, int *itemsize) {
+  if (strlen(d) < 3 || !strchr("<>|=", d[0])) return false;
+  char kind = d[1];
+  char *endp;
+  long size = strtol(d + 2, &endp, 10);
+  if (*endp || size <= 0 || size > 16) return false;
+  *itemsize = (int)size;
+  *swap = d[0] == '>' && size > 1;
+  *raw = 0;
+  *t = ET_INVALID;
+  switch (kind) {
+  case 'b': *t = size == 1 ? ET_PRED : ET_INVALID; break;
+  case 'i': *t = size == 1 ? ET_S8 : size == 2 ? ET_S16 : size == 4 ? ET_S32 : size == 8 ? ET_S64 : ET_INVALID; break;
+  case 'u': *t = size == 1 ? ET_U8 : size == 2 ? ET_U16 : size == 4 ? ET_U32 : size == 8 ? ET_U64 : ET_INVALID; break;
+  case 'f':
+    if (size == 1) *raw = 1;
+    else *t = size == 2 ? ET_F16 : size == 4 ? ET_F32 : size == 8 ? ET_F64 : ET_INVALID;
+    break;
+  case 'c': *t = size == 8 ? ET_C64 : size == 16 ? ET_C128 : ET_INVALID; break;
+  case 'V': if (size == 1 || size == 2) *raw = (int)size; break;
+  default: break;
+  }
+  return *t != ET_INVALID || *raw;
+}
+
+static int elem_bytes(const NpyArray *a) { return a->raw_bytes ? a->raw_bytes : etype_storage_bytes(a->etype); }
+
+static void byteswap(uint8_t *p, int64_t count, int unit) {
+  for (int64_t i = 0; i < count; i++, p += unit)
+    for (int j = 0; j < unit / 2; j++) {
+      uint8_t t = p[j];
+      p[j] = p[unit - 1 - j];
+      p[unit - 1 - j] = t;
+    }
+}
+
+/* Fortran-order src -> C-order dst. */
+static void fortran_to_c(uint8_t *dst, const uint8_t *src, const NpyArray *a, int esz) {
+  int64_t idx[NPY_MAX_RANK] = {0}, stride[NPY_MAX_RANK];
+  int64_t s = 1;
+  for (int d = 0; d < a->rank; d++) stride[d] = s, s *= a->dims[d];
+  int64_t off = 0;
+  for (int64_t i = 0; i < a->count; i++) {
+    memcpy(dst + i * esz, src + off * esz, (size_t)esz);
+    for (int d = a->rank - 1; d >= 0; d--) {
+      idx[d]++;
+      off += stride[d];
+      if (idx[d] < a->dims[d]) break;
+      off -= idx[d] * stride[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+bool npy_parse(const uint8_t *buf, size_t len, const char *what, NpyArray *out, Error *err) {
+  memset(out, 0, sizeof *out);
+  if (len < 10 || memcmp(buf, npy_magic, 6) != 0)
+    return error_set(err, ERR_RUNTIME, -1, "%s: not a .npy file (bad magic)", what);
+  int major = buf[6];
+  size_t hlen, hstart;
+  if (major == 1) {
+    hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
+    hstart = 10;
+  } else if (major == 2 || major == 3) {
+    if (len < 12) return error_set(err, ERR_RUNTIME, -1, "%s: truncated .npy header", what);
+    hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+    hstart = 12;
+  } else {
+    return error_set(err, ERR_RUNTIME, -1, "%s: unsupported .npy format version %d.%d", what, major, buf[7]);
+  }
+  if (hlen > len - hstart)
+    return error_set(err, ERR_RUNTIME, -1, "%s: truncated .npy header (%zu bytes declared, %zu present)", what,
+                     hlen, len - hstart);
+  Cur c = {(const char *)buf + hstart, (const char *)buf + hstart + hlen, what, err};
+  bool have_descr = false, have_order = false, have_shape = false, fortran = false;
+  if (!expect_char(&c, '{', "expected '{'")) return false;
+  for (;;) {
+    skip_ws(&c);
+    if (c.p < c.end && *c.p == '}') break;
+    char key[32];
+    if (!parse_str(&c, key, sizeof key)) return false;
+    if (!expect_char(&c, ':', "expected ':' after key")) return false;
+    skip_ws(&c);
+    if (strcmp(key, "descr") == 0 && !have_descr) {
+      if (c.p < c.end && *c.p == '[')
+        return error_set(err, ERR_RUNTIME, -1, "%s: structured dtypes are not supported", what);
+      if (!parse_str(&c, out->descr, sizeof out->descr)) return false;
+      have_descr = true;
+    } else if (strcmp(key, "fortran_order") == 0 && !have_order) {
+      if (parse_word(&c, "True")) fortran = true;
+      else if (parse_word(&c, "False")) fortran = false;
+      else return bad_header(&c, "fortran_order must be True or False");
+      have_order = true;
+    } else if (strcmp(key, "shape") == 0 && !have_shape) {
+      if (!parse_shape(&c, out)) return false;
+      have_shape = true;
+    } else {
+      return error_set(err, ERR_RUNTIME, -1, "%s: malformed .npy header: unexpected or repeated key '%s'", what, key);
+    }
+    skip_ws(&c);
+    if (c.p < c.end && *c.p == ',') {
+      c.p++;
+      continue;
+    }
+    if (c.p < c.end && *c.p == '}') break;
+    return bad_header(&c, "expected ',' or '}'");
+  }
+  if (!have_descr || !have_order || !have_shape)
+    return error_set(err, ERR_RUNTIME, -1, "%s: malformed .npy header: needs descr, fortran_order and shape", what);
+  bool swap;
+  int itemsize;
+  if (!map_descr(out->descr, &out->etype, &out->raw_bytes, &swap, &itemsize))
+    return error_set(err, ERR_RUNTIME, -1, "%s: unsupported dtype '%s'", what, out->descr);
+  int esz = elem_bytes(out);
+  int64_t count = 1;
+  for (int d = 0; d < out->rank; d++)
+    if (__builtin_mul_overflow(count, out->dims[d], &count))
+      return error_set(err, ERR_RUNTIME, -1, "%s: shape is too large", what);
+  int64_t bytes;
+  if (__builtin_mul_overflow(count, (int64_t)esz, &bytes))
+    return error_set(err, ERR_RUNTIME, -1, "%s: shape is too large", what);
+  size_t data_at = hstart + hlen;
+  if ((uint64_t)bytes > (uint64_t)(len - data_at))
+    return error_set(err, ERR_RUNTIME, -1, "%s: data is truncated: shape needs %" PRId64 " bytes, file has %zu",
+                     what, bytes, len - data_at);
+  out->count = count;
+  out->data = malloc(bytes ? (size_t)bytes : 1);
+  if (!out->data) return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", what);
+  const uint8_t *src = buf + data_at;
+  if (fortran && out->rank > 1) fortran_to_c(out->data, src, out, esz);
+  else memcpy(out->data, src, (size_t)bytes);
+  if (swap) byteswap(out->data, etype_is_complex(out->etype) ? 2 * count : count,
+                     etype_is_complex(out->etype) ? esz / 2 : esz);
+  if (out->etype == ET_PRED) {
+    uint8_t *p = out->data;
+    for (int64_t i = 0; i < count; i++) p[i] = p[i] != 0;
+  }
+  return true;
+}
+
+void npy_free(NpyArray *a) {
+  if (!a) return;
+  free(a->data);
+  a->data = NULL;
+}
+
+bool npy_slurp(const char *path, uint8_t **buf, size_t *len, Error *err) {
+  *buf = NULL;
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return error_set(err, ERR_RUNTIME, -1, "%s: cannot open: %s", path, strerror(errno));
+  long size = -1;
+  if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+  if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
+    fclose(f);
+    return error_set(err, ERR_RUNTIME, -1, "%s: cannot read (not a regular file?)", path);
+  }
+  uint8_t *b = malloc(size ? (size_t)size : 1);
+  if (!b) {
+    fclose(f);
+    return error_set(err, ERR_RUNTIME, -1, "%s: out of memory reading %ld bytes", path, size);
+  }
+  size_t got = fread(b, 1, (size_t)size, f);
+  fclose(f);
+  if (got != (size_t)size) {
+    free(b);
+    return error_set(err, ERR_RUNTIME, -1, "%s: read error", path);
+  }
+  *buf = b;
+  *len = (size_t)size;
+  return true;
+}
+
+bool npy_read_file(const char *path, NpyArray *out, Error *err) {
+  uint8_t *buf;
+  size_t len;
+  memset(out, 0, sizeof *out);
+  if (!npy_slurp(path, &buf, &len, err)) return false;
+  bool ok = npy_parse(buf, len, path, out, err);
+  free(buf);
+  return ok;
+}
+
+static const char *numpy_name(const NpyArray *a) {
+  if (a->raw_bytes) return a->raw_bytes == 2 ? "void16 (raw 2-byte)" : "void8 (raw 1-byte)";
+  switch (a->etype) {
+  case ET_PRED: return "bool";
+  case ET_S8: return "int8";
+  case ET_S16: return "int16";
+  case ET_S32: return "int32";
+  case ET_S64: return "int64";
+  case ET_U8: return "uint8";
+  case ET_U16: return "uint16";
+  case ET_U32: return "uint32";
+  case ET_U64: return "uint64";
+  case ET_F16: return "float16";
+  case ET_F32: return "float32";
+  case ET_F64: return "float64";
+  case ET_C64: return "complex64";
+  case ET_C128: return "complex128";
+  default: return "?";
+  }
+}
+
+void npy_describe(const NpyArray *a, char *buf, size_t cap) {
+  StrBuf sb;
+  sb_init(&sb);
+  sb_printf(&sb, "%s[", numpy_name(a));
+  for (int d = 0; d < a->rank; d++) sb_printf(&sb, "%s%" PRId64, d ? "," : "", a->dims[d]);
+  sb_putc(&sb, ']');
+  snprintf(buf, cap, "%s", sb.data ? sb.data : "");
+  sb_free(&sb);
+}
+
+/* ---- binding to a parameter's element type ---- */
+
+static bool is_narrow_float(EType t) { return etype_is_float(t) && t != ET_F32 && t != ET_F64 && t != ET_F16; }
+
+/* one raw value per byte into an 8-bit or sub-byte type */
+static void bind_bytes(EType want, uint8_t *dst, const uint8_t *src, int64_t n) {
+  int bits = etype_bits(want);
+  bool sext = etype_kind(want) == EK_SINT;
+  for (int64_t i = 0; i < n; i++) {
+    uint8_t v = src[i];
+    if (want == ET_PRED) v = v != 0;
+    else if (bits < 8) {
+      v &= (uint8_t)((1u << bits) - 1u);
+      if (sext && (v >> (bits - 1))) v |= (uint8_t)~((1u << bits) - 1u);
+    }
+    dst[i] = v;
+  }
+}
+
+bool npy_bind(const NpyArray *a, EType want, void *dst, Error *err) {
+  int wbits = etype_bits(want);
+  if (a->raw_bytes == 2 && (want == ET_BF16 || want == ET_F16)) {
+    memcpy(dst, a->data, (size_t)a->count * 2);
+    return true;
+  }
+  bool bytewise = a->raw_bytes == 1 || a->etype == ET_S8 || a->etype == ET_U8;
+  if (!a->raw_bytes && a->etype == want) {
+    memcpy(dst, a->data, (size_t)a->count * (size_t)etype_storage_bytes(want));
+    return true;
+  }
+  if (is_narrow_float(want) && a->etype == ET_F32 && !a->raw_bytes) {
+    etype_convert_array(want, dst, ET_F32, a->data, a->count);
+    return true;
+  }
+  if (etype_kind(want) == EK_SINT && wbits < 8 && a->etype == ET_S8 && !a->raw_bytes) {
+    etype_convert_array(want, dst, ET_S8, a->data, a->count);
+    return true;
+  }
+  if (etype_kind(want) == EK_UINT && wbits < 8 && a->etype == ET_U8 && !a->raw_bytes) {
+    etype_convert_array(want, dst, ET_U8, a->data, a->count);
+    return true;
+  }
+  if (bytewise && wbits <= 8 && want != ET_PRED && (etype_is_float(want) || wbits < 8)) {
+    bind_bytes(want, dst, a->data, a->count);
+    return true;
+  }
+  char held[96];
+  npy_describe(a, held, sizeof held);
+  const char *want_np = npy_descr_for(want, false);
+  return error_set(err, ERR_RUNTIME, -1, "expects %s (numpy '%s'), the file holds %s", etype_name(want), want_np,
+                   held);
+}
+
+/* ---- writing ---- */
+
+const char *npy_descr_for(EType t, bool raw) {
+  switch (t) {
+  case ET_PRED: return "|b1";
+  case ET_S1: case ET_S2: case ET_S4: case ET_S8: return "|i1";
+  case ET_U1: case ET_U2: case ET_U4: case ET_U8: return "|u1";
+  case ET_S16: return "<i2";
+  case ET_S32: return "<i4";
+  case ET_S64: return "<i8";
+  case ET_U16: return "<u2";
+  case ET_U32: return "<u4";
+  case ET_U64: return "<u8";
+  case ET_F16: return "<f2";
+  case ET_F32: return "<f4";
+  case ET_F64: return "<f8";
+  case ET_C64: return "<c8";
+  case ET_C128: return "<c16";
+  case ET_BF16: return raw ? "<V2" : "<f4";
+  default: return etype_is_float(t) ? (raw ? "|V1" : "<f4") : NULL;
+  }
+}
+
+bool npy_encode(EType t, int rank, const int64_t *dims, const void *data, bool raw, uint8_t **out,
+                size_t *out_len, Error *err) {
+  *out = NULL;
+  *out_len = 0;
+  const char *descr = npy_descr_for(t, raw);
+  if (!descr) return error_set(err, ERR_RUNTIME, -1, "cannot write element type %s to .npy", etype_name(t));
+  if (rank < 0 || rank > NPY_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "bad rank %d", rank);
+  int64_t count = 1;
+  for (int d = 0; d < rank; d++)
+    if (dims[d] < 0 || __builtin_mul_overflow(count, dims[d], &count))
+      return error_set(err, ERR_RUNTIME, -1, "array too large for .npy");
+  bool widen = descr[1] == 'f' && descr[2] == '4' && t != ET_F32;
+  int esz = widen ? 4 : (t == ET_BF16 ? 2 : etype_storage_bytes(t));
+  int64_t bytes;
+  if (__builtin_mul_overflow(count, (int64_t)esz, &bytes))
+    return error_set(err, ERR_RUNTIME, -1, "array too large for .npy");
+  StrBuf h;
+  sb_init(&h);
+  sb_printf(&h, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+  for (int d = 0; d < rank; d++) sb_printf(&h, "%s%" PRId64, d ? ", " : "", dims[d]);
+  sb_puts(&h, rank == 1 ? ",), }" : "), }");
+  size_t prefix = 10;
+  size_t total = prefix + h.len + 1;
+  if ((total + 63) / 64 * 64 - prefix > 65535) prefix = 12, total = prefix + h.len + 1;
+  size_t padded = (total + 63) / 64 * 64;
+  while (prefix + h.len + 1 < padded) sb_putc(&h, ' ');
+  sb_putc(&h, '\n');
+  if (h.oom) {
+    sb_free(&h);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  size_t len = prefix + h.len + (size_t)bytes;
+  uint8_t *b = malloc(len ? len : 1);
+  if (!b) {
+    sb_free(&h);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory writing .npy");
+  }
+  memcpy(b, npy_magic, 6);
+  b[6] = prefix == 10 ? 1 : 2;
+  b[7] = 0;
+  if (prefix == 10) {
+    b[8] = (uint8_t)(h.len & 0xff);
+    b[9] = (uint8_t)(h.len >> 8);
+  } else {
+    for (int i = 0; i < 4; i++) b[8 + i] = (uint8_t)(h.len >> (8 * i));
+  }
+  memcpy(b + prefix, h.data, h.len);
+  uint8_t *d = b + prefix + h.len;
+  if (widen) etype_convert_array(ET_F32, d, t, data, count);
+  else if (bytes) memcpy(d, data, (size_t)bytes);
+  sb_free(&h);
+  *out = b;
+  *out_len = len;
+  return true;
+}
+
+bool npy_write_file(const char *path, EType t, int rank, const int64_t *dims, const void *data, bool raw,
+                    Error *err) {
+  uint8_t *b;
+  size_t len;
+  if (!npy_encode(t, rank, dims, data, raw, &b, &len, err)) return false;
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    free(b);
+    return error_set(err, ERR_RUNTIME, -1, "%s: cannot create: %s", path, strerror(errno));
+  }
+  bool ok = fwrite(b, 1, len, f) == len;
+  ok = (fclose(f) == 0) && ok;
+  free(b);
+  if (!ok) return error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
+  return true;
+}

@@ -1,0 +1,85 @@
+/* .npy and .npz files (numpy's own formats): reading with full validation
+ * (every malformed file is an Error, sizes are checked against the file
+ * before anything is allocated) and writing, with the widening rules of
+ * docs/cli.md for the element types numpy lacks. */
+#ifndef HLO_INTERP_NPY_H
+#define HLO_INTERP_NPY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "layout/etype.h"
+
+#define NPY_MAX_RANK 64
+
+/* One array as read: data in C order, host byte order, natural storage of
+ * `etype` (bool -> pred, i1..i8 -> s8..s64, u1..u8 -> u8..u64, f2/f4/f8 ->
+ * f16/f32/f64, c8/c16 -> c64/c128).  Raw ml_dtypes arrays ('<V2', '|V1')
+ * have etype ET_INVALID and raw_bytes 2 or 1: one element's bits each. */
+typedef struct NpyArray {
+  EType etype;
+  int raw_bytes;
+  char descr[16]; /* as written in the file, e.g. "<f4" */
+  int rank;
+  int64_t dims[NPY_MAX_RANK];
+  int64_t count;
+  void *data; /* malloc'd, count * element bytes (never NULL after success) */
+} NpyArray;
+
+/* Parses a whole .npy image; `what` names it in messages (file name). */
+bool npy_parse(const uint8_t *buf, size_t len, const char *what, NpyArray *out, Error *err);
+bool npy_read_file(const char *path, NpyArray *out, Error *err);
+void npy_free(NpyArray *a);
+/* Human description of what the file holds: "float32[2,3]". */
+void npy_describe(const NpyArray *a, char *buf, size_t cap);
+
+/* Converts a read array into `want` for a parameter, with cli.md's rules:
+ * the exact type; float32 for bf16/f8/f6/f4 (rounded as XLA's convert);
+ * int8 for s1/s2/s4, uint8 for u1/u2/u4, bool for pred; raw '<V2' for
+ * bf16/f16; '|V1', '<i1', '<u1' holding one value per byte for 8-bit and
+ * sub-byte types.  dst holds a->count elements of want.  False (with a
+ * message naming what was expected and found) if the dtype does not fit. */
+bool npy_bind(const NpyArray *a, EType want, void *dst, Error *err);
+
+/* Numpy descr used to write `t` (widened unless raw): "<f4", "|b1", ... */
+const char *npy_descr_for(EType t, bool raw);
+
+/* Encodes one array as a complete .npy image (malloc'd into *out). */
+bool npy_encode(EType t, int rank, const int64_t *dims, const void *data, bool raw, uint8_t **out,
+                size_t *out_len, Error *err);
+bool npy_write_file(const char *path, EType t, int rank, const int64_t *dims, const void *data, bool raw,
+                    Error *err);
+
+/* ---- .npz: a zip archive of .npy members ---- */
+typedef struct NpzEntry {
+  char *name; /* member name without the ".npy" suffix, malloc'd */
+  NpyArray array;
+} NpzEntry;
+
+typedef struct NpzFile {
+  int count;
+  NpzEntry *entries; /* in archive order */
+} NpzFile;
+
+/* Reads STORED (uncompressed) members, as numpy.savez writes them;
+ * compressed members are an Error naming numpy.savez_compressed. */
+bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, Error *err);
+bool npz_read_file(const char *path, NpzFile *out, Error *err);
+void npz_free(NpzFile *f);
+
+/* Writes arrays as an uncompressed zip of "<name>.npy" members. */
+typedef struct NpzMember {
+  const char *name;
+  EType etype;
+  int rank;
+  const int64_t *dims;
+  const void *data;
+} NpzMember;
+bool npz_write_file(const char *path, const NpzMember *members, int count, bool raw, Error *err);
+
+/* Reads a whole file with a size limit check (helper shared by both). */
+bool npy_slurp(const char *path, uint8_t **buf, size_t *len, Error *err);
+
+#endif

@@ -1,0 +1,223 @@
+/* .npz: zip archives of .npy members.  Reads STORED members (numpy.savez,
+ * including its zip64 extra fields) and writes STORED archives; every offset
+ * and size is checked against the archive before use. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp/npy.h"
+
+static uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t rd32(const uint8_t *p) { return rd16(p) | rd16(p + 2) << 16; }
+static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+static void wr16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
+static void wr32(uint8_t *p, uint32_t v) { wr16(p, v & 0xffff), wr16(p + 2, v >> 16); }
+
+static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n) {
+  uint32_t table[256];
+  for (uint32_t i = 0; i < 256; i++) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; k++) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+    table[i] = c;
+  }
+  crc = ~crc;
+  for (size_t i = 0; i < n; i++) crc = table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
+  return ~crc;
+}
+
+static bool bad(Error *err, const char *what, const char *why) {
+  return error_set(err, ERR_RUNTIME, -1, "%s: malformed .npz archive: %s", what, why);
+}
+
+void npz_free(NpzFile *f) {
+  if (!f) return;
+  for (int i = 0; i < f->count; i++) {
+    free(f->entries[i].name);
+    npy_free(&f->entries[i].array);
+  }
+  free(f->entries);
+  f->entries = NULL;
+  f->count = 0;
+}
+
+bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, Error *err) {
+  memset(out, 0, sizeof *out);
+  if (len < 22) return bad(err, what, "too short for a zip archive");
+  /* end of central directory, searched backwards over a possible comment */
+  size_t eocd = SIZE_MAX;
+  size_t lowest = len > 22 + 65535 ? len - 22 - 65535 : 0;
+  for (size_t at = len - 22 + 1; at-- > lowest;)
+    if (rd32(buf + at) == 0x06054b50u) {
+      eocd = at;
+      break;
+    }
+  if (eocd == SIZE_MAX) return bad(err, what, "no end-of-central-directory record (not a zip file?)");
+  uint64_t entries = rd16(buf + eocd + 10), cd_size = rd32(buf + eocd + 12), cd_off = rd32(buf + eocd + 16);
+  if (entries == 0xffff || cd_size == 0xffffffffu || cd_off == 0xffffffffu) {
+    if (eocd < 20 || rd32(buf + eocd - 20) != 0x07064b50u) return bad(err, what, "zip64 locator missing");
+    uint64_t z = rd64(buf + eocd - 20 + 8);
+    if (z > len || len - z < 56 || rd32(buf + z) != 0x06064b50u) return bad(err, what, "bad zip64 record");
+    entries = rd64(buf + z + 32);
+    cd_size = rd64(buf + z + 40);
+    cd_off = rd64(buf + z + 48);
+  }
+  if (cd_off > len || cd_size > len - cd_off) return bad(err, what, "central directory outside the file");
+  if (entries > cd_size / 46) return bad(err, what, "entry count does not fit the central directory");
+  out->entries = calloc(entries ? (size_t)entries : 1, sizeof *out->entries);
+  if (!out->entries) return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", what);
+  const uint8_t *p = buf + cd_off, *end = buf + cd_off + cd_size;
+  for (uint64_t i = 0; i < entries; i++) {
+    if (end - p < 46 || rd32(p) != 0x02014b50u) {
+      npz_free(out);
+      return bad(err, what, "bad central directory entry");
+    }
+    uint32_t method = rd16(p + 10), crc = rd32(p + 16);
+    uint64_t csize = rd32(p + 20), usize = rd32(p + 24), loff = rd32(p + 42);
+    size_t nlen = rd16(p + 28), xlen = rd16(p + 30), clen = rd16(p + 32);
+    if ((size_t)(end - p) - 46 < nlen + xlen + clen) {
+      npz_free(out);
+      return bad(err, what, "central directory entry overruns");
+    }
+    const uint8_t *x = p + 46 + nlen, *xend = x + xlen;
+    while (xend - x >= 4) { /* zip64 extended information */
+      uint32_t id = rd16(x), sz = rd16(x + 2);
+      if ((size_t)(xend - x - 4) < sz) break;
+      if (id == 1) {
+        const uint8_t *q = x + 4, *qend = q + sz;
+        if (usize == 0xffffffffu && qend - q >= 8) usize = rd64(q), q += 8;
+        if (csize == 0xffffffffu && qend - q >= 8) csize = rd64(q), q += 8;
+        if (loff == 0xffffffffu && qend - q >= 8) loff = rd64(q), q += 8;
+      }
+      x += 4 + sz;
+    }
+    char *name = malloc(nlen + 1);
+    if (!name) {
+      npz_free(out);
+      return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", what);
+    }
+    memcpy(name, p + 46, nlen);
+    name[nlen] = 0;
+    if (nlen > 4 && strcmp(name + nlen - 4, ".npy") == 0) name[nlen - 4] = 0;
+    NpzEntry *e = &out->entries[out->count++];
+    e->name = name;
+    p += 46 + nlen + xlen + clen;
+    if (method != 0) {
+      error_set(err, ERR_RUNTIME, -1,
+                "%s: member '%s' is compressed (method %u); only uncompressed archives are supported "
+                "(use numpy.savez, not numpy.savez_compressed)",
+                what, name, method);
+      npz_free(out);
+      return false;
+    }
+    if (csize != usize) {
+      npz_free(out);
+      return bad(err, what, "stored member with different sizes");
+    }
+    if (loff > len || len - loff < 30 || rd32(buf + loff) != 0x04034b50u) {
+      npz_free(out);
+      return bad(err, what, "bad local file header");
+    }
+    uint64_t data_at = loff + 30 + rd16(buf + loff + 26) + rd16(buf + loff + 28);
+    if (data_at > len || usize > len - data_at) {
+      char why[128];
+      snprintf(why, sizeof why, "member '%s' is truncated", name);
+      npz_free(out);
+      return bad(err, what, why);
+    }
+    if (crc32_update(0, buf + data_at, (size_t)usize) != crc) {
+      char why[128];
+      snprintf(why, sizeof why, "member '%s' fails its CRC check", name);
+      npz_free(out);
+      return bad(err, what, why);
+    }
+    char member_what[512];
+    snprintf(member_what, sizeof member_what, "%s[%s]", what, name);
+    if (!npy_parse(buf + data_at, (size_t)usize, member_what, &e->array, err)) {
+      npz_free(out);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool npz_read_file(const char *path, NpzFile *out, Error *err) {
+  uint8_t *buf;
+  size_t len;
+  memset(out, 0, sizeof *out);
+  if (!npy_slurp(path, &buf, &len, err)) return false;
+  bool ok = npz_parse(buf, len, path, out, err);
+  free(buf);
+  return ok;
+}
+
+bool npz_write_file(const char *path, const NpzMember *members, int count, bool raw, Error *err) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return error_set(err, ERR_RUNTIME, -1, "%s: cannot create: %s", path, strerror(errno));
+  uint8_t *cd = NULL;
+  size_t cd_len = 0;
+  uint64_t off = 0;
+  bool ok = true;
+  for (int i = 0; i < count && ok; i++) {
+    uint8_t *data;
+    size_t dlen;
+    if (!npy_encode(members[i].etype, members[i].rank, members[i].dims, members[i].data, raw, &data, &dlen, err)) {
+      ok = false;
+      break;
+    }
+    char name[512];
+    int nlen = snprintf(name, sizeof name, "%s.npy", members[i].name);
+    if (nlen <= 0 || (size_t)nlen >= sizeof name || dlen >= 0xffffffffu || off >= 0xffffffffu) {
+      free(data);
+      ok = error_set(err, ERR_RUNTIME, -1, "%s: member '%s' too large or badly named for a zip archive", path,
+                     members[i].name);
+      break;
+    }
+    uint32_t crc = crc32_update(0, data, dlen);
+    uint8_t lh[30] = {0};
+    wr32(lh, 0x04034b50u);
+    wr16(lh + 4, 20);      /* version needed */
+    wr16(lh + 12, 0x0021); /* 1980-01-01 */
+    wr32(lh + 14, crc);
+    wr32(lh + 18, (uint32_t)dlen);
+    wr32(lh + 22, (uint32_t)dlen);
+    wr16(lh + 26, (uint32_t)nlen);
+    ok = fwrite(lh, 1, 30, f) == 30 && fwrite(name, 1, (size_t)nlen, f) == (size_t)nlen &&
+         fwrite(data, 1, dlen, f) == dlen;
+    free(data);
+    uint8_t *ncd = realloc(cd, cd_len + 46 + (size_t)nlen);
+    if (!ncd) {
+      ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+      break;
+    }
+    cd = ncd;
+    uint8_t *c = cd + cd_len;
+    memset(c, 0, 46);
+    wr32(c, 0x02014b50u);
+    wr16(c + 4, 20);
+    wr16(c + 6, 20);
+    wr16(c + 14, 0x0021);
+    wr32(c + 16, crc);
+    wr32(c + 20, (uint32_t)dlen);
+    wr32(c + 24, (uint32_t)dlen);
+    wr16(c + 28, (uint32_t)nlen);
+    wr32(c + 42, (uint32_t)off);
+    memcpy(c + 46, name, (size_t)nlen);
+    cd_len += 46 + (size_t)nlen;
+    off += 30 + (uint64_t)nlen + dlen;
+    if (!ok) error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
+  }
+  if (ok) {
+    uint8_t eocd[22] = {0};
+    wr32(eocd, 0x06054b50u);
+    wr16(eocd + 8, (uint32_t)count);
+    wr16(eocd + 10, (uint32_t)count);
+    wr32(eocd + 12, (uint32_t)cd_len);
+    wr32(eocd + 16, (uint32_t)off);
+    ok = (cd_len == 0 || fwrite(cd, 1, cd_len, f) == cd_len) && fwrite(eocd, 1, 22, f) == 22;
+    if (!ok) error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
+  }
+  free(cd);
+  if (fclose(f) != 0 && ok) ok = error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
+  return ok;
+}

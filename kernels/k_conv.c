@@ -1,0 +1,222 @@
+/* convolution: canonicalise to lhs [B, S..., IF], kernel [S..., KIF, KOF],
+ * out [Bo, OS..., OF]; im2col per row chunk; gemm per group. */
+#include "kernels/k_conv.h"
+
+#include "kernels/k_dot.h"
+#include "kernels/k_common.h"
+
+#define PATCH_BYTES (8 << 20)
+
+static bool distinct(int rank, int n, const int64_t *const *lists, const int *counts, Error *err) {
+  bool used[K_MAX_RANK] = {false};
+  int total = 0;
+  for (int l = 0; l < n; l++)
+    for (int i = 0; i < counts[l]; i++) {
+      int64_t d = lists[l][i];
+      if (d < 0 || d >= rank || used[d]) return error_set(err, ERR_RUNTIME, -1, "convolution: bad or repeated dimension number %lld", (long long)d);
+      used[d] = true;
+      total++;
+    }
+  if (total != rank) return error_set(err, ERR_RUNTIME, -1, "convolution: dimension numbers do not cover rank %d", rank);
+  return true;
+}
+
+/* Permutes x by perm into a new buffer of compute type ct (or returns x's
+ * data when nothing needs doing). */
+static void *canon(const KArray *x, const int *perm, EType ct, int64_t n, void **owned, Error *err) {
+  bool id = true;
+  int last = -1;
+  for (int i = 0; i < x->rank; i++)
+    if (x->dims[perm[i]] != 1) { if (perm[i] < last) id = false; last = perm[i]; }
+  *owned = NULL;
+  if (id && x->etype == ct) return x->data;
+  int es = etype_storage_bytes(x->etype), cs = etype_storage_bytes(ct);
+  void *p = x->data, *tmp = NULL;
+  if (!id) {
+    if (!(tmp = k_malloc(n * es, err))) return NULL;
+    k_permute(es, x->data, x->rank, x->dims, perm, tmp);
+    p = tmp;
+  }
+  if (x->etype == ct) { *owned = tmp; return tmp; }
+  void *c = k_malloc(n * cs, err);
+  if (!c) { free(tmp); return NULL; }
+  k_cvt(ct, c, x->etype, p, n);
+  free(tmp);
+  *owned = c;
+  return c;
+}
+
+bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *out, Error *err) {
+  const KConvDims *dn = &p->dn;
+  int ns = dn->nspatial, rank = ns + 2;
+  if (ns < 0 || rank > K_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "convolution: bad spatial rank %d", ns);
+  if (lhs->rank != rank || rhs->rank != rank || out->rank != rank)
+    return error_set(err, ERR_RUNTIME, -1, "convolution: operands must have rank %d", rank);
+  {
+    int64_t a[] = {dn->in_batch, dn->in_feature}, b[] = {dn->k_in_feature, dn->k_out_feature}, c[] = {dn->out_batch, dn->out_feature};
+    const int64_t *l1[] = {a, dn->in_spatial}, *l2[] = {b, dn->k_spatial}, *l3[] = {c, dn->out_spatial};
+    int cnt[] = {2, ns};
+    if (!distinct(rank, 2, l1, cnt, err) || !distinct(rank, 2, l2, cnt, err) || !distinct(rank, 2, l3, cnt, err)) return false;
+  }
+  if (p->window.rank != ns) return error_set(err, ERR_RUNTIME, -1, "convolution: window rank %d, expected %d", p->window.rank, ns);
+  int64_t G = p->feature_group_count, BG = p->batch_group_count;
+  int64_t B = lhs->dims[dn->in_batch], IF = lhs->dims[dn->in_feature];
+  int64_t KIF = rhs->dims[dn->k_in_feature], KOF = rhs->dims[dn->k_out_feature];
+  if (G < 1 || BG < 1 || (G > 1 && BG > 1)) return error_set(err, ERR_RUNTIME, -1, "convolution: bad group counts %lld/%lld", (long long)G, (long long)BG);
+  if (IF % G || KIF != IF / G) return error_set(err, ERR_RUNTIME, -1, "convolution: input features %lld, kernel input features %lld, feature_group_count %lld", (long long)IF, (long long)KIF, (long long)G);
+  if (KOF % (G * BG)) return error_set(err, ERR_RUNTIME, -1, "convolution: kernel output features %lld not divisible by group count", (long long)KOF);
+  if (B % BG) return error_set(err, ERR_RUNTIME, -1, "convolution: batch %lld not divisible by batch_group_count %lld", (long long)B, (long long)BG);
+  int64_t Bo = B / BG;
+  if (out->dims[dn->out_batch] != Bo || out->dims[dn->out_feature] != KOF)
+    return error_set(err, ERR_RUNTIME, -1, "convolution: result batch/feature sizes %lld/%lld, expected %lld/%lld",
+                     (long long)out->dims[dn->out_batch], (long long)out->dims[dn->out_feature], (long long)Bo, (long long)KOF);
+  EType lt = lhs->etype, rt = rhs->etype, ot = out->etype;
+  if ((etype_is_complex(lt) || etype_is_complex(rt)) && !etype_is_complex(ot))
+    return error_set(err, ERR_RUNTIME, -1, "convolution: complex operands need a complex result");
+  if (!etype_is_float(ot) && !etype_is_complex(ot) && (etype_is_float(lt) || etype_is_float(rt)))
+    return error_set(err, ERR_RUNTIME, -1, "convolution: float operands with integer result %s", etype_name(ot));
+  if (!etype_is_array(lt) || !etype_is_array(rt) || !etype_is_array(ot) || etype_kind(lt) == EK_OPAQUE || etype_kind(rt) == EK_OPAQUE || etype_kind(ot) == EK_OPAQUE)
+    return error_set(err, ERR_RUNTIME, -1, "convolution: unsupported element types");
+
+  /* Spatial geometry. */
+  int64_t in_s[K_MAX_RANK], ks[K_MAX_RANK], os[K_MAX_RANK], stride[K_MAX_RANK], lo[K_MAX_RANK], bd[K_MAX_RANK], wd[K_MAX_RANK];
+  bool rev[K_MAX_RANK];
+  int64_t KSP = 1, OSP = 1;
+  for (int d = 0; d < ns; d++) {
+    const KWindow *w = &p->window;
+    in_s[d] = lhs->dims[dn->in_spatial[d]];
+    ks[d] = rhs->dims[dn->k_spatial[d]];
+    if (w->size && w->size[d] != ks[d]) return error_set(err, ERR_RUNTIME, -1, "convolution: window size %lld differs from kernel size %lld", (long long)w->size[d], (long long)ks[d]);
+    stride[d] = w->stride ? w->stride[d] : 1;
+    lo[d] = w->pad_lo ? w->pad_lo[d] : 0;
+    int64_t hi = w->pad_hi ? w->pad_hi[d] : 0;
+    bd[d] = w->base_dilation ? w->base_dilation[d] : 1;
+    wd[d] = w->window_dilation ? w->window_dilation[d] : 1;
+    rev[d] = w->reversal && w->reversal[d];
+    if (ks[d] == 0) { os[d] = 0; } /* empty kernel: XLA gives an empty window too */
+    else if (!k_window_out_size(in_s[d], ks[d], stride[d], lo[d], hi, bd[d], wd[d], &os[d], err)) return false;
+    if (out->dims[dn->out_spatial[d]] != os[d])
+      return error_set(err, ERR_RUNTIME, -1, "convolution: result spatial dimension %d is %lld, expected %lld", d,
+                       (long long)out->dims[dn->out_spatial[d]], (long long)os[d]);
+    if (!k_mul3(KSP, ks[d], &KSP, err) || !k_mul3(OSP, os[d], &OSP, err)) return false;
+  }
+  int64_t nl, nr, no;
+  if (!k_num_elements(rank, lhs->dims, &nl, err) || !k_num_elements(rank, rhs->dims, &nr, err) ||
+      !k_num_elements(rank, out->dims, &no, err))
+    return false;
+  if (no == 0) return true;
+  EType ct = k_dot_compute_type(lt, rt, ot);
+  int cs = etype_storage_bytes(ct);
+  bool ok = false;
+  void *lown = NULL, *rown = NULL, *oc = NULL, *patch = NULL, *kg = NULL, *og = NULL;
+  int64_t *map[K_MAX_RANK] = {0};
+  int lperm[K_MAX_RANK], rperm[K_MAX_RANK], operm[K_MAX_RANK], oinv[K_MAX_RANK];
+  lperm[0] = (int)dn->in_batch;
+  for (int d = 0; d < ns; d++) lperm[1 + d] = (int)dn->in_spatial[d];
+  lperm[ns + 1] = (int)dn->in_feature;
+  for (int d = 0; d < ns; d++) rperm[d] = (int)dn->k_spatial[d];
+  rperm[ns] = (int)dn->k_in_feature;
+  rperm[ns + 1] = (int)dn->k_out_feature;
+  const char *L = canon(lhs, lperm, ct, nl, &lown, err);
+  if (!L) goto done;
+  const char *K = canon(rhs, rperm, ct, nr, &rown, err);
+  if (!K) goto done;
+  /* Canonical out [Bo, OS..., KOF]; operm maps out dim -> canonical dim. */
+  oinv[0] = (int)dn->out_batch;
+  for (int d = 0; d < ns; d++) oinv[1 + d] = (int)dn->out_spatial[d];
+  oinv[ns + 1] = (int)dn->out_feature;
+  for (int i = 0; i < rank; i++) operm[oinv[i]] = i;
+  bool out_id = true;
+  for (int i = 0, last = -1; i < rank; i++)
+    if (out->dims[oinv[i]] != 1) { if (oinv[i] < last) out_id = false; last = oinv[i]; }
+  char *O;
+  if (out_id && ot == ct) O = out->data;
+  else if (!(O = oc = k_malloc(no * cs, err))) goto done;
+
+  for (int d = 0; d < ns; d++) {
+    if (!(map[d] = k_malloc((os[d] * ks[d] + 1) * 8, err))) goto done;
+    for (int64_t o = 0; o < os[d]; o++)
+      for (int64_t k = 0; k < ks[d]; k++) {
+        int64_t kw = rev[d] ? ks[d] - 1 - k : k;
+        int64_t pos = o * stride[d] + kw * wd[d] - lo[d], v = -1;
+        if (pos >= 0 && pos % bd[d] == 0 && pos / bd[d] < in_s[d]) v = pos / bd[d];
+        map[d][o * ks[d] + k] = v;
+      }
+  }
+  int64_t ngroups = G * BG, OFg = KOF / ngroups, IFg = KIF;
+  int64_t cols, rows_total;
+  if (!k_mul3(KSP, IFg, &cols, err) || !k_mul3(Bo, OSP, &rows_total, err)) goto done;
+  if (cols == 0 || OFg == 0) {
+    memset(O, 0, (size_t)(no * cs));
+  } else {
+    int64_t chunk = PATCH_BYTES / (cols * cs);
+    if (chunk < 1) chunk = 1;
+    if (chunk > rows_total) chunk = rows_total;
+    if (!(patch = k_malloc(chunk * cols * cs, err))) goto done;
+    if (ngroups > 1 && (!(kg = k_malloc(cols * OFg * cs, err)) || !(og = k_malloc(chunk * OFg * cs, err)))) goto done;
+    int64_t lstr[K_MAX_RANK]; /* canonical lhs strides (elements) */
+    lstr[rank - 1] = 1;
+    for (int i = rank - 2; i >= 0; i--) lstr[i] = lstr[i + 1] * lhs->dims[lperm[i + 1]];
+    size_t run = (size_t)(IFg * cs);
+    for (int64_t gi = 0; gi < ngroups; gi++) {
+      int64_t fg = BG > 1 ? 0 : gi, bg = BG > 1 ? gi : 0;
+      const char *Kg = K;
+      if (ngroups > 1) {
+        for (int64_t rI = 0; rI < cols; rI++)
+          memcpy((char *)kg + rI * OFg * cs, K + (rI * KOF + gi * OFg) * cs, (size_t)(OFg * cs));
+        Kg = kg;
+      }
+      for (int64_t r0 = 0; r0 < rows_total; r0 += chunk) {
+        int64_t nrow = rows_total - r0 < chunk ? rows_total - r0 : chunk;
+        for (int64_t rI = 0; rI < nrow; rI++) {
+          int64_t row = r0 + rI, b = row / (OSP ? OSP : 1), orem = row % (OSP ? OSP : 1);
+          int64_t oi[K_MAX_RANK];
+          for (int d = ns - 1; d >= 0; d--) { oi[d] = orem % os[d]; orem /= os[d]; }
+          const char *lb = L + ((bg * Bo + b) * lstr[0] + fg * IFg) * cs;
+          char *dst = (char *)patch + rI * cols * cs;
+          int64_t kk[K_MAX_RANK] = {0};
+          for (int64_t c = 0; c < KSP; c++) {
+            int64_t off = 0;
+            bool valid = true;
+            for (int d = 0; d < ns; d++) {
+              int64_t v = map[d][oi[d] * ks[d] + kk[d]];
+              if (v < 0) { valid = false; break; }
+              off += v * lstr[1 + d];
+            }
+            if (valid) memcpy(dst + c * run, lb + off * cs, run);
+            else memset(dst + c * run, 0, run);
+            for (int d = ns - 1; d >= 0; d--) {
+              if (++kk[d] < ks[d]) break;
+              kk[d] = 0;
+            }
+          }
+        }
+        if (ngroups == 1) {
+          k_gemm(ct, false, false, nrow, OFg, cols, patch, Kg, O + r0 * KOF * cs);
+        } else {
+          k_gemm(ct, false, false, nrow, OFg, cols, patch, Kg, og);
+          for (int64_t rI = 0; rI < nrow; rI++)
+            memcpy(O + ((r0 + rI) * KOF + gi * OFg) * cs, (char *)og + rI * OFg * cs, (size_t)(OFg * cs));
+        }
+      }
+    }
+  }
+  if (oc) {
+    /* Canonical -> the result's dimension order and type. */
+    int64_t cdims[K_MAX_RANK];
+    for (int i = 0; i < rank; i++) cdims[i] = out->dims[oinv[i]];
+    if (!out_id) {
+      void *tmp = k_malloc(no * cs, err);
+      if (!tmp) goto done;
+      k_permute(cs, oc, rank, cdims, operm, tmp);
+      free(oc);
+      oc = tmp;
+    }
+    k_cvt(ot, out->data, ct, oc, no);
+  }
+  ok = true;
+done:
+  for (int d = 0; d < ns; d++) free(map[d]);
+  free(lown); free(rown); free(oc); free(patch); free(kg); free(og);
+  return ok;
+}

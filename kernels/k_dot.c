@@ -1,0 +1,232 @@
+/* dot_general: operand preparation (permute + convert), gemm per batch. */
+/* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
+#pragma GCC optimize("vect-cost-model=dynamic")
+#include "kernels/k_dot.h"
+
+#include <limits.h>
+
+#include "kernels/k_common.h"
+
+#ifdef HLO_HAVE_BLAS
+#include <cblas.h>
+#endif
+
+/* Portable gemm: i-k-j loop order so the inner loop streams B and C rows. */
+#define GEMM_LOOP(T, ADDMUL)                                                                \
+  do {                                                                                      \
+    const T *restrict a = A;                                                                \
+    const T *restrict b = B;                                                                \
+    T *restrict c = C;                                                                      \
+    for (int64_t i = 0; i < M * N; i++) c[i] = (T)0;                                        \
+    if (!tb) {                                                                              \
+      for (int64_t i = 0; i < M; i++)                                                       \
+        for (int64_t k = 0; k < K; k++) {                                                   \
+          T av = ta ? a[k * M + i] : a[i * K + k];                                          \
+          T *restrict crow = c + i * N;                                                     \
+          const T *restrict brow = b + k * N;                                               \
+          for (int64_t j = 0; j < N; j++) crow[j] = ADDMUL(crow[j], av, brow[j]);           \
+        }                                                                                   \
+    } else {                                                                                \
+      for (int64_t i = 0; i < M; i++)                                                       \
+        for (int64_t j = 0; j < N; j++) {                                                   \
+          T s = (T)0;                                                                       \
+          for (int64_t k = 0; k < K; k++) s = ADDMUL(s, ta ? a[k * M + i] : a[i * K + k], b[j * K + k]); \
+          c[i * N + j] = s;                                                                 \
+        }                                                                                   \
+    }                                                                                       \
+  } while (0)
+
+#define FMA_PLAIN(acc, x, y) ((acc) + (x) * (y))
+#define FMA_WRAP(acc, x, y) ((int64_t)((uint64_t)(acc) + (uint64_t)(x) * (uint64_t)(y)))
+
+static void gemm_portable(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K,
+                          const void *A, const void *B, void *C) {
+  switch (ct) {
+  case ET_F32: GEMM_LOOP(float, FMA_PLAIN); break;
+  case ET_F64: GEMM_LOOP(double, FMA_PLAIN); break;
+  case ET_C64: GEMM_LOOP(kc64, FMA_PLAIN); break;
+  case ET_C128: GEMM_LOOP(kc128, FMA_PLAIN); break;
+  default: GEMM_LOOP(int64_t, FMA_WRAP); break;
+  }
+}
+
+void k_gemm(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
+            const void *B, void *C) {
+  if (M == 0 || N == 0) return;
+  if (K == 0) {
+    memset(C, 0, (size_t)(M * N * etype_storage_bytes(ct == ET_S64 ? ET_S64 : ct)));
+    return;
+  }
+#ifdef HLO_HAVE_BLAS
+  if (ct != ET_S64 && M <= INT_MAX && N <= INT_MAX && K <= INT_MAX) {
+    enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
+    blasint m = (blasint)M, n = (blasint)N, k = (blasint)K;
+    blasint lda = ta ? m : k, ldb = tb ? k : n;
+    switch (ct) {
+    case ET_F32: cblas_sgemm(CblasRowMajor, TA, TB, m, n, k, 1.0f, A, lda, B, ldb, 0.0f, C, n); return;
+    case ET_F64: cblas_dgemm(CblasRowMajor, TA, TB, m, n, k, 1.0, A, lda, B, ldb, 0.0, C, n); return;
+    case ET_C64: {
+      float one[2] = {1, 0}, zero[2] = {0, 0};
+      cblas_cgemm(CblasRowMajor, TA, TB, m, n, k, one, A, lda, B, ldb, zero, C, n);
+      return;
+    }
+    case ET_C128: {
+      double one[2] = {1, 0}, zero[2] = {0, 0};
+      cblas_zgemm(CblasRowMajor, TA, TB, m, n, k, one, A, lda, B, ldb, zero, C, n);
+      return;
+    }
+    default: break;
+    }
+  }
+#endif
+  gemm_portable(ct, ta, tb, M, N, K, A, B, C);
+}
+
+static bool check_dims(const char *what, int rank, int n, const int64_t *d, bool *used, Error *err) {
+  for (int i = 0; i < n; i++) {
+    if (d[i] < 0 || d[i] >= rank)
+      return error_set(err, ERR_RUNTIME, -1, "dot: %s dimension %lld out of range for rank %d", what, (long long)d[i], rank);
+    if (used[d[i]])
+      return error_set(err, ERR_RUNTIME, -1, "dot: %s dimension %lld repeated", what, (long long)d[i]);
+    used[d[i]] = true;
+  }
+  return true;
+}
+
+/* Compute type for a dot with these types. */
+EType k_dot_compute_type(EType l, EType r, EType o) {
+  bool cpx = etype_is_complex(l) || etype_is_complex(r) || etype_is_complex(o);
+  bool wide = l == ET_F64 || r == ET_F64 || o == ET_F64 || l == ET_C128 || r == ET_C128 || o == ET_C128;
+  if (cpx) return wide ? ET_C128 : ET_C64;
+  if (etype_is_float(o)) return wide ? ET_F64 : ET_F32;
+  if (etype_is_float(l) || etype_is_float(r)) return wide ? ET_F64 : ET_F32;
+  return ET_S64;
+}
+
+/* Lays x out as [batch, a..., b...] in compute type ct, where the caller
+ * asks for order (batch, first, second); if the array is already in that
+ * order or the swapped one (batch, second, first) and of type ct, it is used
+ * as is and *trans says which.  *buf receives any allocation. */
+static bool prepare(const KArray *x, EType ct, int nb, const int64_t *bd, int nf, const int64_t *fd,
+                    int nc, const int64_t *cd, bool free_first, const void **outp, bool *trans,
+                    void **buf, Error *err) {
+  int perm[K_MAX_RANK], perm2[K_MAX_RANK], r = 0, r2 = 0;
+  for (int i = 0; i < nb; i++) perm[r++] = (int)bd[i];
+  for (int i = 0; i < nb; i++) perm2[r2++] = (int)bd[i];
+  const int64_t *f1 = free_first ? fd : cd, *f2 = free_first ? cd : fd;
+  int n1 = free_first ? nf : nc, n2 = free_first ? nc : nf;
+  for (int i = 0; i < n1; i++) perm[r++] = (int)f1[i];
+  for (int i = 0; i < n2; i++) perm[r++] = (int)f2[i];
+  for (int i = 0; i < n2; i++) perm2[r2++] = (int)f2[i];
+  for (int i = 0; i < n1; i++) perm2[r2++] = (int)f1[i];
+  /* Identity check ignoring size-1 dims (they do not move data). */
+  bool id1 = true, id2 = true;
+  int last1 = -1, last2 = -1;
+  for (int i = 0; i < x->rank; i++) {
+    if (x->dims[perm[i]] != 1) { if (perm[i] < last1) id1 = false; last1 = perm[i]; }
+    if (x->dims[perm2[i]] != 1) { if (perm2[i] < last2) id2 = false; last2 = perm2[i]; }
+  }
+  int64_t n;
+  if (!k_num_elements(x->rank, x->dims, &n, err)) return false;
+  *buf = NULL;
+  *trans = false;
+  const void *src = x->data;
+  if (!id1 && id2) *trans = true;
+  void *pbuf = NULL;
+  if (!id1 && !id2) {
+    int es = etype_storage_bytes(x->etype);
+    int64_t bytes;
+    if (!k_mul3(n, es, &bytes, err)) return false;
+    pbuf = k_malloc(bytes, err);
+    if (!pbuf) return false;
+    k_permute(es, x->data, x->rank, x->dims, perm, pbuf);
+    src = pbuf;
+  }
+  if (x->etype == ct) {
+    *outp = src;
+    *buf = pbuf;
+    return true;
+  }
+  int64_t bytes;
+  if (!k_mul3(n, etype_storage_bytes(ct), &bytes, err)) { free(pbuf); return false; }
+  void *cbuf = k_malloc(bytes, err);
+  if (!cbuf) { free(pbuf); return false; }
+  k_cvt(ct, cbuf, x->etype, src, n);
+  free(pbuf);
+  *outp = cbuf;
+  *buf = cbuf;
+  return true;
+}
+
+bool k_dot(const KArray *lhs, const KArray *rhs, const KDotDims *dn, KArray *out, Error *err) {
+  int lr = lhs->rank, rr = rhs->rank;
+  if (lr > K_MAX_RANK || rr > K_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "dot: rank too large");
+  EType lt = lhs->etype, rt = rhs->etype, ot = out->etype;
+  if (!etype_is_array(lt) || !etype_is_array(rt) || !etype_is_array(ot) ||
+      etype_kind(lt) == EK_TOKEN || etype_kind(ot) == EK_OPAQUE)
+    return error_set(err, ERR_RUNTIME, -1, "dot: unsupported element types");
+  if (etype_is_complex(lt) != etype_is_complex(ot) && etype_is_complex(lt))
+    return error_set(err, ERR_RUNTIME, -1, "dot: complex operands need a complex result (%s x %s -> %s)",
+                     etype_name(lt), etype_name(rt), etype_name(ot));
+  if (etype_is_complex(rt) && !etype_is_complex(ot))
+    return error_set(err, ERR_RUNTIME, -1, "dot: complex operands need a complex result (%s x %s -> %s)",
+                     etype_name(lt), etype_name(rt), etype_name(ot));
+  if (!etype_is_float(ot) && !etype_is_complex(ot) && (etype_is_float(lt) || etype_is_float(rt)))
+    return error_set(err, ERR_RUNTIME, -1, "dot: float operands with integer result %s", etype_name(ot));
+  bool lused[K_MAX_RANK] = {false}, rused[K_MAX_RANK] = {false};
+  if (dn->nbatch < 0 || dn->ncontract < 0) return error_set(err, ERR_RUNTIME, -1, "dot: bad dimension numbers");
+  if (!check_dims("lhs batch", lr, dn->nbatch, dn->lhs_batch, lused, err) ||
+      !check_dims("rhs batch", rr, dn->nbatch, dn->rhs_batch, rused, err) ||
+      !check_dims("lhs contracting", lr, dn->ncontract, dn->lhs_contract, lused, err) ||
+      !check_dims("rhs contracting", rr, dn->ncontract, dn->rhs_contract, rused, err))
+    return false;
+  int64_t B = 1, K = 1, M = 1, N = 1;
+  int64_t odims[K_MAX_RANK];
+  int orank = 0;
+  for (int i = 0; i < dn->nbatch; i++) {
+    int64_t a = lhs->dims[dn->lhs_batch[i]], b = rhs->dims[dn->rhs_batch[i]];
+    if (a != b) return error_set(err, ERR_RUNTIME, -1, "dot: batch dimension sizes differ (%lld vs %lld)", (long long)a, (long long)b);
+    if (!k_mul3(B, a, &B, err)) return false;
+    odims[orank++] = a;
+  }
+  for (int i = 0; i < dn->ncontract; i++) {
+    int64_t a = lhs->dims[dn->lhs_contract[i]], b = rhs->dims[dn->rhs_contract[i]];
+    if (a != b) return error_set(err, ERR_RUNTIME, -1, "dot: contracting dimension sizes differ (%lld vs %lld)", (long long)a, (long long)b);
+    if (!k_mul3(K, a, &K, err)) return false;
+  }
+  int64_t lfree[K_MAX_RANK], rfree[K_MAX_RANK];
+  int nlf = 0, nrf = 0;
+  for (int i = 0; i < lr; i++) if (!lused[i]) { lfree[nlf++] = i; if (!k_mul3(M, lhs->dims[i], &M, err)) return false; odims[orank++] = lhs->dims[i]; }
+  for (int i = 0; i < rr; i++) if (!rused[i]) { rfree[nrf++] = i; if (!k_mul3(N, rhs->dims[i], &N, err)) return false; if (orank >= K_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "dot: result rank too large"); odims[orank++] = rhs->dims[i]; }
+  if (orank != out->rank) return error_set(err, ERR_RUNTIME, -1, "dot: result rank %d, expected %d", out->rank, orank);
+  for (int i = 0; i < orank; i++)
+    if (odims[i] != out->dims[i]) return error_set(err, ERR_RUNTIME, -1, "dot: result dimension %d is %lld, expected %lld", i, (long long)out->dims[i], (long long)odims[i]);
+  int64_t BM, BMN;
+  if (!k_mul3(B, M, &BM, err) || !k_mul3(BM, N, &BMN, err)) return false;
+  if (BMN == 0) return true;
+  EType ct = k_dot_compute_type(lt, rt, ot);
+  int cs = etype_storage_bytes(ct);
+  const void *A, *Bm;
+  void *abuf = NULL, *bbuf = NULL, *cbuf = NULL;
+  bool ta, tb;
+  if (!prepare(lhs, ct, dn->nbatch, dn->lhs_batch, nlf, lfree, dn->ncontract, dn->lhs_contract, true, &A, &ta, &abuf, err))
+    return false;
+  if (!prepare(rhs, ct, dn->nbatch, dn->rhs_batch, nrf, rfree, dn->ncontract, dn->rhs_contract, false, &Bm, &tb, &bbuf, err)) {
+    free(abuf);
+    return false;
+  }
+  void *C = out->data;
+  if (ot != ct) {
+    int64_t bytes;
+    if (!k_mul3(BMN, cs, &bytes, err) || !(cbuf = k_malloc(bytes, err))) { free(abuf); free(bbuf); return false; }
+    C = cbuf;
+  }
+  for (int64_t b = 0; b < B; b++)
+    k_gemm(ct, ta, tb, M, N, K, (const char *)A + b * M * K * cs, (const char *)Bm + b * K * N * cs,
+           (char *)C + b * M * N * cs);
+  if (cbuf) k_cvt(ot, out->data, ct, cbuf, BMN);
+  free(abuf);
+  free(bbuf);
+  free(cbuf);
+  return true;
+}

@@ -1,0 +1,44 @@
+/* Shared helpers of the elementwise kernels (not a public header). */
+#ifndef HLO_KERNELS_K_INTERNAL_H
+#define HLO_KERNELS_K_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "layout/etype.h"
+#include "layout/etype_convert.h"
+
+/* Narrow floats are processed in blocks widened to f32. */
+enum { K_BLOCK = 512 };
+
+/* Float types computed through f32 blocks: bf16, f16, f8/f6/f4. */
+static inline bool k_is_narrow_float(EType t) {
+  return etype_is_float(t) && t != ET_F32 && t != ET_F64;
+}
+
+/* Sign-extends (sN) or masks (uN) a value to the type's bit width. */
+static inline int64_t k_wrap(int64_t v, int bits, bool is_signed) {
+  if (bits >= 64) return v;
+  uint64_t m = (UINT64_C(1) << bits) - 1, x = (uint64_t)v & m;
+  if (is_signed && (x >> (bits - 1))) x |= ~m;
+  return (int64_t)x;
+}
+
+#include <math.h>
+
+/* XLA's float max/min (llvm.maximum/minimum): NaN wins, -0 < +0. */
+#define FMAXMIN(F, S)                                                           \
+  static inline F kmax_##S(F a, F b) {                                         \
+    if (a != a) return a;                                                      \
+    if (b != b) return b;                                                      \
+    return (a > b || (a == b && !signbit(a))) ? a : b;                         \
+  }                                                                            \
+  static inline F kmin_##S(F a, F b) {                                         \
+    if (a != a) return a;                                                      \
+    if (b != b) return b;                                                      \
+    return (a < b || (a == b && signbit(a))) ? a : b;                          \
+  }
+FMAXMIN(float, f32)
+FMAXMIN(double, f64)
+
+#endif

@@ -1,0 +1,212 @@
+#include <criterion/criterion.h>
+
+#include "kernels/k_conv.h"
+#include "ktest.h"
+
+/* Reference: direct loops over output elements and (group-local) input
+ * features and kernel positions, positions taken in the dilated/padded base
+ * (XLA's pseudo-code generalised).  Doubles / wrapping int64 / complex. */
+static void ref_conv(const KArray *l, const KArray *r, const KConvParams *p, KArray *o) {
+  const KConvDims *dn = &p->dn;
+  int ns = dn->nspatial, rank = ns + 2;
+  int64_t G = p->feature_group_count, BG = p->batch_group_count;
+  int64_t B = l->dims[dn->in_batch], KIF = r->dims[dn->k_in_feature], KOF = r->dims[dn->k_out_feature];
+  int64_t Bo = B / BG, OFg = KOF / (G * BG);
+  int64_t lst[8], rst[8], ost[8], s;
+  s = 1; for (int i = rank - 1; i >= 0; i--) { lst[i] = s; s *= l->dims[i]; }
+  s = 1; for (int i = rank - 1; i >= 0; i--) { rst[i] = s; s *= r->dims[i]; }
+  s = 1; for (int i = rank - 1; i >= 0; i--) { ost[i] = s; s *= o->dims[i]; }
+  int64_t nout = prod(rank, o->dims), ksp = 1;
+  for (int d = 0; d < ns; d++) ksp *= r->dims[dn->k_spatial[d]];
+  bool cpx = etype_is_complex(o->etype), isint = !cpx && !etype_is_float(o->etype);
+  const KWindow *w = &p->window;
+  for (int64_t f = 0; f < nout; f++) {
+    int64_t oi[8], t = f;
+    for (int i = rank - 1; i >= 0; i--) { oi[i] = t % o->dims[i]; t /= o->dims[i]; }
+    int64_t ob = oi[dn->out_batch], of = oi[dn->out_feature], gi = of / OFg;
+    int64_t fg = BG > 1 ? 0 : gi, bg = BG > 1 ? gi : 0;
+    double acc = 0, acci = 0;
+    uint64_t iacc = 0;
+    for (int64_t ic = 0; ic < KIF; ic++)
+      for (int64_t kp = 0; kp < ksp; kp++) {
+        int64_t kk[8], t2 = kp, li = 0, ri = 0;
+        for (int d = ns - 1; d >= 0; d--) { int64_t kd = r->dims[dn->k_spatial[d]]; kk[d] = t2 % kd; t2 /= kd; }
+        bool ok = true;
+        for (int d = 0; d < ns; d++) {
+          int64_t ksz = r->dims[dn->k_spatial[d]];
+          int64_t kw = w->reversal && w->reversal[d] ? ksz - 1 - kk[d] : kk[d];
+          int64_t pos = oi[dn->out_spatial[d]] * (w->stride ? w->stride[d] : 1) + kw * (w->window_dilation ? w->window_dilation[d] : 1) - (w->pad_lo ? w->pad_lo[d] : 0);
+          int64_t bdl = w->base_dilation ? w->base_dilation[d] : 1;
+          if (pos < 0 || pos % bdl || pos / bdl >= l->dims[dn->in_spatial[d]]) { ok = false; break; }
+          li += pos / bdl * lst[dn->in_spatial[d]];
+          ri += kk[d] * rst[dn->k_spatial[d]];
+        }
+        if (!ok) continue;
+        li += (bg * Bo + ob) * lst[dn->in_batch] + (fg * KIF + ic) * lst[dn->in_feature];
+        ri += ic * rst[dn->k_in_feature] + of * rst[dn->k_out_feature];
+        if (isint) iacc += (uint64_t)get_i(l->etype, l->data, li) * (uint64_t)get_i(r->etype, r->data, ri);
+        else if (cpx) {
+          double a[2], b[2];
+          k_cvt(ET_C128, a, l->etype, (char *)l->data + li * etype_storage_bytes(l->etype), 1);
+          k_cvt(ET_C128, b, r->etype, (char *)r->data + ri * etype_storage_bytes(r->etype), 1);
+          acc += a[0] * b[0] - a[1] * b[1];
+          acci += a[0] * b[1] + a[1] * b[0];
+        } else acc += get_f(l->etype, l->data, li) * get_f(r->etype, r->data, ri);
+      }
+    int64_t oflat = 0;
+    for (int i = 0; i < rank; i++) oflat += oi[i] * ost[i];
+    if (isint) set_i(o->etype, o->data, oflat, (int64_t)iacc);
+    else if (cpx) { double v[2] = {acc, acci}; k_cvt(o->etype, (char *)o->data + oflat * etype_storage_bytes(o->etype), ET_C128, v, 1); }
+    else set_f(o->etype, o->data, oflat, acc);
+  }
+}
+
+Test(k_conv, simple_1d_hand_derived) {
+  /* lhs [N=1, C=1, W=4] = 1 2 3 4, kernel [O=1, I=1, W=2] = 1 1 -> 3 5 7. */
+  float x[] = {1, 2, 3, 4}, k[] = {1, 1}, o[3];
+  KArray L = ka(ET_F32, 3, (int64_t[]){1, 1, 4}, x), R = ka(ET_F32, 3, (int64_t[]){1, 1, 2}, k), O = ka(ET_F32, 3, (int64_t[]){1, 1, 3}, o);
+  KConvParams p = {{1, 0, 1, (int64_t[]){2}, 1, 0, (int64_t[]){2}, 0, 1, (int64_t[]){2}}, {1, NULL, NULL, NULL, NULL, NULL, NULL, NULL}, 1, 1};
+  Error err;
+  cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+  cr_expect(o[0] == 3 && o[1] == 5 && o[2] == 7);
+  /* Padding (1,1), stride 2, reversed kernel [1, 2]: windows over 0 1 2 3 4 0. */
+  float k2[] = {1, 2}, o2[3];
+  bool rev[] = {true};
+  KArray R2 = ka(ET_F32, 3, (int64_t[]){1, 1, 2}, k2), O2 = ka(ET_F32, 3, (int64_t[]){1, 1, 3}, o2);
+  p.window = (KWindow){1, NULL, (int64_t[]){2}, (int64_t[]){1}, (int64_t[]){1}, NULL, NULL, rev};
+  cr_assert(k_conv(&L, &R2, &p, &O2, &err), "%s", err.msg);
+  /* reversed kernel applied = [2, 1]: (0,1)->1, (2,3)->7, (4,0)->8 */
+  cr_expect(o2[0] == 1 && o2[1] == 7 && o2[2] == 8, "%g %g %g", o2[0], o2[1], o2[2]);
+  /* lhs dilation 2 (transposed conv): base 1 0 2 0 3 0 4, kernel 1 1 -> 1 2 2 3 3 4 */
+  float o3[6];
+  KArray O3 = ka(ET_F32, 3, (int64_t[]){1, 1, 6}, o3);
+  p.window = (KWindow){1, NULL, NULL, NULL, NULL, (int64_t[]){2}, NULL, NULL};
+  cr_assert(k_conv(&L, &R, &p, &O3, &err), "%s", err.msg);
+  float w3[] = {1, 2, 2, 3, 3, 4};
+  for (int i = 0; i < 6; i++) cr_expect_eq(o3[i], w3[i]);
+  /* Negative padding (-1, 0): base 2 3 4 -> 5 7 */
+  float o4[2];
+  KArray O4 = ka(ET_F32, 3, (int64_t[]){1, 1, 2}, o4);
+  p.window = (KWindow){1, NULL, NULL, (int64_t[]){-1}, (int64_t[]){0}, NULL, NULL, NULL};
+  cr_assert(k_conv(&L, &R, &p, &O4, &err), "%s", err.msg);
+  cr_expect(o4[0] == 5 && o4[1] == 7);
+}
+
+static void shuffle(Rng *r, int *a, int n) {
+  for (int i = n - 1; i > 0; i--) { int j = (int)rng_int(r, 0, i), t = a[i]; a[i] = a[j]; a[j] = t; }
+}
+
+static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, double tol, int ns, bool groups) {
+  int rank = ns + 2;
+  int lp[8], rp[8], op[8];
+  for (int i = 0; i < rank; i++) lp[i] = rp[i] = op[i] = i;
+  shuffle(rng, lp, rank); shuffle(rng, rp, rank); shuffle(rng, op, rank);
+  int64_t ls[3], ks_[3], os_[3];
+  KConvParams p;
+  memset(&p, 0, sizeof p);
+  p.dn.nspatial = ns;
+  p.dn.in_batch = lp[0]; p.dn.in_feature = lp[1];
+  p.dn.k_in_feature = rp[0]; p.dn.k_out_feature = rp[1];
+  p.dn.out_batch = op[0]; p.dn.out_feature = op[1];
+  for (int d = 0; d < ns; d++) { ls[d] = lp[2 + d]; ks_[d] = rp[2 + d]; os_[d] = op[2 + d]; }
+  p.dn.in_spatial = ls; p.dn.k_spatial = ks_; p.dn.out_spatial = os_;
+  int64_t G = 1, BG = 1;
+  if (groups) { if (rng_next(rng) & 1) G = rng_int(rng, 1, 3); else BG = rng_int(rng, 1, 3); }
+  int64_t Bo = rng_int(rng, 1, 2), IFg = rng_int(rng, 1, 3), OFg = rng_int(rng, 1, 3);
+  int64_t ld[8], rd[8], od[8];
+  ld[p.dn.in_batch] = Bo * BG; ld[p.dn.in_feature] = IFg * G;
+  rd[p.dn.k_in_feature] = IFg; rd[p.dn.k_out_feature] = OFg * G * BG;
+  od[p.dn.out_batch] = Bo; od[p.dn.out_feature] = OFg * G * BG;
+  int64_t st[3], lo[3], hi[3], bd[3], wd[3];
+  bool rev[3];
+  for (int d = 0; d < ns; d++) {
+    ld[ls[d]] = rng_int(rng, 1, 6); rd[ks_[d]] = rng_int(rng, 1, 3);
+    st[d] = rng_int(rng, 1, 2); lo[d] = rng_int(rng, -1, 2); hi[d] = rng_int(rng, -1, 2);
+    bd[d] = rng_int(rng, 1, 2); wd[d] = rng_int(rng, 1, 2); rev[d] = rng_next(rng) & 1;
+  }
+  p.window = (KWindow){ns, NULL, st, lo, hi, bd, wd, rev};
+  p.feature_group_count = G;
+  p.batch_group_count = BG;
+  Error err;
+  for (int d = 0; d < ns; d++) cr_assert(k_window_out_size(ld[ls[d]], rd[ks_[d]], st[d], lo[d], hi[d], bd[d], wd[d], &od[os_[d]], &err));
+  int64_t nl = prod(rank, ld), nr = prod(rank, rd), no = prod(rank, od);
+  KArray L = ka(lt, rank, ld, rand_array(rng, lt, nl, wide)), R = ka(rt, rank, rd, rand_array(rng, rt, nr, wide));
+  int es = etype_storage_bytes(ot);
+  KArray W = ka(ot, rank, od, calloc((size_t)no + 1, (size_t)es)), O = ka(ot, rank, od, calloc((size_t)no + 1, (size_t)es));
+  ref_conv(&L, &R, &p, &W);
+  cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+  for (int64_t i = 0; i < no; i++) {
+    if (etype_is_float(ot)) cr_assert(close_enough(get_f(ot, O.data, i), get_f(ot, W.data, i), tol, tol), "%s [%lld] %g vs %g", etype_name(ot), (long long)i, get_f(ot, O.data, i), get_f(ot, W.data, i));
+    else if (etype_is_complex(ot)) {
+      double a[2], b[2];
+      k_cvt(ET_C128, a, ot, (char *)O.data + i * es, 1);
+      k_cvt(ET_C128, b, ot, (char *)W.data + i * es, 1);
+      cr_assert(close_enough(a[0], b[0], tol, tol) && close_enough(a[1], b[1], tol, tol));
+    } else cr_assert_eq(get_i(ot, O.data, i), get_i(ot, W.data, i));
+  }
+  free(L.data); free(R.data); free(W.data); free(O.data);
+}
+
+Test(k_conv, random_layouts_windows_groups_types) {
+  Rng rng = {2024};
+  struct { EType l, r, o; bool wide; double tol; } cases[] = {
+    {ET_F32, ET_F32, ET_F32, true, 1e-5}, {ET_F64, ET_F64, ET_F64, true, 1e-12}, {ET_BF16, ET_BF16, ET_BF16, false, 0},
+    {ET_BF16, ET_BF16, ET_F32, false, 0}, {ET_F16, ET_F16, ET_F16, false, 0}, {ET_S32, ET_S32, ET_S32, true, 0},
+    {ET_S8, ET_S8, ET_S32, false, 0}, {ET_U8, ET_U8, ET_U8, true, 0}, {ET_C64, ET_C64, ET_C64, true, 1e-5},
+    {ET_C128, ET_C128, ET_C128, true, 1e-12}, {ET_S4, ET_S4, ET_S4, true, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int rep = 0; rep < 40; rep++)
+      random_case(&rng, cases[c].l, cases[c].r, cases[c].o, cases[c].wide, cases[c].tol, 1 + rep % 3, rep % 2 == 1);
+}
+
+Test(k_conv, zero_spatial_dims_and_depthwise) {
+  Rng rng = {8};
+  for (int rep = 0; rep < 20; rep++) random_case(&rng, ET_F32, ET_F32, ET_F32, true, 1e-5, 0, true);
+  /* Depthwise: feature_group_count == input features, NHWC / HWIO. */
+  int64_t C = 4;
+  float x[1 * 3 * 3 * 4], k[3 * 3 * 1 * 4], o[1 * 3 * 3 * 4], want[36];
+  for (int i = 0; i < 36; i++) { x[i] = (float)(i % 7); k[i] = (float)(i % 5) - 2; }
+  KArray L = ka(ET_F32, 4, (int64_t[]){1, 3, 3, C}, x), R = ka(ET_F32, 4, (int64_t[]){3, 3, 1, C}, k);
+  KArray O = ka(ET_F32, 4, (int64_t[]){1, 3, 3, C}, o), W = ka(ET_F32, 4, (int64_t[]){1, 3, 3, C}, want);
+  KConvParams p = {{2, 0, 3, (int64_t[]){1, 2}, 2, 3, (int64_t[]){0, 1}, 0, 3, (int64_t[]){1, 2}},
+                   {2, NULL, NULL, (int64_t[]){1, 1}, (int64_t[]){1, 1}, NULL, NULL, NULL}, C, 1};
+  Error err;
+  cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+  ref_conv(&L, &R, &p, &W);
+  for (int i = 0; i < 36; i++) cr_expect_eq(o[i], want[i]);
+  /* Channel c only sees input channel c: centre output of channel 0. */
+  float s = 0;
+  for (int a = 0; a < 3; a++) for (int b = 0; b < 3; b++) s += x[(a * 3 + b) * C + 0] * k[(a * 3 + b) * C + 0];
+  cr_expect_eq(o[(1 * 3 + 1) * C + 0], s);
+}
+
+Test(k_conv, nhwc_3x3_blas_path) {
+  Rng rng = {77};
+  int64_t N = 2, H = 9, Wd = 11, C = 16, F = 24;
+  KArray L = ka(ET_F32, 4, (int64_t[]){N, H, Wd, C}, rand_array(&rng, ET_F32, N * H * Wd * C, true));
+  KArray R = ka(ET_F32, 4, (int64_t[]){3, 3, C, F}, rand_array(&rng, ET_F32, 9 * C * F, true));
+  int64_t od[] = {N, H, Wd, F};
+  KArray O = ka(ET_F32, 4, od, malloc((size_t)(N * H * Wd * F) * 4)), W = ka(ET_F32, 4, od, malloc((size_t)(N * H * Wd * F) * 4));
+  KConvParams p = {{2, 0, 3, (int64_t[]){1, 2}, 2, 3, (int64_t[]){0, 1}, 0, 3, (int64_t[]){1, 2}},
+                   {2, NULL, NULL, (int64_t[]){1, 1}, (int64_t[]){1, 1}, NULL, NULL, NULL}, 1, 1};
+  Error err;
+  cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+  ref_conv(&L, &R, &p, &W);
+  for (int64_t i = 0; i < N * H * Wd * F; i++) cr_assert(close_enough(((float *)O.data)[i], ((float *)W.data)[i], 1e-4, 1e-4));
+  free(L.data); free(R.data); free(O.data); free(W.data);
+}
+
+Test(k_conv, errors) {
+  float x[16] = {0}, k[16] = {0}, o[16];
+  KArray L = ka(ET_F32, 3, (int64_t[]){1, 2, 4}, x), R = ka(ET_F32, 3, (int64_t[]){1, 3, 2}, k), O = ka(ET_F32, 3, (int64_t[]){1, 1, 3}, o);
+  KConvParams p = {{1, 0, 1, (int64_t[]){2}, 1, 0, (int64_t[]){2}, 0, 1, (int64_t[]){2}}, {1, NULL, NULL, NULL, NULL, NULL, NULL, NULL}, 1, 1};
+  Error err;
+  cr_expect_not(k_conv(&L, &R, &p, &O, &err)); /* kernel in-features 3 vs 2 */
+  KConvParams q = p;
+  q.dn.in_batch = 1; /* repeated dimension */
+  cr_expect_not(k_conv(&L, &R, &q, &O, &err));
+  q = p;
+  q.feature_group_count = 0;
+  cr_expect_not(k_conv(&L, &R, &q, &O, &err));
+}

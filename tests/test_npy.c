@@ -1,0 +1,259 @@
+/* .npy/.npz reading, binding with cli.md's widening rules, writing, and
+ * every kind of corrupt file.  Fixtures: scripts/gen-npy-fixtures.py (numpy);
+ * the values checked here are the ones that script writes. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "interp/npy.h"
+
+static const char *fx(const char *name) {
+  static char path[1024];
+  const char *file = __FILE__;
+  const char *slash = strrchr(file, '/');
+  int dir = slash ? (int)(slash - file) : 1;
+  snprintf(path, sizeof path, "%.*s/../testdata/npy/%s", dir, slash ? file : ".", name);
+  return path;
+}
+
+static NpyArray load(const char *name) {
+  NpyArray a;
+  Error err = {0};
+  cr_assert(npy_read_file(fx(name), &a, &err), "%s: %s", name, err.msg);
+  return a;
+}
+
+Test(npy_read, f32_c_and_fortran) {
+  const char *names[] = {"f32_2x3.npy", "f32_2x3_fortran.npy"};
+  for (int k = 0; k < 2; k++) {
+    NpyArray a = load(names[k]);
+    cr_expect_eq(a.etype, ET_F32);
+    cr_expect(a.rank == 2 && a.dims[0] == 2 && a.dims[1] == 3 && a.count == 6);
+    const float *d = a.data;
+    for (int i = 0; i < 6; i++) cr_expect_eq(d[i], (float)(i + 1), "%s[%d]", names[k], i);
+    npy_free(&a);
+  }
+}
+
+Test(npy_read, endianness_versions_and_types) {
+  NpyArray a = load("f64_be.npy");
+  const double *d = a.data;
+  cr_expect(a.etype == ET_F64 && d[0] == 1.5 && d[1] == -2.25 && d[2] == 1e300);
+  npy_free(&a);
+  a = load("i4_v2.npy");
+  const int32_t *i4 = a.data;
+  cr_expect(a.etype == ET_S32 && i4[0] == -1 && i4[2] == 2147483647);
+  npy_free(&a);
+  a = load("u2_v3.npy");
+  cr_expect(a.etype == ET_U16 && ((uint16_t *)a.data)[1] == 65535);
+  npy_free(&a);
+  a = load("i2_be.npy");
+  cr_expect(a.etype == ET_S16 && ((int16_t *)a.data)[0] == -2 && ((int16_t *)a.data)[1] == 258);
+  npy_free(&a);
+  a = load("i8.npy");
+  cr_expect(((int64_t *)a.data)[0] == INT64_MIN && ((int64_t *)a.data)[1] == INT64_MAX);
+  npy_free(&a);
+  a = load("u8.npy");
+  cr_expect(a.etype == ET_U64 && ((uint64_t *)a.data)[0] == UINT64_MAX);
+  npy_free(&a);
+  a = load("bool.npy");
+  cr_expect(a.etype == ET_PRED && ((uint8_t *)a.data)[0] == 1 && ((uint8_t *)a.data)[1] == 0);
+  npy_free(&a);
+  a = load("f2.npy");
+  cr_expect(a.etype == ET_F16 && ((uint16_t *)a.data)[1] == 0x7bff && ((uint16_t *)a.data)[2] == 0xb800);
+  npy_free(&a);
+  a = load("c8_be.npy");
+  const float *c = a.data;
+  cr_expect(a.etype == ET_C64 && c[0] == 1 && c[1] == 2 && c[2] == -3.5f && c[3] == -4);
+  npy_free(&a);
+  a = load("c16.npy");
+  cr_expect(a.etype == ET_C128 && ((double *)a.data)[0] == 0.5 && ((double *)a.data)[1] == -1);
+  npy_free(&a);
+  a = load("scalar.npy");
+  cr_expect(a.rank == 0 && a.count == 1 && ((float *)a.data)[0] == 2.5f);
+  npy_free(&a);
+  a = load("empty_0x3.npy");
+  cr_expect(a.rank == 2 && a.count == 0 && a.dims[1] == 3);
+  npy_free(&a);
+}
+
+Test(npy_bind, widening_rules) {
+  Error err;
+  NpyArray a = load("f32_for_bf16.npy");
+  uint16_t bf[2];
+  cr_assert(npy_bind(&a, ET_BF16, bf, &err), "%s", err.msg);
+  cr_expect(bf[0] == 0x3f80 && bf[1] == 0x4040);
+  uint8_t f8[4];
+  cr_assert(npy_bind(&a, ET_F8E4M3FN, f8, &err));
+  cr_expect(f8[0] == 0x38 && f8[1] == 0x44); /* 1.0039 -> 1.0; 3.0 = 1.5*2^1 */
+  int32_t s32[2];
+  cr_expect(!npy_bind(&a, ET_S32, s32, &err));
+  cr_expect(strstr(err.msg, "s32") && strstr(err.msg, "float32[2]"), "%s", err.msg);
+  npy_free(&a);
+  a = load("bf16_raw.npy");
+  cr_assert(npy_bind(&a, ET_BF16, bf, &err));
+  cr_expect(bf[0] == 0x3f80 && bf[1] == 0xc040);
+  cr_expect(!npy_bind(&a, ET_F32, s32, &err));
+  npy_free(&a);
+  a = load("f8_raw.npy");
+  cr_assert(npy_bind(&a, ET_F8E4M3FN, f8, &err));
+  cr_expect(f8[0] == 0x7e && f8[1] == 0x38);
+  npy_free(&a);
+  a = load("i1.npy"); /* -8, 7, 100, -128 -> s4 wraps like convert */
+  int8_t s4[4];
+  cr_assert(npy_bind(&a, ET_S4, s4, &err));
+  cr_expect(s4[0] == -8 && s4[1] == 7 && s4[2] == 4 && s4[3] == 0);
+  npy_free(&a);
+  a = load("u1.npy"); /* 0, 15, 16, 255 -> u4 */
+  uint8_t u4[4];
+  cr_assert(npy_bind(&a, ET_U4, u4, &err));
+  cr_expect(u4[0] == 0 && u4[1] == 15 && u4[2] == 0 && u4[3] == 15);
+  cr_assert(npy_bind(&a, ET_F8E5M2, f8, &err)); /* raw one value per byte */
+  cr_expect(f8[1] == 15);
+  uint8_t pr[4];
+  cr_expect(!npy_bind(&a, ET_PRED, pr, &err));
+  npy_free(&a);
+  a = load("bool.npy");
+  cr_assert(npy_bind(&a, ET_PRED, pr, &err));
+  cr_expect(pr[0] == 1 && pr[1] == 0 && pr[2] == 1);
+  npy_free(&a);
+}
+
+static void expect_bad(const char *name, const char *needle) {
+  NpyArray a;
+  Error err = {0};
+  cr_expect(!npy_read_file(fx(name), &a, &err), "%s should fail", name);
+  cr_expect(strstr(err.msg, needle) != NULL, "%s: message '%s' lacks '%s'", name, err.msg, needle);
+}
+
+Test(npy_read, corrupt_files) {
+  expect_bad("bad_magic.npy", "bad magic");
+  expect_bad("truncated_header.npy", "truncated");
+  expect_bad("garbage_dict.npy", "fortran_order");
+  expect_bad("missing_key.npy", "needs descr");
+  expect_bad("shape_overflow.npy", "too large");
+  expect_bad("data_short.npy", "truncated");
+  expect_bad("huge_declared.npy", "truncated");
+  expect_bad("structured.npy", "structured");
+  expect_bad("bad_dtype.npy", "unsupported dtype");
+  expect_bad("bad_version.npy", "version");
+  expect_bad("header_len_past_end.npy", "truncated");
+  expect_bad("no_such_file.npy", "cannot open");
+}
+
+Test(npy_read, every_truncation_is_an_error) {
+  uint8_t *buf;
+  size_t len;
+  Error err;
+  cr_assert(npy_slurp(fx("f32_2x3.npy"), &buf, &len, &err));
+  for (size_t cut = 0; cut < len; cut++) {
+    NpyArray a;
+    cr_expect(!npy_parse(buf, cut, "cut", &a, &err), "prefix of %zu bytes accepted", cut);
+  }
+  free(buf);
+}
+
+Test(npz, read_savez) {
+  NpzFile f;
+  Error err = {0};
+  cr_assert(npz_read_file(fx("two.npz"), &f, &err), "%s", err.msg);
+  cr_assert_eq(f.count, 2);
+  cr_expect_str_eq(f.entries[0].name, "arg0");
+  cr_expect_str_eq(f.entries[1].name, "arg1");
+  cr_expect(f.entries[0].array.etype == ET_F32 && f.entries[0].array.count == 6);
+  cr_expect(((float *)f.entries[0].array.data)[5] == 6.0f);
+  cr_expect(((int32_t *)f.entries[1].array.data)[1] == 8);
+  npz_free(&f);
+}
+
+static void expect_bad_npz(const char *name, const char *needle) {
+  NpzFile f;
+  Error err = {0};
+  cr_expect(!npz_read_file(fx(name), &f, &err), "%s should fail", name);
+  cr_expect(strstr(err.msg, needle) != NULL, "%s: message '%s' lacks '%s'", name, err.msg, needle);
+}
+
+Test(npz, corrupt_archives) {
+  expect_bad_npz("compressed.npz", "savez_compressed");
+  expect_bad_npz("truncated.npz", "malformed .npz");
+  expect_bad_npz("not_zip.npz", "malformed .npz");
+  expect_bad_npz("bad_crc.npz", "CRC");
+  uint8_t *buf;
+  size_t len;
+  Error err;
+  cr_assert(npy_slurp(fx("two.npz"), &buf, &len, &err));
+  for (size_t cut = 0; cut < len; cut += 7) {
+    NpzFile f;
+    cr_expect(!npz_parse(buf, cut, "cut", &f, &err), "prefix of %zu bytes accepted", cut);
+  }
+  free(buf);
+}
+
+Test(npy_write, roundtrip_and_widening) {
+  char path[] = "/tmp/hlo_npy_testXXXXXX";
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  close(fd);
+  Error err;
+  int64_t dims[2] = {2, 2};
+  uint16_t bf[4] = {0x3f80, 0x4000, 0xc040, 0x7fc0};
+  cr_assert(npy_write_file(path, ET_BF16, 2, dims, bf, false, &err), "%s", err.msg);
+  NpyArray a;
+  cr_assert(npy_read_file(path, &a, &err), "%s", err.msg);
+  cr_expect_str_eq(a.descr, "<f4");
+  cr_expect(a.etype == ET_F32 && a.rank == 2 && a.dims[1] == 2);
+  const float *f = a.data;
+  cr_expect(f[0] == 1.0f && f[1] == 2.0f && f[2] == -3.0f && isnan(f[3]));
+  uint16_t back[4];
+  cr_assert(npy_bind(&a, ET_BF16, back, &err));
+  cr_expect(memcmp(back, bf, sizeof bf) == 0);
+  npy_free(&a);
+  cr_assert(npy_write_file(path, ET_BF16, 2, dims, bf, true, &err));
+  cr_assert(npy_read_file(path, &a, &err));
+  cr_expect(a.raw_bytes == 2 && memcmp(a.data, bf, sizeof bf) == 0);
+  npy_free(&a);
+  int8_t s4[3] = {-8, 7, -1};
+  int64_t d3 = 3;
+  cr_assert(npy_write_file(path, ET_S4, 1, &d3, s4, false, &err));
+  cr_assert(npy_read_file(path, &a, &err));
+  cr_expect(a.etype == ET_S8 && memcmp(a.data, s4, 3) == 0);
+  npy_free(&a);
+  float sc = 4.5f;
+  cr_assert(npy_write_file(path, ET_F32, 0, NULL, &sc, false, &err));
+  cr_assert(npy_read_file(path, &a, &err));
+  cr_expect(a.rank == 0 && ((float *)a.data)[0] == 4.5f);
+  npy_free(&a);
+  /* header is 64-byte aligned as numpy writes it */
+  uint8_t *img;
+  size_t len;
+  cr_assert(npy_encode(ET_F32, 2, dims, (float[4]){0}, false, &img, &len, &err));
+  size_t hlen = (size_t)img[8] | (size_t)img[9] << 8;
+  cr_expect_eq((10 + hlen) % 64, 0);
+  cr_expect_eq(img[10 + hlen - 1], '\n');
+  free(img);
+  unlink(path);
+}
+
+Test(npz_write, roundtrip) {
+  char path[] = "/tmp/hlo_npz_testXXXXXX";
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  close(fd);
+  Error err;
+  int64_t d0[1] = {3}, d1[2] = {1, 2};
+  int32_t v0[3] = {1, -2, 3};
+  double v1[2] = {0.5, -0.25};
+  NpzMember m[2] = {{"out0", ET_S32, 1, d0, v0}, {"out1", ET_F64, 2, d1, v1}};
+  cr_assert(npz_write_file(path, m, 2, false, &err), "%s", err.msg);
+  NpzFile f;
+  cr_assert(npz_read_file(path, &f, &err), "%s", err.msg);
+  cr_assert_eq(f.count, 2);
+  cr_expect_str_eq(f.entries[1].name, "out1");
+  cr_expect(memcmp(f.entries[0].array.data, v0, sizeof v0) == 0);
+  cr_expect(memcmp(f.entries[1].array.data, v1, sizeof v1) == 0);
+  npz_free(&f);
+  unlink(path);
+}
