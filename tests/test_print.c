@@ -8,6 +8,7 @@
 #include "parser/parser.h"
 #include "parser/print.h"
 #include "parser/print_internal.h"
+#include "parser/verify.h"
 
 static Module *parse_text(const char *text) {
   Diags d = {0};
@@ -20,6 +21,11 @@ static Module *parse_text(const char *text) {
 
 static char *print_text(const char *text) {
   Module *m = parse_text(text);
+  Diags d = {0};
+  bool valid = verify_module(m, &d);
+  for (int i = 0; i < d.count; i++) cr_log_error("verify: %s", d.items[i].msg);
+  diags_free(&d);
+  cr_expect(valid, "module does not verify:\n%s", text);
   StrBuf sb;
   sb_init(&sb);
   print_module(&sb, m);
@@ -265,14 +271,12 @@ Test(print, async_sugar_stays_sugar) {
 
 Test(print, layouts_with_every_suffix) {
   expect_entry_body(MODULE("HloModule m", "",
-                           "  a = f32[4,6]{0,1:T(2,*)(1,2)L(4)E(32)S(1)SC(0:2)M(16)} parameter(0)\n"
-                           "  b = u32[8]{0:#(u16)*(u16)} parameter(1)\n"
-                           "  c = f32[]{:S(5)} parameter(2)\n"
-                           "  ROOT d = f32[<=4,?] parameter(3)\n"),
-                    "  %a = f32[4,6]{0,1:T(2,*)(1,2)L(4)E(32)S(1)SC(0:2)M(16)} parameter(0)\n"
-                    "  %b = u32[8]{0:#(u16)*(u16)} parameter(1)\n"
-                    "  %c = f32[]{:S(5)} parameter(2)\n"
-                    "  ROOT %d = f32[<=4,?]{1,0} parameter(3)\n");
+                           "  a = f32[4,6]{0,1:T(*,2)(1,2)L(4)E(32)S(1)SC(0:2)M(16)} parameter(0)\n"
+                           "  c = f32[]{:S(5)} parameter(1)\n"
+                           "  ROOT d = f32[<=4,?] parameter(2)\n"),
+                    "  %a = f32[4,6]{0,1:T(*,2)(1,2)L(4)E(32)S(1)SC(0:2)M(16)} parameter(0)\n"
+                    "  %c = f32[]{:S(5)} parameter(1)\n"
+                    "  ROOT %d = f32[<=4,?]{1,0} parameter(2)\n");
 }
 
 Test(print, constants_of_every_kind) {

@@ -88,6 +88,16 @@ Test(print_ir, operands_carry_shapes_and_percent) {
                "%sum = f32[4]{0} add(f32[4]{0} %a, f32[4]{0} %b)");
 }
 
+Test(print_ir, sparse_layout_suffixes) {
+  /* #(t) and *(t) only verify on sparse arrays, which have no text syntax of
+   * their own; the printer still writes them in XLA's suffix order. */
+  Instr *b = param("b", 0, array(ET_U32, 1, (int64_t[]){8}));
+  b->shape.layout.index_type = ET_U16;
+  b->shape.layout.pointer_type = ET_U8;
+  b->shape.layout.memory_space = 1;
+  expect_instr(b, "%b = u32[8]{0:#(u16)*(u8)S(1)} parameter(0)");
+}
+
 Test(print_ir, attributes_sorted_into_xla_order) {
   Instr *x = param("x", 0, F32(8));
   Instr *ag = instr("ag", OP_ALL_GATHER, F32(16), 1, (Instr *[]){x});
