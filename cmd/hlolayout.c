@@ -674,13 +674,18 @@ static void module_doc(const Module *m, const BufferReport *r, int64_t shown, Fo
   LayoutDoc *d = layout_doc_map(a);
   layout_doc_put(a, d, "module", layout_doc_str(a, m->name));
   layout_doc_put(a, d, "entry", layout_doc_str(a, m->entry->name));
-  layout_doc_put(a, d, "computations_listed", layout_doc_int(a, r->ncomputations));
-  layout_doc_put(a, d, "unlisted_instructions", layout_doc_int(a, r->nunlisted_instrs));
-  layout_doc_put(a, d, "buffer_count", layout_doc_int(a, r->nbuffers));
-  layout_doc_put(a, d, "alias_count", layout_doc_int(a, r->naliases));
-  layout_doc_put(a, d, "unsized_count", layout_doc_int(a, r->nunsized));
-  layout_doc_put(a, d, "rows", layout_doc_int(a, r->nrows));
-  layout_doc_put(a, d, "rows_shown", layout_doc_int(a, shown));
+  const struct {
+    const char *key;
+    int64_t v;
+  } counts[] = {{"computations_listed", r->ncomputations},
+                {"unlisted_instructions", r->nunlisted_instrs},
+                {"buffer_count", r->nbuffers},
+                {"alias_count", r->naliases},
+                {"unsized_count", r->nunsized},
+                {"rows", r->nrows},
+                {"rows_shown", shown}};
+  for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
+    layout_doc_put(a, d, counts[i].key, layout_doc_int(a, counts[i].v));
   LayoutDoc *rows = layout_doc_put(a, d, "buffers", layout_doc_seq(a));
   for (int64_t i = 0; i < shown; i++) {
     const BufferRow *row = &r->rows[i];

@@ -282,7 +282,7 @@ static bool totals(BufferReport *r) {
     add_to(t, row);
     add_to(&r->total, row);
   }
-  qsort(r->spaces, (size_t)r->nspaces, sizeof *r->spaces, cmp_spaces);
+  if (r->nspaces > 1) qsort(r->spaces, (size_t)r->nspaces, sizeof *r->spaces, cmp_spaces);
   return true;
 }
 
@@ -319,7 +319,7 @@ bool buffers_report(const Module *m, BufferReport *out, Error *err) {
     buffers_report_free(out);
     return error_set(err, ERR_RUNTIME, -1, "out of memory listing the module's buffers");
   }
-  qsort(out->rows, (size_t)out->nrows, sizeof *out->rows, cmp_rows);
+  if (out->nrows > 1) qsort(out->rows, (size_t)out->nrows, sizeof *out->rows, cmp_rows);
   return true;
 }
 
