@@ -1,7 +1,8 @@
 /* hlolayout: explains an XLA shape's layout (docs/cli.md, docs/hlolayout.md).
  *   hlolayout 'SHAPE' [--index I,J,...] [--offset N] [--map] [--format text|yaml|json]
+ *   hlolayout --module MODEL.hlo [--top N] [--format text|yaml|json]
  * Thin: options, wiring, printing and exit codes; the math and the
- * explanations live in layout/. */
+ * explanations live in layout/, the module's buffers in interp/buffers.h. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
