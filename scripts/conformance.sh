@@ -4,7 +4,8 @@
 # MODE check:     hlorun --check on every *.hlo under CORPUS_DIR must exit 0.
 # MODE roundtrip: print(parse(print(parse(F)))) == print(parse(F)) byte for
 #                 byte, and the printed text parses and verifies again.
-# MODE layout:    owned by the layout engine; not implemented here.
+# MODE layout:    hlolayout --module on every file must exit 0 (and print a
+#                 listing); known-invalid files must exit 3 with a diagnostic.
 # Prints "N passed, M failed" and exits non-zero on any failure.
 #
 # Files listed in scripts/conformance-known-invalid.txt (one basename per
@@ -15,6 +16,7 @@ bindir=${2:?missing BINDIR}
 corpus=${3:?missing CORPUS_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 hlorun="$bindir/hlorun"
+hlolayout="$bindir/hlolayout"
 
 known_invalid() {
   local base
@@ -75,6 +77,28 @@ case "$mode" in
         fail=$((fail + 1))
         echo "FAIL: $f"
         printf '%s\n' "$err" | head -n 8
+      fi
+    done
+    ;;
+  layout)
+    for f in "${files[@]}"; do
+      out=$(timeout 60 "$hlolayout" --module "$f" 2>&1 >/dev/null)
+      rc=$?
+      if known_invalid "$f"; then
+        if [ "$rc" -eq 3 ] && [[ "$out" == *": error: "* ]]; then
+          pass=$((pass + 1))
+        else
+          fail=$((fail + 1))
+          echo "FAIL (listed as invalid, want exit 3 with a diagnostic, got $rc): $f"
+        fi
+        continue
+      fi
+      if [ "$rc" -eq 0 ]; then
+        pass=$((pass + 1))
+      else
+        fail=$((fail + 1))
+        echo "FAIL (exit $rc): $f"
+        printf '%s\n' "$out" | head -n 6
       fi
     done
     ;;
