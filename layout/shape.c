@@ -203,13 +203,13 @@ void layout_print(StrBuf *sb, const Layout *l, int rank) {
   sb_putc(sb, '}');
 }
 
-void shape_print(StrBuf *sb, const Shape *s) {
+static void shape_print_impl(StrBuf *sb, const Shape *s, bool with_layout) {
   if (s->etype == ET_TUPLE || s->etype == ET_BUFFER) {
     if (s->etype == ET_BUFFER) sb_putc(sb, 'b');
     sb_putc(sb, '(');
     for (int i = 0; i < s->ntuple; i++) {
       if (i) sb_puts(sb, ", ");
-      shape_print(sb, &s->tuple[i]);
+      shape_print_impl(sb, &s->tuple[i], with_layout);
     }
     sb_putc(sb, ')');
     return;
@@ -224,8 +224,12 @@ void shape_print(StrBuf *sb, const Shape *s) {
       sb_printf(sb, "%s%lld", is_dynamic(s, i) ? "<=" : "", (long long)s->dims[i]);
   }
   sb_putc(sb, ']');
-  if (s->etype != ET_TOKEN && s->etype != ET_OPAQUE) layout_print(sb, &s->layout, s->rank);
+  if (with_layout && s->etype != ET_TOKEN && s->etype != ET_OPAQUE)
+    layout_print(sb, &s->layout, s->rank);
 }
+
+void shape_print(StrBuf *sb, const Shape *s) { shape_print_impl(sb, s, true); }
+void shape_print_without_layout(StrBuf *sb, const Shape *s) { shape_print_impl(sb, s, false); }
 
 char *shape_to_string(const Shape *s) {
   StrBuf sb;

@@ -86,6 +86,8 @@ bool shape_element_count(const Shape *s, int64_t *out);
  * layout; scalars print "{:...}" only when a suffix is set. */
 void shape_print(StrBuf *sb, const Shape *s);
 void layout_print(StrBuf *sb, const Layout *l, int rank);
+/* The same without any layout ("f32[3,5]"), as XLA's messages print shapes. */
+void shape_print_without_layout(StrBuf *sb, const Shape *s);
 /* Convenience: malloc'd string. */
 char *shape_to_string(const Shape *s);
 

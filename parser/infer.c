@@ -10,28 +10,6 @@
 /* ---------------------------------------------------------------------------
  * Messages */
 
-static void print_human(StrBuf *sb, const Shape *s) {
-  if (s->etype == ET_TUPLE || s->etype == ET_BUFFER) {
-    sb_puts(sb, s->etype == ET_BUFFER ? "b(" : "(");
-    for (int i = 0; i < s->ntuple; i++) {
-      if (i) sb_puts(sb, ", ");
-      print_human(sb, &s->tuple[i]);
-    }
-    sb_putc(sb, ')');
-    return;
-  }
-  sb_puts(sb, etype_name(s->etype));
-  sb_putc(sb, '[');
-  for (int i = 0; i < s->rank; i++) {
-    if (i) sb_putc(sb, ',');
-    if (s->dims[i] == SHAPE_DIM_UNBOUNDED)
-      sb_putc(sb, '?');
-    else
-      sb_printf(sb, "%s%lld", infer_dim_dynamic(s, i) ? "<=" : "", (long long)s->dims[i]);
-  }
-  sb_putc(sb, ']');
-}
-
 static const char *sb_to_arena(Arena *arena, StrBuf *sb) {
   const char *r = arena_strndup(arena, sb->data ? sb->data : "", sb->len);
   sb_free(sb);
@@ -41,7 +19,7 @@ static const char *sb_to_arena(Arena *arena, StrBuf *sb) {
 const char *infer_shape_str(Arena *arena, const Shape *s) {
   StrBuf sb;
   sb_init(&sb);
-  print_human(&sb, s);
+  shape_print_without_layout(&sb, s);
   return sb_to_arena(arena, &sb);
 }
 
