@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
+
 void diags_add(Diags *d, int64_t offset, const char *fmt, ...) {
   if (d->count >= DIAGS_MAX) {
     d->dropped++;
@@ -111,4 +113,16 @@ char *diag_render(const char *filename, const char *src, size_t len, int64_t off
   out[k++] = '\n';
   out[k] = '\0';
   return out;
+}
+
+void diags_render_all(StrBuf *out, const char *filename, const char *src, size_t len,
+                      const Diags *d) {
+  for (int i = 0; i < d->count; i++) {
+    char *r = diag_render(filename, src, len, d->items[i].offset, d->items[i].msg);
+    if (r) sb_puts(out, r);
+    else out->oom = true;
+    free(r);
+  }
+  if (d->dropped)
+    sb_printf(out, "%s: %d more errors not shown\n", filename ? filename : "<input>", d->dropped);
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/strbuf.h"
+
 typedef struct Diag {
   int64_t offset; /* byte offset into the source, -1 if none */
   char *msg;      /* malloc'd */
@@ -36,5 +38,10 @@ void diag_line_col(const char *src, size_t len, int64_t offset, int64_t *line, i
  * With offset < 0 only "file: error: msg\n". */
 char *diag_render(const char *filename, const char *src, size_t len, int64_t offset,
                   const char *msg);
+
+/* Appends every diagnostic of d rendered as above, then "FILE: N more errors
+ * not shown" when some were dropped. */
+void diags_render_all(StrBuf *out, const char *filename, const char *src, size_t len,
+                      const Diags *d);
 
 #endif

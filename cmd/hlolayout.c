@@ -1,7 +1,8 @@
 /* hlolayout: explains an XLA shape's layout (docs/cli.md, docs/hlolayout.md).
  *   hlolayout 'SHAPE' [--index I,J,...] [--offset N] [--map] [--format text|yaml|json]
+ *   hlolayout --module MODEL.hlo [--top N] [--format text|yaml|json]
  * Thin: options, wiring, printing and exit codes; the math and the
- * explanations live in layout/. */
+ * explanations live in layout/, the module's buffers in interp/buffers.h. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,10 +10,12 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "interp/buffers.h"
 #include "layout/layout.h"
 #include "layout/layout_doc.h"
 #include "layout/layout_explain.h"
 #include "layout/shape_text.h"
+#include "parser/load.h"
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INVALID = 3 };
 /* --map draws at most this much; beyond it the map would not be readable. */
@@ -23,13 +26,14 @@ typedef enum { MODE_SUMMARY, MODE_INDEX, MODE_OFFSET, MODE_MAP } Mode;
 
 typedef struct {
   const char *shape, *index, *offset, *module;
+  int64_t top; /* --top N: rows listed by --module, 0 = all */
   Mode mode;
   Format format;
 } Options;
 
 static const char USAGE[] =
     "usage: hlolayout 'SHAPE' [--index I,J,...] [--offset N] [--map] [--format text|yaml|json]\n"
-    "       hlolayout --module MODEL.hlo [--format text|yaml|json]\n";
+    "       hlolayout --module MODEL.hlo [--top N] [--format text|yaml|json]\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...) {
@@ -63,7 +67,7 @@ static int parse_args(int argc, char **argv, Options *o, bool *help) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = NULL;
-    const char *names[] = {"--index", "--offset", "--format", "--module"};
+    const char *names[] = {"--index", "--offset", "--format", "--module", "--top"};
     const char *name = NULL;
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
       size_t n = strlen(names[k]);
@@ -86,6 +90,13 @@ static int parse_args(int argc, char **argv, Options *o, bool *help) {
       rc = set_mode(o, MODE_OFFSET, name);
     } else if (name && strcmp(name, "--module") == 0) {
       o->module = val;
+    } else if (name && strcmp(name, "--top") == 0) {
+      char *end;
+      errno = 0;
+      long long n = strtoll(val, &end, 10);
+      if (errno || end == val || *end || n < 1)
+        return usage_error("--top needs a positive number of rows, not '%s'", val);
+      o->top = n;
     } else if (name) {
       if (strcmp(val, "text") == 0)
         o->format = FMT_TEXT;
@@ -112,6 +123,7 @@ static int parse_args(int argc, char **argv, Options *o, bool *help) {
   if (o->module && o->shape) return usage_error("give either SHAPE or --module, not both");
   if (o->module && o->mode != MODE_SUMMARY)
     return usage_error("--index, --offset and --map need a SHAPE, not --module");
+  if (o->top && !o->module) return usage_error("--top needs --module");
   if (!o->module && !o->shape) return usage_error("missing SHAPE, e.g. 'f32[3,5]{1,0:T(2,2)}'");
   return EXIT_OK;
 }
@@ -617,6 +629,241 @@ done:
   return rc;
 }
 
+/* ---------- --module: every buffer of a module ---------- */
+
+static double percent(int64_t part, int64_t whole) {
+  return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* "fusion", or "custom-call-start" for async sugar. */
+static const char *op_text(const Instr *in, char *buf, size_t n) {
+  if (in->wrapped_op == OP_INVALID) return opcode_name(in->op);
+  snprintf(buf, n, "%s-%s", opcode_name(in->wrapped_op),
+           in->op == OP_ASYNC_START ? "start" : in->op == OP_ASYNC_UPDATE ? "update" : "done");
+  return buf;
+}
+
+/* logical_bytes .. expansion of one row or total (unsized: nulls). */
+static void size_keys(Arena *a, LayoutDoc *d, bool sized, int64_t logical, int64_t physical) {
+  layout_doc_put(a, d, "logical_bytes", sized ? layout_doc_int(a, logical) : layout_doc_null(a));
+  layout_doc_put(a, d, "physical_bytes", sized ? layout_doc_int(a, physical) : layout_doc_null(a));
+  layout_doc_put(a, d, "waste_bytes",
+                 sized ? layout_doc_int(a, physical - logical) : layout_doc_null(a));
+  layout_doc_put(a, d, "waste_percent",
+                 sized ? layout_doc_num(a, percent(physical - logical, physical), 1) : layout_doc_null(a));
+  layout_doc_put(a, d, "expansion",
+                 sized && logical > 0 ? layout_doc_num(a, (double)physical / (double)logical, 1)
+                                      : layout_doc_null(a));
+}
+
+static LayoutDoc *totals_doc(Arena *a, const BufferTotals *t, bool with_space) {
+  char buf[64];
+  LayoutDoc *d = layout_doc_map(a);
+  if (with_space) {
+    layout_doc_put(a, d, "memory_space", layout_doc_int(a, t->memory_space));
+    layout_doc_put(a, d, "memory_space_name",
+                   layout_doc_str(a, layout_memory_space_name(t->memory_space, buf, sizeof buf)));
+  }
+  layout_doc_put(a, d, "buffer_count", layout_doc_int(a, t->count));
+  size_keys(a, d, true, t->logical_bytes, t->physical_bytes);
+  return d;
+}
+
+static void module_doc(const Module *m, const BufferReport *r, int64_t shown, Format f) {
+  Arena *a = r->arena;
+  char buf[64];
+  LayoutDoc *d = layout_doc_map(a);
+  layout_doc_put(a, d, "module", layout_doc_str(a, m->name));
+  layout_doc_put(a, d, "entry", layout_doc_str(a, m->entry->name));
+  const struct {
+    const char *key;
+    int64_t v;
+  } counts[] = {{"computations_listed", r->ncomputations},
+                {"unlisted_instructions", r->nunlisted_instrs},
+                {"buffer_count", r->nbuffers},
+                {"alias_count", r->naliases},
+                {"unsized_count", r->nunsized},
+                {"rows", r->nrows},
+                {"rows_shown", shown}};
+  for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
+    layout_doc_put(a, d, counts[i].key, layout_doc_int(a, counts[i].v));
+  LayoutDoc *rows = layout_doc_put(a, d, "buffers", layout_doc_seq(a));
+  for (int64_t i = 0; i < shown; i++) {
+    const BufferRow *row = &r->rows[i];
+    LayoutDoc *e = layout_doc_push(rows, layout_doc_map(a));
+    layout_doc_put(a, e, "computation", layout_doc_str(a, row->comp->name));
+    layout_doc_put(a, e, "instruction", layout_doc_str(a, row->instr->name));
+    layout_doc_put(a, e, "shape_index", layout_doc_ints(a, row->index, row->index_len));
+    layout_doc_put(a, e, "name", layout_doc_str(a, row->name));
+    layout_doc_put(a, e, "opcode", layout_doc_str(a, op_text(row->instr, buf, sizeof buf)));
+    layout_doc_put(a, e, "shape", layout_doc_str(a, row->shape));
+    layout_doc_put(a, e, "memory_space", layout_doc_int(a, row->memory_space));
+    layout_doc_put(a, e, "memory_space_name",
+                   layout_doc_str(a, layout_memory_space_name(row->memory_space, buf, sizeof buf)));
+    layout_doc_put(a, e, "alias", layout_doc_bool(a, row->alias));
+    layout_doc_put(a, e, "alias_of", row->alias_of ? layout_doc_str(a, row->alias_of)
+                                                   : layout_doc_null(a));
+    size_keys(a, e, row->sized, row->logical_bytes, row->physical_bytes);
+    layout_doc_put(a, e, "error", row->error ? layout_doc_str(a, row->error) : layout_doc_null(a));
+  }
+  LayoutDoc *spaces = layout_doc_put(a, d, "memory_spaces", layout_doc_seq(a));
+  for (int i = 0; i < r->nspaces; i++) layout_doc_push(spaces, totals_doc(a, &r->spaces[i], true));
+  layout_doc_put(a, d, "totals", totals_doc(a, &r->total, false));
+  emit(d, f);
+}
+
+/* The listing's columns; numbers are right-aligned, the last is not padded. */
+enum { COL_POS, COL_PHYS, COL_LOG, COL_WASTE, COL_PCT, COL_EXP, COL_SPACE, COL_COMP, COL_NAME,
+       COL_OP, COL_SHAPE, COL_NOTE, NCOLS };
+static const char *const COL_HEAD[NCOLS] = {"#",     "physical",    "logical", "waste",
+                                            "waste%", "expand",     "space",   "computation",
+                                            "buffer", "opcode",     "shape",   "note"};
+enum { CELL = 48 };
+
+static void row_cells(const BufferRow *row, int64_t pos, const char *cell[NCOLS],
+                      char buf[NCOLS][CELL], char *note, size_t note_size) {
+  for (int k = 0; k < NCOLS; k++) cell[k] = buf[k];
+  snprintf(buf[COL_POS], CELL, "%lld", (long long)pos);
+  if (row->sized) {
+    int64_t waste = row->physical_bytes - row->logical_bytes;
+    snprintf(buf[COL_PHYS], CELL, "%lld", (long long)row->physical_bytes);
+    snprintf(buf[COL_LOG], CELL, "%lld", (long long)row->logical_bytes);
+    snprintf(buf[COL_WASTE], CELL, "%lld", (long long)waste);
+    snprintf(buf[COL_PCT], CELL, "%.1f%%", percent(waste, row->physical_bytes));
+    if (row->logical_bytes > 0)
+      snprintf(buf[COL_EXP], CELL, "%.1fx", (double)row->physical_bytes / (double)row->logical_bytes);
+    else
+      snprintf(buf[COL_EXP], CELL, "-");
+  } else {
+    for (int k = COL_PHYS; k <= COL_EXP; k++) snprintf(buf[k], CELL, "?");
+  }
+  snprintf(buf[COL_SPACE], CELL, "%lld %s", (long long)row->memory_space,
+           layout_memory_space_short(row->memory_space));
+  cell[COL_COMP] = row->comp->name;
+  cell[COL_NAME] = row->name;
+  cell[COL_OP] = op_text(row->instr, buf[COL_OP], CELL);
+  cell[COL_SHAPE] = row->shape;
+  if (row->alias)
+    snprintf(note, note_size, "alias of %s", row->alias_of ? row->alias_of : "another buffer");
+  else if (!row->sized)
+    snprintf(note, note_size, "size unknown: %s", row->error ? row->error : "");
+  else
+    note[0] = '\0';
+  cell[COL_NOTE] = note;
+}
+
+static void print_cells(const char *const cell[NCOLS], const int width[NCOLS]) {
+  int last = NCOLS - 1;
+  while (last > 0 && !cell[last][0]) last--;
+  for (int k = 0; k <= last; k++) {
+    int w = k == last ? 0 : k <= COL_EXP ? width[k] : -width[k];
+    printf("%s%*s", k ? "  " : "", w, cell[k]);
+  }
+  printf("\n");
+}
+
+static void print_totals_line(const char *label, int label_width, const BufferTotals *t) {
+  int64_t waste = t->physical_bytes - t->logical_bytes;
+  printf("%-*s  %7lld  %14lld  %14lld  %14lld  %6.1f%%  ", label_width, label, (long long)t->count,
+         (long long)t->logical_bytes, (long long)t->physical_bytes, (long long)waste,
+         percent(waste, t->physical_bytes));
+  if (t->logical_bytes > 0)
+    printf("%6.1fx\n", (double)t->physical_bytes / (double)t->logical_bytes);
+  else
+    printf("%7s\n", "-");
+}
+
+static const char *plural(int64_t n, const char *one, const char *many) {
+  return n == 1 ? one : many;
+}
+
+static void module_text(const Module *m, const BufferReport *r, int64_t shown) {
+  printf("module %s (entry %s): %lld %s and %lld %s in %d %s\n", m->name, m->entry->name,
+         (long long)r->nbuffers, plural(r->nbuffers, "buffer", "buffers"), (long long)r->naliases,
+         plural(r->naliases, "alias", "aliases"), r->ncomputations,
+         plural(r->ncomputations, "computation", "computations"));
+  printf("aliases (get-tuple-element, bitcast, tuple, while, call, conditional, parameters of\n"
+         "called computations, forwarded parts of async/copy/collective ops) share the buffer\n"
+         "in their note and are not in the totals\n");
+  if (r->nunlisted_instrs)
+    printf("not listed: %lld %s in fusion bodies and applied computations (no buffers)\n",
+           (long long)r->nunlisted_instrs,
+           plural(r->nunlisted_instrs, "instruction", "instructions"));
+  if (r->nunsized)
+    printf("size unknown: %lld %s whose layout cannot be sized (not in the totals)\n",
+           (long long)r->nunsized, plural(r->nunsized, "buffer", "buffers"));
+  printf("\n");
+  int width[NCOLS];
+  const char *cell[NCOLS];
+  char buf[NCOLS][CELL], note[1200];
+  for (int k = 0; k < NCOLS; k++) width[k] = (int)strlen(COL_HEAD[k]);
+  for (int64_t i = 0; i < shown; i++) {
+    row_cells(&r->rows[i], i + 1, cell, buf, note, sizeof note);
+    for (int k = 0; k < NCOLS; k++) {
+      int n = (int)strlen(cell[k]);
+      if (n > width[k]) width[k] = n;
+    }
+  }
+  print_cells(COL_HEAD, width);
+  for (int64_t i = 0; i < shown; i++) {
+    row_cells(&r->rows[i], i + 1, cell, buf, note, sizeof note);
+    print_cells(cell, width);
+  }
+  if (shown < r->nrows)
+    printf("... %lld more %s (--top %lld of %lld rows)\n", (long long)(r->nrows - shown),
+           plural(r->nrows - shown, "row", "rows"), (long long)shown, (long long)r->nrows);
+  printf("\n");
+  char label[96], name[64];
+  int lw = (int)strlen("memory space");
+  for (int i = 0; i < r->nspaces; i++) {
+    int64_t sp = r->spaces[i].memory_space;
+    int n = snprintf(label, sizeof label, "S(%lld) %s", (long long)sp,
+                     layout_memory_space_name(sp, name, sizeof name));
+    if (n > lw) lw = n;
+  }
+  printf("%-*s  %7s  %14s  %14s  %14s  %7s  %7s\n", lw, "memory space", "buffers", "logical",
+         "physical", "waste", "waste%", "expand");
+  for (int i = 0; i < r->nspaces; i++) {
+    int64_t sp = r->spaces[i].memory_space;
+    snprintf(label, sizeof label, "S(%lld) %s", (long long)sp,
+             layout_memory_space_name(sp, name, sizeof name));
+    print_totals_line(label, lw, &r->spaces[i]);
+  }
+  print_totals_line("total", lw, &r->total);
+}
+
+static int run_module(const Options *o) {
+  ModuleSource src;
+  StrBuf report;
+  sb_init(&report);
+  ErrorKind kind = ERR_NONE;
+  Module *m = parse_load_module(o->module, &src, &report, &kind);
+  int rc = EXIT_OK;
+  if (!m) {
+    if (kind == ERR_RUNTIME) fputs("hlolayout: ", stderr);
+    fputs(report.data ? report.data : "", stderr);
+    rc = kind == ERR_RUNTIME ? EXIT_RUNTIME : EXIT_INVALID;
+  } else {
+    BufferReport r;
+    Error err = {0};
+    if (!buffers_report(m, &r, &err)) {
+      fprintf(stderr, "hlolayout: %s\n", err.msg);
+      rc = EXIT_RUNTIME;
+    } else {
+      int64_t shown = o->top && o->top < r.nrows ? o->top : r.nrows;
+      if (o->format == FMT_TEXT)
+        module_text(m, &r, shown);
+      else
+        module_doc(m, &r, shown, o->format);
+      buffers_report_free(&r);
+    }
+  }
+  module_free(m);
+  module_source_free(&src);
+  sb_free(&report);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   Options o = {0};
   bool help = false;
@@ -626,11 +873,7 @@ int main(int argc, char **argv) {
     fputs(USAGE, stdout);
     return EXIT_OK;
   }
-  if (o.module) {
-    fprintf(stderr, "hlolayout: --module is not available yet: it needs the HLO module parser\n");
-    return EXIT_RUNTIME;
-  }
-  rc = run_shape(&o);
+  rc = o.module ? run_module(&o) : run_shape(&o);
   if (fflush(stdout) != 0) return EXIT_RUNTIME;
   return rc;
 }

@@ -146,5 +146,7 @@ void layout_unpack_bits(uint8_t *restrict dst, const uint8_t *restrict src, int6
  * (alternate fast memory)", "host memory", else "memory space N
  * (device-specific)" written into buf (>= 64 bytes), which is returned. */
 const char *layout_memory_space_name(int64_t space, char *buf, size_t bufsize);
+/* One word for tables: "HBM", "VMEM", "host", else "device". */
+const char *layout_memory_space_short(int64_t space);
 
 #endif

@@ -303,3 +303,12 @@ const char *layout_memory_space_name(int64_t space, char *buf, size_t bufsize) {
   snprintf(buf, bufsize, "memory space %lld (device-specific)", (long long)space);
   return buf;
 }
+
+const char *layout_memory_space_short(int64_t space) {
+  switch (space) {
+    case MEMSPACE_DEFAULT: return "HBM";
+    case MEMSPACE_ALTERNATE: return "VMEM";
+    case MEMSPACE_HOST: return "host";
+    default: return "device";
+  }
+}

@@ -2,9 +2,10 @@
 # Whole-corpus checks, run by CTest (tests/tests.cmake):
 #   scripts/conformance.sh MODE BINDIR CORPUS_DIR
 # MODE check:     hlorun --check on every *.hlo under CORPUS_DIR must exit 0.
-# MODE roundtrip: print -> parse -> print must give identical text (needs
-#                 hlorun --print-module; skipped while it is not available).
-# MODE layout:    owned by the layout engine; not implemented here.
+# MODE roundtrip: print(parse(print(parse(F)))) == print(parse(F)) byte for
+#                 byte, and the printed text parses and verifies again.
+# MODE layout:    hlolayout --module on every file must exit 0 (and print a
+#                 listing); known-invalid files must exit 3 with a diagnostic.
 # Prints "N passed, M failed" and exits non-zero on any failure.
 #
 # Files listed in scripts/conformance-known-invalid.txt (one basename per
@@ -15,12 +16,27 @@ bindir=${2:?missing BINDIR}
 corpus=${3:?missing CORPUS_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 hlorun="$bindir/hlorun"
+hlolayout="$bindir/hlolayout"
 
 known_invalid() {
   local base
   base=$(basename "$1")
   [ -f "$here/conformance-known-invalid.txt" ] &&
     grep -qxF "$base" <(sed 's/#.*//; s/[[:space:]]*$//' "$here/conformance-known-invalid.txt")
+}
+
+# print(parse(F)) must parse and verify again and print to the same bytes.
+roundtrip_one() {
+  local f=$1 tmp=$2
+  if ! timeout 60 "$hlorun" "$f" --print-module >"$tmp/1.hlo" 2>"$tmp/err"; then
+    echo "first print failed:"; cat "$tmp/err"; return 1
+  fi
+  if ! timeout 60 "$hlorun" "$tmp/1.hlo" --print-module >"$tmp/2.hlo" 2>"$tmp/err"; then
+    echo "the printed module does not parse/verify:"; cat "$tmp/err"; return 1
+  fi
+  if ! cmp -s "$tmp/1.hlo" "$tmp/2.hlo"; then
+    echo "not a fixed point:"; diff "$tmp/1.hlo" "$tmp/2.hlo"; return 1
+  fi
 }
 
 mapfile -d '' files < <(find "$corpus" -name '*.hlo' -type f -print0 | sort -z)
@@ -51,22 +67,38 @@ case "$mode" in
     done
     ;;
   roundtrip)
-    probe=$(mktemp)
-    trap 'rm -f "$probe" "$probe".1 "$probe".2' EXIT
-    if ! "$hlorun" "${files[0]}" --print-module >/dev/null 2>&1; then
-      echo "mode roundtrip: hlorun --print-module is not available yet; skipped"
-      exit 0
-    fi
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
     for f in "${files[@]}"; do
       known_invalid "$f" && continue
-      if "$hlorun" "$f" --print-module >"$probe".1 2>/dev/null &&
-         "$hlorun" "$probe".1 --print-module >"$probe".2 2>/dev/null &&
-         cmp -s "$probe".1 "$probe".2; then
+      if err=$(roundtrip_one "$f" "$tmp"); then
         pass=$((pass + 1))
       else
         fail=$((fail + 1))
         echo "FAIL: $f"
-        diff "$probe".1 "$probe".2 2>/dev/null | head -n 6
+        printf '%s\n' "$err" | head -n 8
+      fi
+    done
+    ;;
+  layout)
+    for f in "${files[@]}"; do
+      out=$(timeout 60 "$hlolayout" --module "$f" 2>&1 >/dev/null)
+      rc=$?
+      if known_invalid "$f"; then
+        if [ "$rc" -eq 3 ] && [[ "$out" == *": error: "* ]]; then
+          pass=$((pass + 1))
+        else
+          fail=$((fail + 1))
+          echo "FAIL (listed as invalid, want exit 3 with a diagnostic, got $rc): $f"
+        fi
+        continue
+      fi
+      if [ "$rc" -eq 0 ]; then
+        pass=$((pass + 1))
+      else
+        fail=$((fail + 1))
+        echo "FAIL (exit $rc): $f"
+        printf '%s\n' "$out" | head -n 6
       fi
     done
     ;;

@@ -253,6 +253,10 @@ Test(layout, memory_space_names) {
   cr_expect_str_eq(layout_memory_space_name(5, buf, sizeof buf), "host memory");
   cr_expect_str_eq(layout_memory_space_name(3, buf, sizeof buf),
                    "memory space 3 (device-specific)");
+  cr_expect_str_eq(layout_memory_space_short(0), "HBM");
+  cr_expect_str_eq(layout_memory_space_short(1), "VMEM");
+  cr_expect_str_eq(layout_memory_space_short(5), "host");
+  cr_expect_str_eq(layout_memory_space_short(3), "device");
 }
 
 /* Later tiles can pad too; XLA's ArraySize does not see that (layout.md 2.4):

@@ -33,6 +33,13 @@ if(EXISTS ${CONFORMANCE_DIR} AND EXISTS ${CMAKE_SOURCE_DIR}/scripts/conformance.
   endforeach()
 endif()
 
+# The bundled example (testdata/examples/mlp.hlo) against numpy's result.
+find_program(SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(SYSTEM_PYTHON3)
+  add_test(NAME example/mlp
+           COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/check-example.py ${CMAKE_BINARY_DIR}/bin)
+endif()
+
 # Benchmarks: tests/bench/bench_<name>.c, run by scripts/bench-*.sh (not by ctest).
 file(GLOB BENCHES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/bench/bench_*.c)
 foreach(src ${BENCHES})

@@ -1,0 +1,1414 @@
+/* The evaluator: one dispatch over opcodes, as SQLite's vdbe.c does.  Data
+ * movement runs through kernels/k_movement.h on dense row-major views;
+ * elementwise math through eval_elementwise.c; dot/reduce/... through
+ * eval_compute.c. */
+#include "interp/eval.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "interp/eval_internal.h"
+#include "kernels/k_movement.h"
+#include "layout/etype_convert.h"
+
+enum { MAX_DEPTH = 200 };
+/* Elementwise chains are fused from this result size on (smaller ones run
+ * op by op, so small programs keep exact per-instruction liveness). */
+#define EVAL_FUSE_MIN_BYTES ((int64_t)1 << 20)
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Memory errors raised on behalf of an instruction get their "instruction
+ * NAME: " prefix from eval_run (prefix_error), so nothing is formatted on
+ * the hot path: the description is left empty. */
+void eval_who(const Instr *in, char *buf, int size) {
+  (void)in;
+  (void)size;
+  buf[0] = 0;
+}
+
+bool eval_unsupported(const Instr *in, Error *err) {
+  const char *op = opcode_name(in->op);
+  if ((in->op == OP_ASYNC_START || in->op == OP_ASYNC_UPDATE || in->op == OP_ASYNC_DONE) &&
+      in->wrapped_op != OP_INVALID) {
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: opcode %s-%s is not supported yet",
+                     in->name, opcode_name(in->wrapped_op),
+                     in->op == OP_ASYNC_START ? "start" : in->op == OP_ASYNC_UPDATE ? "update" : "done");
+  }
+  return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: opcode %s is not supported yet",
+                   in->name, op);
+}
+
+/* --- plans (once per module) --- */
+
+static bool plan_comp(CompPlan *p, const Computation *c) {
+  int n = c->ninstrs;
+  size_t sz = (size_t)(n ? n : 1);
+  p->comp = c;
+  p->last_use = malloc(sizeof(int) * sz);
+  p->release_start = calloc(sz + 1, sizeof(int));
+  p->stats = calloc(sz, sizeof(InstrStats));
+  p->consts = calloc(sz, sizeof(Value *));
+  p->aux = calloc(sz, sizeof(void *));
+  if (!p->last_use || !p->release_start || !p->stats || !p->consts || !p->aux) return false;
+  for (int i = 0; i < n; i++) p->last_use[i] = -1;
+  for (int i = 0; i < n; i++) {
+    const Instr *in = c->instrs[i];
+    for (int k = 0; k < in->noperands; k++) {
+      const Instr *o = in->operands[k];
+      if (o->parent == c && o->index < i) p->last_use[o->index] = i;
+    }
+  }
+  /* Value of instr j dies after instr last_use[j] (or right after itself when
+   * unused); the root lives on as the result. */
+  int *count = calloc(sz, sizeof(int));
+  if (!count) return false;
+  int total = 0;
+  for (int j = 0; j < n; j++) {
+    if (c->instrs[j] == c->root) continue;
+    int at = p->last_use[j] < 0 ? j : p->last_use[j];
+    count[at]++;
+    total++;
+  }
+  p->release = malloc(sizeof(int) * (size_t)(total ? total : 1));
+  if (!p->release) {
+    free(count);
+    return false;
+  }
+  for (int i = 0; i < n; i++) p->release_start[i + 1] = p->release_start[i] + count[i];
+  memset(count, 0, sizeof(int) * sz);
+  for (int j = 0; j < n; j++) {
+    if (c->instrs[j] == c->root) continue;
+    int at = p->last_use[j] < 0 ? j : p->last_use[j];
+    p->release[p->release_start[at] + count[at]++] = j;
+  }
+  free(count);
+  p->group_end = malloc(sizeof(int) * sz);
+  if (!p->group_end) return false;
+  for (int i = 0; i < n; i++) p->group_end[i] = -1;
+  for (int i = 0; i < n;) {
+    const Instr *a = c->instrs[i];
+    int64_t elems;
+    if (!eval_fusable(a) || !shape_element_count(&a->shape, &elems) ||
+        elems * etype_storage_bytes(a->shape.etype) < EVAL_FUSE_MIN_BYTES) {
+      i++;
+      continue;
+    }
+    int end = i;
+    for (int j = i + 1; j < n; j++) {
+      const Instr *b = c->instrs[j];
+      if (!eval_fusable(b) || b->shape.rank != a->shape.rank) break;
+      bool same = true;
+      for (int d = 0; d < a->shape.rank; d++) same = same && b->shape.dims[d] == a->shape.dims[d];
+      Layout x = a->shape.layout, y = b->shape.layout;
+      x.memory_space = y.memory_space = 0;
+      if (!same || !layout_equal(&x, &y)) break;
+      /* every member so far must be used only up to j, and not be the root */
+      bool ok = true;
+      for (int k = i; k <= end && ok; k++)
+        ok = c->instrs[k] != c->root && p->last_use[k] >= 0 && p->last_use[k] <= j;
+      /* b must use something of the group (else it is an independent op) */
+      bool linked = false;
+      for (int o = 0; o < b->noperands; o++)
+        linked = linked || (b->operands[o]->index >= i && b->operands[o]->index <= end &&
+                            b->operands[o]->parent == c);
+      if (!ok || !linked) break;
+      end = j;
+    }
+    if (end > i) p->group_end[i] = end;
+    i = end + 1;
+  }
+  return true;
+}
+
+bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, Error *err) {
+  memset(ctx, 0, sizeof *ctx);
+  ctx->module = m;
+  ctx->fuse = true;
+  if (!value_ctx_init(&ctx->vc, mem, run_arena))
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  ctx->nplans = m->ncomps;
+  ctx->plans = calloc((size_t)(m->ncomps ? m->ncomps : 1), sizeof(CompPlan));
+  if (!ctx->plans) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  for (int i = 0; i < m->ncomps; i++)
+    if (!plan_comp(&ctx->plans[i], m->comps[i])) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  return true;
+}
+
+void eval_free(EvalCtx *ctx) {
+  for (int i = 0; i < ctx->nplans; i++) {
+    CompPlan *p = &ctx->plans[i];
+    if (p->consts)
+      for (int j = 0; j < p->comp->ninstrs; j++) value_unref(&ctx->vc, p->consts[j]);
+    if (p->aux)
+      for (int j = 0; j < p->comp->ninstrs; j++) free(p->aux[j]);
+    free(p->last_use);
+    free(p->release_start);
+    free(p->release);
+    free(p->stats);
+    free(p->consts);
+    free(p->aux);
+    free(p->group_end);
+  }
+  free(ctx->plans);
+  ctx->plans = NULL;
+  value_ctx_free(&ctx->vc);
+}
+
+bool eval_can_donate(const Frame *f, const Instr *in, int k) {
+  const Instr *o = in->operands[k];
+  if (o->parent != in->parent || f->plan->last_use[o->index] != in->index) return false;
+  for (int j = 0; j < in->noperands; j++)
+    if (j != k && in->operands[j] == o) return false;
+  const Value *v = f->vals[o->index];
+  return v && v->refs == 1 && v->buf && v->buf->refs == 1;
+}
+
+/* --- helpers --- */
+
+static bool new_result(EvalCtx *ctx, const Instr *in, const Shape *rs, bool zero, Value **out,
+                       Error *err) {
+  char who[300];
+  eval_who(in, who, sizeof who);
+  return value_new_array(&ctx->vc, rs, zero, who, out, err);
+}
+
+static const Computation *attr_comp(const Instr *in, AttrKey key) {
+  const Attr *a = ir_attr(in, key);
+  return a && a->kind == AV_COMPUTATION ? a->v.comp : NULL;
+}
+
+static const IntList *attr_ints(const Instr *in, AttrKey key) {
+  const Attr *a = ir_attr(in, key);
+  return a && a->kind == AV_INT_LIST ? &a->v.ints : NULL;
+}
+
+static bool attr_int(const Instr *in, AttrKey key, int64_t *out) {
+  const Attr *a = ir_attr(in, key);
+  if (!a || a->kind != AV_INT) return false;
+  *out = a->v.i;
+  return true;
+}
+
+static bool require_array(const Instr *in, const Value *v, const char *what, Error *err) {
+  if (!v || !v->info || !v->buf)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s is not an array", in->name,
+                     what);
+  return true;
+}
+
+/* Reads a scalar integer (any int type or pred) from an array value. */
+static bool read_scalar_i64(EvalCtx *ctx, const Instr *in, const Value *v, int64_t index,
+                            int64_t *out, Error *err) {
+  if (!require_array(in, v, "an index operand", err)) return false;
+  EType t = v->info->etype;
+  if (!etype_is_int(t) && t != ET_PRED)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: index of type %s is not an integer",
+                     in->name, etype_name(t));
+  const void *d;
+  void *tmp;
+  if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
+  int64_t x = etype_load_i64(t, (const char *)d + index * v->info->esize);
+  /* u64 comes back as bits; clamp huge unsigned values to INT64_MAX. */
+  if (t == ET_U64 && x < 0) x = INT64_MAX;
+  *out = x;
+  free(tmp);
+  return true;
+}
+
+/* Dense read of an operand with error prefixing handled by the caller. */
+typedef struct Dense {
+  const void *data;
+  void *tmp;
+} Dense;
+
+static bool dense_in(EvalCtx *ctx, const Value *v, Dense *d, Error *err) {
+  return value_dense_read(&ctx->vc, v, &d->data, &d->tmp, err);
+}
+
+static void traffic(EvalCtx *ctx, InstrStats *st, const Value *v, bool write) {
+  if (!v) return;
+  if (v->ntuple) {
+    for (int i = 0; i < v->ntuple; i++) traffic(ctx, st, v->elems[i], write);
+    return;
+  }
+  if (!v->info || !v->buf) return;
+  int64_t n = v->info->phys_bytes;
+  if (write) {
+    st->bytes_written += n;
+    mem_count_write(ctx->vc.mem, v->info->space, n);
+  } else {
+    st->bytes_read += n;
+    mem_count_read(ctx->vc.mem, v->info->space, n);
+  }
+}
+
+/* --- constants --- */
+
+static bool value_from_literal(EvalCtx *ctx, const Instr *in, const Literal *lit, const Shape *s,
+                               Value **out, Error *err) {
+  char who[300];
+  eval_who(in, who, sizeof who);
+  if (shape_is_tuple(s)) {
+    int n = s->ntuple;
+    Value **el = calloc((size_t)(n ? n : 1), sizeof *el);
+    if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    for (int i = 0; i < n; i++) {
+      const Literal *li = lit && i < lit->ntuple ? &lit->tuple[i] : NULL;
+      if (!value_from_literal(ctx, in, li, &s->tuple[i], &el[i], err)) {
+        for (int j = 0; j < i; j++) value_unref(&ctx->vc, el[j]);
+        free(el);
+        return false;
+      }
+    }
+    *out = value_new_tuple(s, n, el);
+    free(el);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  if (s->etype == ET_TOKEN) {
+    *out = value_new_token(s);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
+  if (!ai) return false;
+  if (!lit || !lit->data || lit->nbytes < ai->dense_bytes) {
+    /* Elided ({...}) or missing contents: zeros (XLA fills garbage). */
+    return value_new_array(&ctx->vc, s, true, who, out, err);
+  }
+  return value_from_dense(&ctx->vc, s, lit->data, who, out, err);
+}
+
+static bool exec_constant(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                          Error *err) {
+  CompPlan *p = (CompPlan *)f->plan;
+  if (!p->consts[in->index]) {
+    int saved = ctx->vc.uncounted;
+    ctx->vc.uncounted = 0; /* constants live in their space for the whole run */
+    bool ok = value_from_literal(ctx, in, in->literal, &in->shape, &p->consts[in->index], err);
+    ctx->vc.uncounted = saved;
+    if (!ok) return false;
+  }
+  Value *c = p->consts[in->index];
+  if (rs == &in->shape || !shape_is_array(rs) || rs->rank == 0) {
+    *out = value_ref(c);
+    return true;
+  }
+  /* Map mode: the scalar constant broadcast to the mapped dims. */
+  Dense d;
+  if (!dense_in(ctx, c, &d, err)) return false;
+  Value *v;
+  if (!new_result(ctx, in, rs, false, &v, err)) {
+    free(d.tmp);
+    return false;
+  }
+  k_fill(v->buf->data, v->info->elements, d.data, (size_t)v->info->esize);
+  free(d.tmp);
+  *out = v;
+  return true;
+}
+
+/* --- data movement --- */
+
+/* Runs `body` with a dense view of operand 0 and a dense target of a fresh
+ * result. */
+typedef bool (*MoveFn)(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src,
+                       const void *sdata, Value *dst, void *ddata, Error *err);
+
+static bool move_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, MoveFn fn,
+                    Value **out, Error *err) {
+  Value *src = frame_operand(f, in, 0);
+  if (!require_array(in, src, "the operand", err)) return false;
+  Dense d;
+  if (!dense_in(ctx, src, &d, err)) return false;
+  Value *v;
+  if (!new_result(ctx, in, rs, false, &v, err)) {
+    free(d.tmp);
+    return false;
+  }
+  void *dd, *dtmp;
+  bool ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err) &&
+            fn(ctx, f, in, src, d.data, v, dd, err) && value_dense_commit(&ctx->vc, v, dtmp, err);
+  free(d.tmp);
+  if (!ok) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+static bool mv_broadcast(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src,
+                         const void *s, Value *dst, void *d, Error *err) {
+  (void)ctx;
+  (void)f;
+  const ArrayInfo *si = src->info, *di = dst->info;
+  const IntList *dims = attr_ints(in, ATTR_DIMENSIONS);
+  int64_t bd[K_MAX_RANK];
+  if (si->rank > K_MAX_RANK || di->rank > K_MAX_RANK)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: rank too large", in->name);
+  if (si->rank > 0) {
+    if (!dims || dims->n != si->rank)
+      return error_set(err, ERR_RUNTIME, in->offset,
+                       "instruction %s: broadcast needs one dimension per operand dimension",
+                       in->name);
+    for (int k = 0; k < si->rank; k++) {
+      bd[k] = dims->v[k];
+      if (bd[k] < 0 || bd[k] >= di->rank ||
+          (si->dims[k] != 1 && si->dims[k] != di->dims[bd[k]]))
+        return error_set(err, ERR_RUNTIME, in->offset,
+                         "instruction %s: broadcast dimension %d does not fit", in->name, k);
+    }
+  }
+  if (di->elements == 0) return true;
+  k_broadcast(d, di->dims, di->rank, s, si->dims, si->rank, bd, (size_t)di->esize);
+  return true;
+}
+
+static bool mv_reshape(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src, const void *s,
+                       Value *dst, void *d, Error *err) {
+  (void)ctx;
+  (void)f;
+  if (src->info->elements != dst->info->elements || src->info->esize != dst->info->esize)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: reshape changes the element count", in->name);
+  if (dst->info->dense_bytes) memcpy(d, s, (size_t)dst->info->dense_bytes);
+  return true;
+}
+
+static bool mv_transpose(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src,
+                         const void *s, Value *dst, void *d, Error *err) {
+  (void)ctx;
+  (void)f;
+  const ArrayInfo *si = src->info;
+  const IntList *perm = attr_ints(in, ATTR_DIMENSIONS);
+  if (!perm || perm->n != si->rank)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad permutation", in->name);
+  uint64_t seen = 0;
+  for (int k = 0; k < si->rank; k++) {
+    int64_t p = perm->v[k];
+    if (p < 0 || p >= si->rank || (si->rank <= 64 && (seen >> p & 1)) ||
+        si->dims[p] != dst->info->dims[k])
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad permutation", in->name);
+    seen |= (uint64_t)1 << p;
+  }
+  if (dst->info->elements == 0) return true;
+  k_transpose(d, s, si->dims, perm->v, si->rank, (size_t)si->esize);
+  return true;
+}
+
+static bool mv_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src, const void *s,
+                     Value *dst, void *d, Error *err) {
+  (void)ctx;
+  (void)f;
+  const ArrayInfo *si = src->info, *di = dst->info;
+  const Attr *a = ir_attr(in, ATTR_SLICE);
+  if (!a || a->kind != AV_SLICE || a->v.slice.n != si->rank)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: slice needs one range per dimension",
+                     in->name);
+  int64_t start[K_MAX_RANK], stride[K_MAX_RANK];
+  for (int k = 0; k < si->rank; k++) {
+    const SliceDim *sd = &a->v.slice.dims[k];
+    int64_t st = sd->stride > 0 ? sd->stride : 1;
+    int64_t want = sd->limit > sd->start ? (sd->limit - sd->start + st - 1) / st : 0;
+    if (sd->start < 0 || sd->limit > si->dims[k] || want != di->dims[k])
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: slice range %d out of bounds",
+                       in->name, k);
+    start[k] = sd->start;
+    stride[k] = st;
+  }
+  if (di->elements == 0) return true;
+  k_slice(d, di->dims, s, si->dims, si->rank, start, stride, (size_t)si->esize);
+  return true;
+}
+
+static bool mv_reverse(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src, const void *s,
+                       Value *dst, void *d, Error *err) {
+  (void)ctx;
+  (void)f;
+  const ArrayInfo *si = src->info;
+  const IntList *dims = attr_ints(in, ATTR_DIMENSIONS);
+  uint8_t rev[K_MAX_RANK] = {0};
+  for (int k = 0; dims && k < dims->n; k++) {
+    if (dims->v[k] < 0 || dims->v[k] >= si->rank)
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad reverse dimension",
+                       in->name);
+    rev[dims->v[k]] = 1;
+  }
+  if (si->elements == 0) return true;
+  (void)dst;
+  k_reverse(d, s, si->dims, rev, si->rank, (size_t)si->esize);
+  return true;
+}
+
+static bool mv_identity(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src, const void *s,
+                        Value *dst, void *d, Error *err) {
+  (void)ctx;
+  (void)f;
+  if (src->info->dense_bytes != dst->info->dense_bytes)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand and result sizes differ",
+                     in->name);
+  if (dst->info->dense_bytes) memcpy(d, s, (size_t)dst->info->dense_bytes);
+  return true;
+}
+
+static bool exec_pad(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                     Error *err) {
+  Value *src = frame_operand(f, in, 0), *pv = frame_operand(f, in, 1);
+  if (!require_array(in, src, "the operand", err) || !require_array(in, pv, "the padding value", err))
+    return false;
+  const ArrayInfo *si = src->info;
+  const Attr *a = ir_attr(in, ATTR_PADDING);
+  if (!a || a->kind != AV_PADDING || a->v.padding.n != si->rank)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: padding needs one entry per dimension",
+                     in->name);
+  int64_t lo[K_MAX_RANK], interior[K_MAX_RANK];
+  for (int k = 0; k < si->rank; k++) {
+    const PadDim *p = &a->v.padding.dims[k];
+    lo[k] = p->lo;
+    interior[k] = p->interior;
+    int64_t n = si->dims[k];
+    int64_t want = p->lo + p->hi + n + (n > 0 ? (n - 1) * p->interior : 0);
+    if (p->interior < 0 || want != rs->dims[k])
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: padding of dimension %d does not give the result size",
+                       in->name, k);
+  }
+  Dense ds, dp;
+  if (!dense_in(ctx, src, &ds, err)) return false;
+  if (!dense_in(ctx, pv, &dp, err)) {
+    free(ds.tmp);
+    return false;
+  }
+  Value *v;
+  void *dd, *dtmp;
+  bool ok = new_result(ctx, in, rs, false, &v, err);
+  if (ok) {
+    ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
+    if (ok) {
+      k_pad(dd, v->info->dims, ds.data, si->dims, si->rank, lo, interior, dp.data,
+            (size_t)si->esize);
+      ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+    }
+    if (!ok) value_unref(&ctx->vc, v);
+  }
+  free(ds.tmp);
+  free(dp.tmp);
+  if (ok) *out = v;
+  return ok;
+}
+
+static bool exec_concatenate(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                             Value **out, Error *err) {
+  const IntList *dims = attr_ints(in, ATTR_DIMENSIONS);
+  int rank = rs->rank;
+  if (!dims || dims->n != 1 || dims->v[0] < 0 || dims->v[0] >= rank)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: concatenate needs one dimension",
+                     in->name);
+  int cd = (int)dims->v[0];
+  Value *v;
+  if (!new_result(ctx, in, rs, false, &v, err)) return false;
+  void *dd, *dtmp;
+  if (!value_dense_target(&ctx->vc, v, &dd, &dtmp, err)) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  int64_t at = 0;
+  bool ok = true;
+  for (int k = 0; k < in->noperands && ok; k++) {
+    Value *o = frame_operand(f, in, k);
+    if (!require_array(in, o, "an operand", err) || o->info->rank != rank) {
+      ok = o && o->info ? error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand %d has the wrong rank", in->name, k) : false;
+      break;
+    }
+    int64_t zero[K_MAX_RANK] = {0}, dst_start[K_MAX_RANK] = {0};
+    dst_start[cd] = at;
+    if (at + o->info->dims[cd] > rs->dims[cd]) {
+      ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operands exceed the result",
+                     in->name);
+      break;
+    }
+    Dense d;
+    if (!dense_in(ctx, o, &d, err)) {
+      ok = false;
+      break;
+    }
+    if (o->info->elements)
+      k_move_box(dd, rs->dims, dst_start, d.data, o->info->dims, zero, o->info->dims, rank,
+                 (size_t)o->info->esize);
+    free(d.tmp);
+    at += o->info->dims[cd];
+  }
+  if (ok) ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+  else free(dtmp);
+  if (!ok) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+/* Start indices of dynamic-slice / dynamic-update-slice, clamped as XLA:
+ * start = clamp(start, 0, dim - size). */
+static bool dynamic_starts(EvalCtx *ctx, Frame *f, const Instr *in, int first, int rank,
+                           const int64_t *dims, const int64_t *sizes, int64_t *start, Error *err) {
+  int nidx = in->noperands - first;
+  for (int k = 0; k < rank; k++) {
+    int64_t s;
+    if (nidx == rank) {
+      if (!read_scalar_i64(ctx, in, frame_operand(f, in, first + k), 0, &s, err)) return false;
+    } else if (nidx == 1) {
+      Value *iv = frame_operand(f, in, first);
+      if (!require_array(in, iv, "the index vector", err)) return false;
+      if (iv->info->elements != rank)
+        return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: index vector has %" PRId64
+                         " entries for rank %d", in->name, iv->info->elements, rank);
+      if (!read_scalar_i64(ctx, in, iv, k, &s, err)) return false;
+    } else {
+      return error_set(err, ERR_RUNTIME, in->offset,
+                       "instruction %s: expected %d start indices, got %d", in->name, rank, nidx);
+    }
+    int64_t hi = dims[k] - sizes[k];
+    if (hi < 0)
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: slice of dimension %d is larger than the operand",
+                       in->name, k);
+    start[k] = s < 0 ? 0 : s > hi ? hi : s;
+  }
+  return true;
+}
+
+static bool exec_dynamic_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                               Value **out, Error *err) {
+  Value *src = frame_operand(f, in, 0);
+  if (!require_array(in, src, "the operand", err)) return false;
+  const ArrayInfo *si = src->info;
+  if (rs->rank != si->rank)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: rank mismatch", in->name);
+  int64_t start[K_MAX_RANK], ones[K_MAX_RANK];
+  if (!dynamic_starts(ctx, f, in, 1, si->rank, si->dims, rs->dims, start, err)) return false;
+  for (int k = 0; k < si->rank; k++) ones[k] = 1;
+  Dense d;
+  if (!dense_in(ctx, src, &d, err)) return false;
+  Value *v;
+  void *dd, *dtmp;
+  bool ok = new_result(ctx, in, rs, false, &v, err);
+  if (ok) {
+    ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
+    if (ok) {
+      if (v->info->elements)
+        k_slice(dd, rs->dims, d.data, si->dims, si->rank, start, ones, (size_t)si->esize);
+      ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+    }
+    if (!ok) value_unref(&ctx->vc, v);
+  }
+  free(d.tmp);
+  if (ok) *out = v;
+  return ok;
+}
+
+static bool exec_dynamic_update_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                                      Value **out, Error *err) {
+  Value *src = frame_operand(f, in, 0), *upd = frame_operand(f, in, 1);
+  if (!require_array(in, src, "the operand", err) || !require_array(in, upd, "the update", err))
+    return false;
+  const ArrayInfo *si = src->info, *ui = upd->info;
+  if (ui->rank != si->rank)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: rank mismatch", in->name);
+  int64_t start[K_MAX_RANK], zero[K_MAX_RANK] = {0};
+  if (!dynamic_starts(ctx, f, in, 2, si->rank, si->dims, ui->dims, start, err)) return false;
+  const ArrayInfo *ri = value_array_info(&ctx->vc, rs, err);
+  if (!ri) return false;
+  Value *v;
+  /* In place when the operand dies here and already has the result's layout
+   * (the common while-loop accumulator). */
+  if (si->identity && ri->identity && si->space == ri->space && si->phys_bytes == ri->phys_bytes &&
+      si->etype == ri->etype && eval_can_donate(f, in, 0)) {
+    v = value_wrap_buffer(rs, ri, src->buf);
+    if (!v) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  } else {
+    Value *c;
+    char who[300];
+    eval_who(in, who, sizeof who);
+    if (!new_result(ctx, in, rs, false, &v, err)) return false;
+    if (layout_equal(&si->shape->layout, &ri->shape->layout) || (si->identity && ri->identity)) {
+      if (ri->phys_bytes) memcpy(v->buf->data, src->buf->data, (size_t)ri->phys_bytes);
+    } else {
+      if (!layout_convert(&ri->plan, v->buf->data, &si->plan, src->buf->data, err)) {
+        value_unref(&ctx->vc, v);
+        return false;
+      }
+    }
+    (void)c;
+  }
+  if (ui->elements) {
+    Dense du;
+    void *dd, *dtmp;
+    if (!dense_in(ctx, upd, &du, err)) {
+      value_unref(&ctx->vc, v);
+      return false;
+    }
+    bool ok;
+    if (ri->identity) {
+      k_move_box(v->buf->data, rs->dims, start, du.data, ui->dims, zero, ui->dims, si->rank,
+                 (size_t)si->esize);
+      ok = true;
+    } else {
+      /* Round trip through a dense copy of the whole result. */
+      Dense dr;
+      ok = dense_in(ctx, v, &dr, err) && value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
+      if (ok) {
+        memcpy(dd, dr.data, (size_t)ri->dense_bytes);
+        k_move_box(dd, rs->dims, start, du.data, ui->dims, zero, ui->dims, si->rank,
+                   (size_t)si->esize);
+        ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+      }
+      if (ok) free(dr.tmp);
+    }
+    free(du.tmp);
+    if (!ok) {
+      value_unref(&ctx->vc, v);
+      return false;
+    }
+  }
+  *out = v;
+  return true;
+}
+
+static bool exec_iota(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                      Error *err) {
+  (void)f;
+  int64_t dim;
+  if (!attr_int(in, ATTR_IOTA_DIMENSION, &dim) || dim < 0 || (rs->rank > 0 && dim >= rs->rank) ||
+      (rs->rank == 0 && dim != 0))
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad iota_dimension", in->name);
+  Value *v;
+  if (!new_result(ctx, in, rs, false, &v, err)) return false;
+  int64_t n = v->info->elements;
+  int64_t *tmp = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+  void *dd, *dtmp;
+  bool ok = tmp && value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
+  if (!tmp) error_set(err, ERR_RUNTIME, -1, "out of memory");
+  if (ok) {
+    if (n) {
+      k_iota_s64(tmp, rs->dims, rs->rank, (int)dim);
+      etype_convert_array(rs->etype, dd, ET_S64, tmp, n);
+    }
+    ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+  }
+  free(tmp);
+  if (!ok) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+static bool scalar_result(EvalCtx *ctx, const Instr *in, const Shape *rs, int64_t x, Value **out,
+                          Error *err) {
+  Value *v;
+  if (!new_result(ctx, in, rs, true, &v, err)) return false;
+  void *dd, *dtmp;
+  if (!value_dense_target(&ctx->vc, v, &dd, &dtmp, err)) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  etype_convert_array(rs->etype, dd, ET_S64, &x, 1);
+  if (!value_dense_commit(&ctx->vc, v, dtmp, err)) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+/* copy: a new buffer in the result's layout and space. */
+static bool copy_to(EvalCtx *ctx, const Instr *in, const Value *src, const Shape *rs, Value **out,
+                    Error *err) {
+  if (shape_is_tuple(rs)) {
+    if (src->ntuple != rs->ntuple)
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: tuple arity mismatch", in->name);
+    Value **el = calloc((size_t)(rs->ntuple ? rs->ntuple : 1), sizeof *el);
+    if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    for (int i = 0; i < rs->ntuple; i++) {
+      if (!copy_to(ctx, in, src->elems[i], &rs->tuple[i], &el[i], err)) {
+        for (int j = 0; j < i; j++) value_unref(&ctx->vc, el[j]);
+        free(el);
+        return false;
+      }
+    }
+    *out = value_new_tuple(rs, rs->ntuple, el);
+    free(el);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  if (!value_shape_has_data(rs) || !src->info) {
+    *out = value_ref((Value *)src);
+    return true;
+  }
+  Value *v;
+  if (!new_result(ctx, in, rs, false, &v, err)) return false;
+  const ArrayInfo *si = src->info, *ri = v->info;
+  if (si->etype != ri->etype || si->elements != ri->elements) {
+    value_unref(&ctx->vc, v);
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: copy changes the shape", in->name);
+  }
+  Layout a = si->shape->layout, b = ri->shape->layout;
+  a.memory_space = b.memory_space = 0;
+  bool ok = true;
+  if ((si->identity && ri->identity) || (si->rank == ri->rank && layout_equal(&a, &b))) {
+    if (ri->phys_bytes) memcpy(v->buf->data, src->buf->data, (size_t)ri->phys_bytes);
+  } else {
+    ok = layout_convert(&ri->plan, v->buf->data, &si->plan, src->buf->data, err);
+    ctx->vc.conversions++;
+    ctx->vc.conversion_bytes += ri->phys_bytes;
+  }
+  if (!ok) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+/* bitcast: the operand's physical bytes under the result's shape/layout.
+ * XLA's verifier only checks logical byte sizes; when tile padding makes the
+ * physical sizes differ, the result takes the first bytes of the operand's
+ * buffer (and zeros past its end), which is what reinterpreting the memory
+ * means. */
+static bool exec_bitcast(EvalCtx *ctx, const Instr *in, Value *src, const Shape *rs, Value **out,
+                         Error *err) {
+  if (!require_array(in, src, "the operand", err)) return false;
+  const ArrayInfo *ri = value_array_info(&ctx->vc, rs, err);
+  if (!ri) return false;
+  const ArrayInfo *si = src->info;
+  if (ri->phys_bytes == si->phys_bytes && ri->space == si->space) {
+    *out = value_wrap_buffer(rs, ri, src->buf);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  Value *v;
+  if (!new_result(ctx, in, rs, true, &v, err)) return false;
+  int64_t n = ri->phys_bytes < si->phys_bytes ? ri->phys_bytes : si->phys_bytes;
+  if (n) memcpy(v->buf->data, src->buf->data, (size_t)n);
+  *out = v;
+  return true;
+}
+
+/* --- calls --- */
+
+static bool call_with(EvalCtx *ctx, const Instr *in, const Computation *comp, Value *const *args,
+                      int nargs, const Shape *rs, Value **out, Error *err) {
+  if (!comp)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: no called computation", in->name);
+  if (comp->nparams != nargs)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: computation %s takes %d parameters, given %d", in->name,
+                     comp->name, comp->nparams, nargs);
+  Value *r;
+  if (!eval_run(ctx, comp, args, nargs, NULL, &r, err)) return false;
+  char who[300];
+  eval_who(in, who, sizeof who);
+  bool ok = value_coerce(&ctx->vc, r, rs, who, out, err);
+  value_unref(&ctx->vc, r);
+  return ok;
+}
+
+static bool operands_of(const Frame *f, const Instr *in, int first, Value **args) {
+  for (int k = first; k < in->noperands; k++) args[k - first] = frame_operand(f, in, k);
+  return true;
+}
+
+static bool exec_while(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                       Error *err) {
+  const Computation *cond = attr_comp(in, ATTR_CONDITION), *body = attr_comp(in, ATTR_BODY);
+  if (!cond || !body)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: while needs condition and body",
+                     in->name);
+  Value *state = value_ref(frame_operand(f, in, 0));
+  for (;;) {
+    Value *p;
+    if (!eval_run(ctx, cond, &state, 1, NULL, &p, err)) {
+      value_unref(&ctx->vc, state);
+      return false;
+    }
+    int64_t go = 0;
+    bool ok = read_scalar_i64(ctx, in, p, 0, &go, err);
+    value_unref(&ctx->vc, p);
+    if (!ok) {
+      value_unref(&ctx->vc, state);
+      return false;
+    }
+    if (!go) break;
+    Value *next;
+    if (!eval_run(ctx, body, &state, 1, NULL, &next, err)) {
+      value_unref(&ctx->vc, state);
+      return false;
+    }
+    value_unref(&ctx->vc, state);
+    state = next;
+    ctx->while_iterations++;
+  }
+  char who[300];
+  eval_who(in, who, sizeof who);
+  bool ok = value_coerce(&ctx->vc, state, rs, who, out, err);
+  value_unref(&ctx->vc, state);
+  return ok;
+}
+
+static bool exec_conditional(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                             Value **out, Error *err) {
+  Value *sel = frame_operand(f, in, 0);
+  if (!require_array(in, sel, "the branch selector", err)) return false;
+  int64_t x;
+  if (!read_scalar_i64(ctx, in, sel, 0, &x, err)) return false;
+  const Attr *bc = ir_attr(in, ATTR_BRANCH_COMPUTATIONS);
+  const Computation *comp;
+  int b;
+  if (bc && bc->kind == AV_COMPUTATION_LIST) {
+    int n = bc->v.comps.n;
+    if (n < 1)
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: no branches", in->name);
+    /* Out of range -> the last branch (XLA's default). */
+    b = (x < 0 || x >= n) ? n - 1 : (int)x;
+    comp = bc->v.comps.v[b];
+  } else {
+    const Computation *t = attr_comp(in, ATTR_TRUE_COMPUTATION);
+    const Computation *fc = attr_comp(in, ATTR_FALSE_COMPUTATION);
+    if (!t || !fc)
+      return error_set(err, ERR_RUNTIME, in->offset,
+                       "instruction %s: conditional needs true/false or branch computations",
+                       in->name);
+    b = x ? 0 : 1;
+    comp = x ? t : fc;
+  }
+  if (1 + b >= in->noperands)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: branch %d has no operand",
+                     in->name, b);
+  Value *arg = frame_operand(f, in, 1 + b);
+  return call_with(ctx, in, comp, &arg, 1, rs, out, err);
+}
+
+/* map: the scalar computation applied to whole arrays at once, with every
+ * instruction's shape replaced by the mapped dims. */
+static bool exec_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                     Error *err) {
+  const Computation *comp = attr_comp(in, ATTR_TO_APPLY);
+  if (!comp)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: map needs to_apply", in->name);
+  CompPlan *p = (CompPlan *)f->plan;
+  const Shape **ov = p->aux[in->index];
+  if (!ov) {
+    ov = calloc((size_t)(comp->ninstrs ? comp->ninstrs : 1), sizeof *ov);
+    if (!ov) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    for (int i = 0; i < comp->ninstrs; i++) {
+      const Instr *ci = comp->instrs[i];
+      switch (ci->op) {
+      case OP_PARAMETER: case OP_CONSTANT: case OP_CONVERT: case OP_COMPARE: case OP_SELECT:
+      case OP_CLAMP: case OP_BITCAST_CONVERT: case OP_REDUCE_PRECISION:
+        break;
+      default:
+        if (opcode_class(ci->op) == OPC_UNARY || opcode_class(ci->op) == OPC_BINARY) break;
+        free(ov);
+        return error_set(err, ERR_RUNTIME, in->offset,
+                         "instruction %s: map over computation %s: instruction %s (%s) is not "
+                         "elementwise; such maps are not supported yet",
+                         in->name, comp->name, ci->name, opcode_name(ci->op));
+      }
+      if (!shape_is_array(&ci->shape) || ci->shape.rank != 0) {
+        free(ov);
+        return error_set(err, ERR_RUNTIME, in->offset,
+                         "instruction %s: map computation %s must be scalar", in->name, comp->name);
+      }
+      ov[i] = value_dense_shape(&ctx->vc, ci->shape.etype, rs->rank, rs->dims, 0);
+      if (!ov[i]) {
+        free(ov);
+        return error_set(err, ERR_RUNTIME, -1, "out of memory");
+      }
+    }
+    p->aux[in->index] = ov;
+  }
+  Value **args = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *args);
+  if (!args) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  operands_of(f, in, 0, args);
+  if (comp->nparams != in->noperands) {
+    free(args);
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: map computation %s takes %d parameters, given %d",
+                     in->name, comp->name, comp->nparams, in->noperands);
+  }
+  Value *r;
+  ctx->vc.uncounted++;
+  bool ok = eval_run(ctx, comp, args, in->noperands, ov, &r, err);
+  ctx->vc.uncounted--;
+  free(args);
+  if (!ok) return false;
+  char who[300];
+  eval_who(in, who, sizeof who);
+  ok = value_adopt(&ctx->vc, r, who, err) && value_coerce(&ctx->vc, r, rs, who, out, err);
+  value_unref(&ctx->vc, r);
+  return ok;
+}
+
+static bool exec_fusion(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                        Error *err) {
+  const Computation *comp = attr_comp(in, ATTR_CALLS);
+  if (!comp)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: fusion needs calls=", in->name);
+  Value **args = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *args);
+  if (!args) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  operands_of(f, in, 0, args);
+  Value *r = NULL;
+  ctx->vc.uncounted++;
+  bool ok = comp->nparams == in->noperands
+                ? eval_run(ctx, comp, args, in->noperands, NULL, &r, err)
+                : error_set(err, ERR_RUNTIME, in->offset,
+                            "instruction %s: fused computation %s takes %d parameters, given %d",
+                            in->name, comp->name, comp->nparams, in->noperands);
+  ctx->vc.uncounted--;
+  free(args);
+  if (!ok) return false;
+  char who[300];
+  eval_who(in, who, sizeof who);
+  Value *c = NULL;
+  ok = value_coerce(&ctx->vc, r, rs, who, &c, err);
+  value_unref(&ctx->vc, r);
+  if (ok) ok = value_adopt(&ctx->vc, c, who, err);
+  if (!ok) {
+    value_unref(&ctx->vc, c);
+    return false;
+  }
+  *out = c;
+  return true;
+}
+
+/* A zero-filled value of shape s (async contexts, tokens). */
+static bool zero_value(EvalCtx *ctx, const Instr *in, const Shape *s, Value **out, Error *err) {
+  if (shape_is_tuple(s)) {
+    Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
+    if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    for (int i = 0; i < s->ntuple; i++)
+      if (!zero_value(ctx, in, &s->tuple[i], &el[i], err)) {
+        for (int j = 0; j < i; j++) value_unref(&ctx->vc, el[j]);
+        free(el);
+        return false;
+      }
+    *out = value_new_tuple(s, s->ntuple, el);
+    free(el);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  if (!value_shape_has_data(s)) {
+    *out = value_new_token(s);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  return new_result(ctx, in, s, true, out, err);
+}
+
+/* tuple(elems..., zeros for the remaining elements of s) */
+static bool build_state_tuple(EvalCtx *ctx, const Instr *in, const Shape *s, Value **first,
+                              int nfirst, Value **out, Error *err) {
+  if (!shape_is_tuple(s) || s->ntuple < nfirst) {
+    for (int i = 0; i < nfirst; i++) value_unref(&ctx->vc, first[i]);
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unexpected result shape for an async start",
+                     in->name);
+  }
+  Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
+  if (!el) {
+    for (int i = 0; i < nfirst; i++) value_unref(&ctx->vc, first[i]);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  for (int i = 0; i < nfirst; i++) el[i] = first[i];
+  for (int i = nfirst; i < s->ntuple; i++)
+    if (!zero_value(ctx, in, &s->tuple[i], &el[i], err)) {
+      for (int j = 0; j < i; j++) value_unref(&ctx->vc, el[j]);
+      free(el);
+      return false;
+    }
+  *out = value_new_tuple(s, s->ntuple, el);
+  free(el);
+  return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+}
+
+static Value *operand_tuple(const Frame *f, const Instr *in, const Shape *s) {
+  Value **el = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *el);
+  if (!el) return NULL;
+  for (int k = 0; k < in->noperands; k++) el[k] = value_ref(frame_operand(f, in, k));
+  Value *t = value_new_tuple(s, in->noperands, el);
+  if (!t)
+    for (int k = 0; k < in->noperands; k++) el[k]->refs--;
+  free(el);
+  return t;
+}
+
+static bool exec_async_start(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                             Value **out, Error *err) {
+  const Computation *comp = attr_comp(in, ATTR_CALLS);
+  if (!comp) return eval_unsupported(in, err);
+  if (!shape_is_tuple(rs) || rs->ntuple < 2)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: async-start shape must be a tuple ((operands), result, ...)",
+                     in->name);
+  Value **args = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *args);
+  if (!args) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  operands_of(f, in, 0, args);
+  Value *r;
+  bool ok = call_with(ctx, in, comp, args, in->noperands, &rs->tuple[1], &r, err);
+  free(args);
+  if (!ok) return false;
+  Value *first[2];
+  first[0] = operand_tuple(f, in, &rs->tuple[0]);
+  first[1] = r;
+  if (!first[0]) {
+    value_unref(&ctx->vc, r);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  return build_state_tuple(ctx, in, rs, first, 2, out, err);
+}
+
+/* X-done: the result element of the start's state tuple. */
+static bool exec_async_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, int elem,
+                            Value **out, Error *err) {
+  Value *st = frame_operand(f, in, 0);
+  Value *r = st;
+  if (st->ntuple && elem < st->ntuple && !shape_is_tuple(rs) == !st->elems[elem]->ntuple)
+    r = st->elems[elem];
+  char who[300];
+  eval_who(in, who, sizeof who);
+  return value_coerce(&ctx->vc, r, rs, who, out, err);
+}
+
+/* Collectives on a single device: a group of one. */
+static bool exec_collective(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                            Value **out, Error *err) {
+  char who[300];
+  eval_who(in, who, sizeof who);
+  if (in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START) {
+    /* Receives from the source whose target is us (0), else zeros. */
+    const Attr *a = ir_attr(in, ATTR_SOURCE_TARGET_PAIRS);
+    bool self = false;
+    if (a && a->kind == AV_INT_LISTS && a->v.lists.depth == 2)
+      for (int i = 0; i < a->v.lists.n; i++)
+        if (a->v.lists.lists[i].n == 2 && a->v.lists.lists[i].v[0] == ctx->replica_id &&
+            a->v.lists.lists[i].v[1] == ctx->replica_id)
+          self = true;
+    if (in->noperands != 1) return eval_unsupported(in, err);
+    const Shape *res = in->op == OP_COLLECTIVE_PERMUTE ? rs
+                       : (shape_is_tuple(rs) && rs->ntuple >= 2) ? &rs->tuple[1] : rs;
+    Value *r;
+    bool ok = self ? copy_to(ctx, in, frame_operand(f, in, 0), res, &r, err)
+                   : zero_value(ctx, in, res, &r, err);
+    if (!ok) return false;
+    if (res == rs) {
+      *out = r;
+      return true;
+    }
+    Value *first[2] = {value_ref(frame_operand(f, in, 0)), r};
+    return build_state_tuple(ctx, in, rs, first, 2, out, err);
+  }
+  /* all-reduce, all-gather, all-to-all, reduce-scatter, collective-broadcast
+   * over a group of one are copies of their operand(s). */
+  Value *src;
+  bool own = false;
+  if (in->noperands == 1) {
+    src = frame_operand(f, in, 0);
+  } else {
+    src = operand_tuple(f, in, rs);
+    if (!src) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    own = true;
+  }
+  const Shape *res = rs;
+  bool start_tuple = (in->op == OP_ALL_GATHER_START) && shape_is_tuple(rs) && rs->ntuple == 2 &&
+                     !shape_is_tuple(&src->shape[0]);
+  if (start_tuple) res = &rs->tuple[1];
+  if (shape_is_array(res) && src->info && src->info->elements != 0) {
+    int64_t n;
+    if (shape_element_count(res, &n) && n != src->info->elements) {
+      if (own) value_unref(&ctx->vc, src);
+      return error_set(err, ERR_RUNTIME, in->offset,
+                       "instruction %s: %s across more than one device is not supported yet "
+                       "(single-device run)",
+                       in->name, opcode_name(in->op));
+    }
+  }
+  Value *r;
+  bool ok = copy_to(ctx, in, src, res, &r, err);
+  if (!ok) {
+    if (own) value_unref(&ctx->vc, src);
+    return false;
+  }
+  if (start_tuple) {
+    Value *first[2] = {own ? src : value_ref(src), r};
+    return build_state_tuple(ctx, in, rs, first, 2, out, err);
+  }
+  if (own) value_unref(&ctx->vc, src);
+  *out = r;
+  return true;
+}
+
+static bool exec_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                             Value **out, Error *err) {
+  const Attr *t = ir_attr(in, ATTR_CUSTOM_CALL_TARGET);
+  const char *target = t && (t->kind == AV_STRING) ? t->v.s : "";
+  static const char *const identity[] = {"Sharding", "SPMDFullToShardShape",
+                                         "SPMDShardToFullShape", "MoveToHost", "MoveToDevice",
+                                         "annotate_device_placement", "LayoutConstraint", NULL};
+  for (int i = 0; identity[i]; i++) {
+    if (strcmp(target, identity[i]) == 0 && in->noperands == 1)
+      return copy_to(ctx, in, frame_operand(f, in, 0), rs, out, err);
+  }
+  const Computation *c = attr_comp(in, ATTR_TO_APPLY);
+  const Attr *cc = ir_attr(in, ATTR_CALLED_COMPUTATIONS);
+  const char *callee = c ? c->name
+                       : (cc && cc->kind == AV_COMPUTATION_LIST && cc->v.comps.n > 0)
+                           ? cc->v.comps.v[0]->name
+                           : NULL;
+  (void)ctx;
+  if (callee)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: custom-call target \"%s\" is not supported (it calls "
+                     "computation %s, but what the target does with it is unknown)",
+                     in->name, target, callee);
+  return error_set(err, ERR_RUNTIME, in->offset,
+                   "instruction %s: custom-call target \"%s\" is not supported", in->name, target);
+}
+
+/* --- dispatch --- */
+
+static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *const *args,
+                       int nargs, Value **out, Error *err) {
+  switch (in->op) {
+  case OP_PARAMETER: {
+    int64_t n = in->parameter_number;
+    if (n < 0 || n >= nargs || !args[n])
+      return error_set(err, ERR_RUNTIME, in->offset, "parameter %" PRId64 " (%s) is not bound",
+                       n, in->name);
+    char who[300];
+    snprintf(who, sizeof who, "parameter %" PRId64 " (%s)", n, in->name);
+    return value_coerce(&ctx->vc, args[n], rs, who, out, err);
+  }
+  case OP_CONSTANT: return exec_constant(ctx, f, in, rs, out, err);
+  case OP_TUPLE: {
+    *out = operand_tuple(f, in, rs);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  case OP_GET_TUPLE_ELEMENT: {
+    Value *t = frame_operand(f, in, 0);
+    int64_t idx;
+    if (!attr_int(in, ATTR_INDEX, &idx) || idx < 0 || idx >= t->ntuple)
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: tuple index out of range",
+                       in->name);
+    char who[300];
+    eval_who(in, who, sizeof who);
+    return value_coerce(&ctx->vc, t->elems[idx], rs, who, out, err);
+  }
+  case OP_OPT_BARRIER:
+  case OP_DOMAIN:
+  case OP_ADD_DEPENDENCY: {
+    char who[300];
+    eval_who(in, who, sizeof who);
+    return value_coerce(&ctx->vc, frame_operand(f, in, 0), rs, who, out, err);
+  }
+  case OP_AFTER_ALL:
+    *out = value_new_token(rs);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  case OP_COPY: return copy_to(ctx, in, frame_operand(f, in, 0), rs, out, err);
+  case OP_BITCAST: return exec_bitcast(ctx, in, frame_operand(f, in, 0), rs, out, err);
+  case OP_BROADCAST: return move_op(ctx, f, in, rs, mv_broadcast, out, err);
+  case OP_RESHAPE: return move_op(ctx, f, in, rs, mv_reshape, out, err);
+  case OP_TRANSPOSE: return move_op(ctx, f, in, rs, mv_transpose, out, err);
+  case OP_SLICE: return move_op(ctx, f, in, rs, mv_slice, out, err);
+  case OP_REVERSE: return move_op(ctx, f, in, rs, mv_reverse, out, err);
+  case OP_SET_DIMENSION_SIZE: return move_op(ctx, f, in, rs, mv_identity, out, err);
+  case OP_PAD: return exec_pad(ctx, f, in, rs, out, err);
+  case OP_CONCATENATE: return exec_concatenate(ctx, f, in, rs, out, err);
+  case OP_DYNAMIC_SLICE: return exec_dynamic_slice(ctx, f, in, rs, out, err);
+  case OP_DYNAMIC_UPDATE_SLICE: return exec_dynamic_update_slice(ctx, f, in, rs, out, err);
+  case OP_IOTA: return exec_iota(ctx, f, in, rs, out, err);
+  case OP_GET_DIMENSION_SIZE: {
+    Value *o = frame_operand(f, in, 0);
+    const IntList *d = attr_ints(in, ATTR_DIMENSIONS);
+    if (!require_array(in, o, "the operand", err)) return false;
+    if (!d || d->n != 1 || d->v[0] < 0 || d->v[0] >= o->info->rank)
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad dimension", in->name);
+    return scalar_result(ctx, in, rs, o->info->dims[d->v[0]], out, err);
+  }
+  case OP_REPLICA_ID: return scalar_result(ctx, in, rs, ctx->replica_id, out, err);
+  case OP_PARTITION_ID: return scalar_result(ctx, in, rs, ctx->partition_id, out, err);
+  case OP_CALL: {
+    Value **a = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *a);
+    if (!a) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    operands_of(f, in, 0, a);
+    bool ok = call_with(ctx, in, attr_comp(in, ATTR_TO_APPLY), a, in->noperands, rs, out, err);
+    free(a);
+    return ok;
+  }
+  case OP_FUSION: return exec_fusion(ctx, f, in, rs, out, err);
+  case OP_WHILE: return exec_while(ctx, f, in, rs, out, err);
+  case OP_CONDITIONAL: return exec_conditional(ctx, f, in, rs, out, err);
+  case OP_MAP: return exec_map(ctx, f, in, rs, out, err);
+  case OP_ASYNC_START: return exec_async_start(ctx, f, in, rs, out, err);
+  case OP_ASYNC_UPDATE: *out = value_ref(frame_operand(f, in, 0)); return true;
+  case OP_ASYNC_DONE: return exec_async_done(ctx, f, in, rs, 1, out, err);
+  case OP_COPY_START: {
+    if (!shape_is_tuple(rs) || rs->ntuple < 2)
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: copy-start shape must be (dest, src, context)",
+                       in->name);
+    Value *first[2];
+    if (!copy_to(ctx, in, frame_operand(f, in, 0), &rs->tuple[0], &first[0], err)) return false;
+    first[1] = value_ref(frame_operand(f, in, 0));
+    return build_state_tuple(ctx, in, rs, first, 2, out, err);
+  }
+  case OP_COPY_DONE: return exec_async_done(ctx, f, in, rs, 0, out, err);
+  case OP_ALL_REDUCE_DONE:
+  case OP_ALL_GATHER_DONE:
+  case OP_COLLECTIVE_PERMUTE_DONE: return exec_async_done(ctx, f, in, rs, 1, out, err);
+  case OP_ALL_REDUCE:
+  case OP_ALL_REDUCE_START:
+  case OP_ALL_GATHER:
+  case OP_ALL_GATHER_START:
+  case OP_ALL_TO_ALL:
+  case OP_REDUCE_SCATTER:
+  case OP_COLLECTIVE_BROADCAST:
+  case OP_COLLECTIVE_PERMUTE:
+  case OP_COLLECTIVE_PERMUTE_START: return exec_collective(ctx, f, in, rs, out, err);
+  case OP_CUSTOM_CALL: return exec_custom_call(ctx, f, in, rs, out, err);
+  default: break;
+  }
+  bool handled = false;
+  if (eval_elementwise(ctx, f, in, rs, out, &handled, err)) return true;
+  if (handled) return false;
+  if (eval_compute(ctx, f, in, rs, out, &handled, err)) return true;
+  if (handled) return false;
+  return eval_unsupported(in, err);
+}
+
+static bool counts_traffic(Opcode op) {
+  switch (op) {
+  case OP_PARAMETER: case OP_CONSTANT: case OP_TUPLE: case OP_GET_TUPLE_ELEMENT:
+  case OP_OPT_BARRIER: case OP_DOMAIN: case OP_ADD_DEPENDENCY: case OP_AFTER_ALL:
+  case OP_CALL: case OP_WHILE: case OP_CONDITIONAL: case OP_ASYNC_START: case OP_ASYNC_UPDATE:
+  case OP_ASYNC_DONE: case OP_BITCAST: case OP_COPY_DONE: case OP_ALL_REDUCE_DONE:
+  case OP_ALL_GATHER_DONE: case OP_COLLECTIVE_PERMUTE_DONE:
+    return false;
+  default: return true;
+  }
+}
+
+static void prefix_error(const Instr *in, Error *err) {
+  if (!err) return;
+  if (strncmp(err->msg, "instruction ", 12) == 0 || strncmp(err->msg, "parameter ", 10) == 0)
+    return;
+  char tmp[sizeof err->msg + 512];
+  snprintf(tmp, sizeof tmp, "instruction %s: %s", in->name, err->msg);
+  tmp[sizeof err->msg - 1] = 0;
+  memcpy(err->msg, tmp, sizeof err->msg);
+  if (err->offset < 0) err->offset = in->offset;
+}
+
+static void release_after(EvalCtx *ctx, const CompPlan *plan, Value **vals, int i) {
+  for (int r = plan->release_start[i]; r < plan->release_start[i + 1]; r++) {
+    int j = plan->release[r];
+    value_unref(&ctx->vc, vals[j]);
+    vals[j] = NULL;
+  }
+}
+
+/* An elementwise group: one fused loop, then the bookkeeping of each
+ * member (stats, trace, releases) as if they had run one by one. */
+static bool run_group(EvalCtx *ctx, Frame *f, int first, int64_t t0, Error *err) {
+  const CompPlan *plan = f->plan;
+  int last = plan->group_end[first];
+  Value *v = NULL;
+  if (!eval_elementwise_group(ctx, f, first, last, &v, err)) {
+    prefix_error(plan->comp->instrs[last], err);
+    return false;
+  }
+  f->vals[last] = v;
+  int64_t dt = ctx->timing ? now_ns() - t0 : 0;
+  ctx->fused_instructions += last - first + 1;
+  for (int k = first; k <= last; k++) {
+    const Instr *in = plan->comp->instrs[k];
+    InstrStats *st = &plan->stats[k];
+    st->count++;
+    ctx->instructions_executed++;
+    /* traffic: operands from outside the group, and the final result */
+    if (ctx->vc.uncounted == 0)
+      for (int o = 0; o < in->noperands; o++) {
+        int idx = in->operands[o]->index;
+        if (idx < first || idx > last) traffic(ctx, st, f->vals[idx], false);
+      }
+    if (k == last) {
+      st->ns += dt;
+      if (ctx->vc.uncounted == 0) traffic(ctx, st, v, true);
+    }
+    if (ctx->trace) ctx->trace(ctx->trace_ud, in, k == last ? v : NULL, k == last ? dt : 0, ctx->depth - 1);
+  }
+  for (int k = first; k <= last; k++) release_after(ctx, plan, f->vals, k);
+  return true;
+}
+
+bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
+              const Shape *const *override, Value **out, Error *err) {
+  *out = NULL;
+  if (ctx->depth >= MAX_DEPTH)
+    return error_set(err, ERR_RUNTIME, -1, "computation %s: calls nested deeper than %d",
+                     comp->name, MAX_DEPTH);
+  if (comp->index < 0 || comp->index >= ctx->nplans || ctx->plans[comp->index].comp != comp)
+    return error_set(err, ERR_RUNTIME, -1, "computation %s: not part of the module", comp->name);
+  const CompPlan *plan = &ctx->plans[comp->index];
+  int n = comp->ninstrs;
+  Value *local[32];
+  Value **vals = n <= 32 ? local : calloc((size_t)n, sizeof *vals);
+  if (!vals) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  memset(vals, 0, sizeof *vals * (size_t)n);
+  Frame f = {plan, vals, override};
+  bool ok = true;
+  ctx->depth++;
+  for (int i = 0; i < n && ok; i++) {
+    const Instr *in = comp->instrs[i];
+    const Shape *rs = override ? override[i] : &in->shape;
+    InstrStats *st = &plan->stats[i];
+    int64_t t0 = ctx->timing ? now_ns() : 0;
+    Value *v = NULL;
+    if (!override && ctx->fuse && plan->group_end[i] > i) {
+      ok = run_group(ctx, &f, i, t0, err);
+      i = plan->group_end[i];
+      continue;
+    }
+    ok = exec_instr(ctx, &f, in, rs, args, nargs, &v, err);
+    if (!ok) {
+      prefix_error(in, err);
+      break;
+    }
+    vals[i] = v;
+    int64_t dt = ctx->timing ? now_ns() - t0 : 0;
+    st->count++;
+    st->ns += dt;
+    ctx->instructions_executed++;
+    if (ctx->vc.uncounted == 0 && counts_traffic(in->op)) {
+      for (int k = 0; k < in->noperands; k++) traffic(ctx, st, vals[in->operands[k]->index], false);
+      traffic(ctx, st, v, true);
+    }
+    if (ctx->trace) ctx->trace(ctx->trace_ud, in, v, dt, ctx->depth - 1);
+    release_after(ctx, plan, vals, i);
+  }
+  ctx->depth--;
+  if (ok) {
+    const Instr *root = comp->root;
+    if (!root) ok = error_set(err, ERR_RUNTIME, -1, "computation %s has no root", comp->name);
+    else {
+      *out = vals[root->index];
+      vals[root->index] = NULL;
+    }
+  }
+  for (int i = 0; i < n; i++) value_unref(&ctx->vc, vals[i]);
+  if (vals != local) free(vals);
+  return ok;
+}
+
+bool eval_computation(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
+                      Value **out, Error *err) {
+  return eval_run(ctx, comp, args, nargs, NULL, out, err);
+}

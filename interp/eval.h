@@ -1,0 +1,72 @@
+/* Evaluation of computations: instructions in text order (a valid execution
+ * order), each operand a pointer resolved at parse time, with liveness: a
+ * value is released right after its last use (last uses precomputed once per
+ * computation by eval_init, not per run), so each memory space's peak is the
+ * real high-water mark of the program.
+ *
+ * Called computations (call, fusion, while, conditional, map, async and
+ * *-start/-done pairs) run through the same machinery.  Fusion insides are
+ * scratch: their intermediates are not accounted in memory spaces (as on a
+ * device, where a fusion keeps them in registers/VMEM), only the fusion's
+ * operands and result are. */
+#ifndef HLO_INTERP_EVAL_H
+#define HLO_INTERP_EVAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "interp/value.h"
+#include "parser/ir.h"
+
+typedef struct InstrStats {
+  int64_t count;                      /* executions */
+  int64_t ns;                         /* inclusive wall time */
+  int64_t bytes_read, bytes_written;  /* own traffic (physical bytes) */
+} InstrStats;
+
+/* Per computation, built once by eval_init. */
+typedef struct CompPlan {
+  const Computation *comp;
+  int *last_use;      /* per instr: index of the last user, -1 if none */
+  int *release_start; /* CSR: instrs whose value dies after instr i */
+  int *release;
+  InstrStats *stats;  /* per instr */
+  Value **consts;     /* per instr: materialised constants (cached per run) */
+  void **aux;         /* per instr: op-specific data prepared on first use */
+  /* Elementwise fusion: group_end[i] > i when instructions i..group_end[i]
+   * form a chain of elementwise ops over one big shape whose intermediates
+   * are used only inside the chain; it then runs block by block without
+   * materialising them (as XLA's loop fusion would).  -1 otherwise. */
+  int *group_end;
+} CompPlan;
+
+/* Called once per executed instruction when tracing. */
+typedef void (*EvalTraceFn)(void *ud, const Instr *instr, const Value *result, int64_t ns,
+                            int depth);
+
+typedef struct EvalCtx {
+  const Module *module;
+  ValueCtx vc;
+  CompPlan *plans; /* by Computation.index */
+  int nplans;
+  int64_t replica_id, partition_id;
+  bool timing;     /* measure per-instruction time */
+  bool fuse;       /* run elementwise groups fused (default on) */
+  int64_t fused_instructions;
+  EvalTraceFn trace;
+  void *trace_ud;
+  int depth;       /* call depth (for traces and a recursion limit) */
+  int64_t instructions_executed;
+  int64_t while_iterations;
+} EvalCtx;
+
+bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, Error *err);
+void eval_free(EvalCtx *ctx);
+
+/* Runs comp on args (nargs values, borrowed); *out receives a new reference
+ * to the result. */
+bool eval_computation(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
+                      Value **out, Error *err);
+
+#endif

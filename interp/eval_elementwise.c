@@ -1,0 +1,304 @@
+/* Elementwise ops: the evaluator's side of kernels/kernels.h.
+ *
+ * When every array operand has the result's layout (memory space aside) and
+ * nothing is packed, the kernel runs straight over the physical buffers,
+ * padding slots included (they are re-zeroed afterwards): no conversion at
+ * all, whatever the tiling.  Otherwise operands are read through dense
+ * row-major views and the result is stored back into its layout. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp/eval_internal.h"
+#include "kernels/kernels.h"
+
+typedef enum { EW_UNARY, EW_BINARY, EW_COMPARE, EW_SELECT, EW_CLAMP, EW_CONVERT,
+               EW_BITCAST_CONVERT, EW_REDUCE_PRECISION } EwKind;
+
+static bool same_arrangement(const ArrayInfo *a, const ArrayInfo *b) {
+  if (a->rank != b->rank || a->packed || b->packed) return false;
+  for (int k = 0; k < a->rank; k++)
+    if (a->dims[k] != b->dims[k]) return false;
+  if (a->identity && b->identity) return true;
+  Layout x = a->shape->layout, y = b->shape->layout;
+  x.memory_space = y.memory_space = 0;
+  x.element_size_bits = y.element_size_bits = 0; /* not packed: natural width */
+  return layout_equal(&x, &y);
+}
+
+static bool parse_cmp(const Instr *in, KCmpDir *dir, KCmpType *ct, Error *err) {
+  const Attr *d = ir_attr(in, ATTR_DIRECTION);
+  if (!d || d->kind != AV_ENUM || !k_cmp_dir_lookup(d->v.s, dir))
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: compare needs a direction",
+                     in->name);
+  *ct = KCMP_DEFAULT;
+  const Attr *t = ir_attr(in, ATTR_TYPE);
+  if (t && (t->kind != AV_ENUM || !k_cmp_type_lookup(t->v.s, ct)))
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown comparison type",
+                     in->name);
+  return true;
+}
+
+bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                      bool *handled, Error *err) {
+  *handled = false;
+  EwKind kind;
+  KUnaryOp uop = 0;
+  KBinaryOp bop = 0;
+  const char *name = opcode_name(in->op);
+  switch (in->op) {
+  case OP_COMPARE: kind = EW_COMPARE; break;
+  case OP_SELECT: kind = EW_SELECT; break;
+  case OP_CLAMP: kind = EW_CLAMP; break;
+  case OP_CONVERT: kind = EW_CONVERT; break;
+  case OP_BITCAST_CONVERT: kind = EW_BITCAST_CONVERT; break;
+  case OP_REDUCE_PRECISION: kind = EW_REDUCE_PRECISION; break;
+  default:
+    if (k_unary_lookup(name, &uop)) kind = EW_UNARY;
+    else if (k_binary_lookup(name, &bop)) kind = EW_BINARY;
+    else return false;
+  }
+  *handled = true;
+  int nops = in->noperands;
+  if (nops > 3)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: too many operands", in->name);
+  Value *ops[3] = {0};
+  for (int k = 0; k < nops; k++) {
+    ops[k] = frame_operand(f, in, k);
+    if (!ops[k]->info || !ops[k]->buf) {
+      if (kind == EW_SELECT && k > 0 && ops[k]->ntuple) {
+        /* select between tuples with a scalar predicate */
+        continue;
+      }
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand %d is not an array",
+                       in->name, k);
+    }
+  }
+  if (kind == EW_SELECT && (ops[1]->ntuple || ops[2]->ntuple || !shape_is_array(rs))) {
+    const void *pd;
+    void *tmp;
+    if (!ops[0]->info || !value_dense_read(&ctx->vc, ops[0], &pd, &tmp, err)) return false;
+    bool p = *(const uint8_t *)pd != 0;
+    free(tmp);
+    char who[300];
+    eval_who(in, who, sizeof who);
+    return value_coerce(&ctx->vc, p ? ops[1] : ops[2], rs, who, out, err);
+  }
+  char who[300];
+  eval_who(in, who, sizeof who);
+  Value *v;
+  if (!value_new_array(&ctx->vc, rs, false, who, &v, err)) return false;
+  const ArrayInfo *ri = v->info;
+  /* Which operands are broadcast scalars (clamp bounds, select predicate). */
+  bool scalar[3] = {false, false, false};
+  for (int k = 0; k < nops; k++)
+    scalar[k] = ops[k]->info->rank == 0 && ri->rank > 0 &&
+                ((kind == EW_CLAMP && k != 1) || (kind == EW_SELECT && k == 0));
+  bool physical = kind != EW_BITCAST_CONVERT && !ri->packed;
+  for (int k = 0; k < nops && physical; k++)
+    if (!scalar[k] && !same_arrangement(ops[k]->info, ri)) physical = false;
+  if (kind == EW_BITCAST_CONVERT && ri->identity && ops[0]->info->identity) physical = true;
+  const void *src[3] = {0};
+  void *tmps[3] = {0};
+  void *dst, *dtmp = NULL;
+  int64_t n;
+  bool ok = true;
+  if (physical) {
+    for (int k = 0; k < nops; k++) src[k] = ops[k]->buf->data;
+    dst = v->buf->data;
+    n = kind == EW_BITCAST_CONVERT ? ops[0]->info->elements : ri->plan.slots;
+  } else {
+    for (int k = 0; k < nops && ok; k++)
+      ok = value_dense_read(&ctx->vc, ops[k], &src[k], &tmps[k], err);
+    if (ok) ok = value_dense_target(&ctx->vc, v, &dst, &dtmp, err);
+    n = kind == EW_BITCAST_CONVERT ? ops[0]->info->elements : ri->elements;
+  }
+  for (int k = 0; k < nops && ok; k++) {
+    if (scalar[k] || kind == EW_BITCAST_CONVERT) continue;
+    if (ops[k]->info->elements != ri->elements)
+      ok = error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: operand %d has %lld elements, the result %lld", in->name, k,
+                     (long long)ops[k]->info->elements, (long long)ri->elements);
+  }
+  if (ok && n > 0) {
+    EType t0 = ops[0]->info->etype;
+    switch (kind) {
+    case EW_UNARY: ok = k_unary(uop, t0, dst, src[0], n, err); break;
+    case EW_BINARY: ok = k_binary(bop, t0, dst, src[0], src[1], n, err); break;
+    case EW_COMPARE: {
+      KCmpDir dir;
+      KCmpType ct;
+      ok = parse_cmp(in, &dir, &ct, err) && k_compare(dir, ct, t0, dst, src[0], src[1], n, err);
+      break;
+    }
+    case EW_SELECT:
+      ok = k_select(ri->etype, dst, src[0], scalar[0], src[1], src[2], n, err);
+      break;
+    case EW_CLAMP:
+      ok = k_clamp(ri->etype, dst, src[0], scalar[0], src[1], src[2], scalar[2], n, err);
+      break;
+    case EW_CONVERT: ok = k_convert(ri->etype, dst, t0, src[0], n, err); break;
+    case EW_BITCAST_CONVERT:
+      if (k_bitcast_convert_count(ri->etype, t0, n) != ri->elements)
+        ok = error_set(err, ERR_RUNTIME, in->offset,
+                       "instruction %s: bitcast-convert from %s to %s does not fit the result shape",
+                       in->name, etype_name(t0), etype_name(ri->etype));
+      else
+        ok = k_bitcast_convert(ri->etype, dst, t0, src[0], n, err);
+      break;
+    case EW_REDUCE_PRECISION: {
+      const Attr *e = ir_attr(in, ATTR_EXPONENT_BITS), *m = ir_attr(in, ATTR_MANTISSA_BITS);
+      if (!e || !m || e->kind != AV_INT || !m->kind)
+        ok = error_set(err, ERR_RUNTIME, in->offset,
+                       "instruction %s: reduce-precision needs exponent_bits and mantissa_bits",
+                       in->name);
+      else
+        ok = k_reduce_precision(t0, dst, src[0], n, (int)e->v.i, (int)m->v.i, err);
+      break;
+    }
+    }
+  }
+  for (int k = 0; k < nops; k++) free(tmps[k]);
+  if (ok) {
+    if (physical) ok = value_zero_padding(&ctx->vc, v, err);
+    else ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+  } else {
+    free(dtmp);
+  }
+  if (!ok) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+/* --- fused elementwise groups --- */
+
+enum { EW_BLOCK = 4096 };
+
+typedef struct Member {
+  EwKind kind;
+  KUnaryOp uop;
+  KBinaryOp bop;
+  KCmpDir dir;
+  KCmpType ct;
+  EType t0, rt;   /* first operand's and the result's element types */
+  int esize;      /* result element bytes */
+  int nops;
+  int src[3];     /* operand: member index (>= 0) or -1 - external slot */
+  const unsigned char *ext[3];
+  int ext_esize[3];
+  unsigned char *scratch;
+} Member;
+
+bool eval_fusable(const Instr *in) {
+  KUnaryOp u;
+  KBinaryOp b;
+  switch (in->op) {
+  case OP_COMPARE: case OP_CONVERT: break;
+  case OP_SELECT:
+    break;
+  case OP_COPY: case OP_REDUCE_PRECISION: return false;
+  default:
+    if (!k_unary_lookup(opcode_name(in->op), &u) && !k_binary_lookup(opcode_name(in->op), &b))
+      return false;
+  }
+  if (!shape_is_array(&in->shape) || in->shape.rank == 0 || in->noperands > 3 ||
+      in->shape.layout.element_size_bits)
+    return false;
+  for (int k = 0; k < in->noperands; k++) {
+    const Shape *o = &in->operands[k]->shape;
+    if (!shape_is_array(o) || o->rank != in->shape.rank || o->layout.element_size_bits)
+      return false;
+    for (int d = 0; d < o->rank; d++)
+      if (o->dims[d] != in->shape.dims[d]) return false;
+    Layout x = o->layout, y = in->shape.layout;
+    x.memory_space = y.memory_space = 0;
+    if (!layout_equal(&x, &y)) return false;
+  }
+  return true;
+}
+
+static bool member_apply(const Member *m, void *dst, const void *const *s, int64_t n, Error *err) {
+  switch (m->kind) {
+  case EW_UNARY: return k_unary(m->uop, m->t0, dst, s[0], n, err);
+  case EW_BINARY: return k_binary(m->bop, m->t0, dst, s[0], s[1], n, err);
+  case EW_COMPARE: return k_compare(m->dir, m->ct, m->t0, dst, s[0], s[1], n, err);
+  case EW_SELECT: return k_select(m->rt, dst, s[0], false, s[1], s[2], n, err);
+  case EW_CONVERT: return k_convert(m->rt, dst, m->t0, s[0], n, err);
+  default: return error_set(err, ERR_RUNTIME, -1, "internal: op not fusable");
+  }
+}
+
+bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value **out,
+                            Error *err) {
+  const Computation *c = f->plan->comp;
+  int nm = last - first + 1;
+  Member *ms = calloc((size_t)nm, sizeof *ms);
+  if (!ms) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  const Instr *lin = c->instrs[last];
+  char who[300];
+  eval_who(lin, who, sizeof who);
+  Value *v = NULL;
+  bool ok = value_new_array(&ctx->vc, &lin->shape, false, who, &v, err);
+  int64_t n = ok ? v->info->plan.slots : 0;
+  for (int k = 0; k < nm && ok; k++) {
+    const Instr *in = c->instrs[first + k];
+    Member *m = &ms[k];
+    m->nops = in->noperands;
+    m->t0 = in->operands[0]->shape.etype;
+    m->rt = in->shape.etype;
+    m->esize = etype_storage_bytes(m->rt);
+    switch (in->op) {
+    case OP_COMPARE: m->kind = EW_COMPARE; ok = parse_cmp(in, &m->dir, &m->ct, err); break;
+    case OP_SELECT: m->kind = EW_SELECT; break;
+    case OP_CONVERT: m->kind = EW_CONVERT; break;
+    default:
+      if (k_unary_lookup(opcode_name(in->op), &m->uop)) m->kind = EW_UNARY;
+      else if (k_binary_lookup(opcode_name(in->op), &m->bop)) m->kind = EW_BINARY;
+      else ok = error_set(err, ERR_RUNTIME, in->offset, "internal: %s not fusable", in->name);
+    }
+    for (int o = 0; o < m->nops && ok; o++) {
+      const Instr *op = in->operands[o];
+      if (op->parent == c && op->index >= first && op->index < first + k) {
+        m->src[o] = op->index - first;
+      } else {
+        const Value *ov = f->vals[op->index];
+        if (!ov || !ov->info || !ov->buf || ov->info->plan.slots != n || ov->info->packed) {
+          ok = error_set(err, ERR_RUNTIME, in->offset,
+                         "instruction %s: operand %d does not match the fused loop", in->name, o);
+          break;
+        }
+        m->src[o] = -1;
+        m->ext[o] = ov->buf->data;
+        m->ext_esize[o] = ov->info->esize;
+      }
+    }
+    if (ok && first + k != last) {
+      m->scratch = malloc((size_t)EW_BLOCK * (size_t)m->esize);
+      if (!m->scratch) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+    }
+  }
+  unsigned char *dst_base = ok ? v->buf->data : NULL;
+  for (int64_t lo = 0; lo < n && ok; lo += EW_BLOCK) {
+    int64_t cnt = n - lo < EW_BLOCK ? n - lo : EW_BLOCK;
+    for (int k = 0; k < nm && ok; k++) {
+      Member *m = &ms[k];
+      const void *s[3];
+      for (int o = 0; o < m->nops; o++)
+        s[o] = m->src[o] >= 0 ? (const void *)ms[m->src[o]].scratch
+                              : (const void *)(m->ext[o] + lo * m->ext_esize[o]);
+      void *d = k == nm - 1 ? (void *)(dst_base + lo * m->esize) : (void *)m->scratch;
+      ok = member_apply(m, d, s, cnt, err);
+    }
+  }
+  for (int k = 0; k < nm; k++) free(ms[k].scratch);
+  free(ms);
+  if (ok) ok = value_zero_padding(&ctx->vc, v, err);
+  if (!ok) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  *out = v;
+  return true;
+}

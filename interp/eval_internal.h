@@ -1,0 +1,48 @@
+/* Shared between the evaluator's files (not a public interface). */
+#ifndef HLO_INTERP_EVAL_INTERNAL_H
+#define HLO_INTERP_EVAL_INTERNAL_H
+
+#include "interp/eval.h"
+
+typedef struct Frame {
+  const CompPlan *plan;
+  Value **vals;
+  /* Map mode: result shapes replacing the scalar instruction shapes. */
+  const Shape *const *override;
+} Frame;
+
+static inline Value *frame_operand(const Frame *f, const Instr *in, int k) {
+  return f->vals[in->operands[k]->index];
+}
+
+/* Can the handler of `in` take over operand k's buffer for its result (the
+ * operand dies here, is used once by `in`, and nothing else holds it)? */
+bool eval_can_donate(const Frame *f, const Instr *in, int k);
+
+/* Elementwise ops (eval_elementwise.c): unary, binary, compare, select,
+ * clamp, convert, bitcast-convert, reduce-precision.  False with
+ * *handled == false when the op is not elementwise. */
+bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                      bool *handled, Error *err);
+
+/* Whether `in` can be part of an elementwise group (IR-level check). */
+bool eval_fusable(const Instr *in);
+/* Runs instructions first..last of f's computation as one blockwise loop;
+ * *out is the value of `last`. */
+bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value **out,
+                            Error *err);
+
+/* Ops whose kernels live in kernels2 (eval_compute.c): dot, reduce, ... */
+bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                  bool *handled, Error *err);
+
+/* Runs comp with result shapes overridden (map mode) or not (override NULL). */
+bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
+              const Shape *const *override, Value **out, Error *err);
+
+/* "instruction NAME" for memory messages. */
+void eval_who(const Instr *in, char *buf, int size);
+
+bool eval_unsupported(const Instr *in, Error *err);
+
+#endif

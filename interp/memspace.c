@@ -1,0 +1,262 @@
+#include "interp/memspace.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+void mem_init(MemSystem *m) { memset(m, 0, sizeof *m); }
+
+static void block_free(void *p, size_t sz);
+
+void mem_destroy(MemSystem *m) {
+  for (int i = 0; i < m->npool; i++) block_free(m->pool_block[i], m->pool_size[i]);
+  for (int c = 0; c < MEM_SMALL_CLASSES; c++) {
+    while (m->small_free[c]) {
+      void *p = m->small_free[c];
+      memcpy(&m->small_free[c], p, sizeof(void *));
+      free(p);
+    }
+    m->small_count[c] = 0;
+  }
+  m->npool = 0;
+  m->pool_bytes = 0;
+}
+
+/* Big buffers come straight from mmap, 2 MiB aligned and marked for
+ * transparent huge pages (as numpy does for its large arrays): first-touch
+ * page faults of fresh memory cost more than the arithmetic of an
+ * elementwise op on it, and huge pages cut their number 512-fold.  Fresh
+ * mappings are zero, so `zero` is free for them. */
+#define MEM_HUGE_MIN ((size_t)4 << 20)
+#define MEM_HUGE_ALIGN ((size_t)2 << 20)
+
+static size_t rounded(int64_t nbytes) {
+  size_t sz = ((size_t)nbytes + 63) & ~(size_t)63;
+  if (sz >= MEM_HUGE_MIN) sz = (sz + MEM_HUGE_ALIGN - 1) & ~(MEM_HUGE_ALIGN - 1);
+  return sz ? sz : 64;
+}
+
+static void *block_new(size_t sz, bool *fresh_zero) {
+  *fresh_zero = false;
+  if (sz < MEM_HUGE_MIN) return aligned_alloc(64, sz);
+  size_t len = sz + MEM_HUGE_ALIGN;
+  char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  char *a = (char *)(((uintptr_t)p + MEM_HUGE_ALIGN - 1) & ~(uintptr_t)(MEM_HUGE_ALIGN - 1));
+  if (a > p) munmap(p, (size_t)(a - p));
+  size_t tail = (size_t)((p + len) - (a + sz));
+  if (tail) munmap(a + sz, tail);
+#ifdef MADV_HUGEPAGE
+  madvise(a, sz, MADV_HUGEPAGE);
+#endif
+  *fresh_zero = true;
+  return a;
+}
+
+static void block_free(void *p, size_t sz) {
+  if (sz >= MEM_HUGE_MIN) munmap(p, sz);
+  else free(p);
+}
+
+MemSpace *mem_find(MemSystem *m, int64_t id) {
+  for (int i = 0; i < m->nspaces; i++)
+    if (m->spaces[i].id == id) return &m->spaces[i];
+  return NULL;
+}
+
+static MemSpace *add_space(MemSystem *m, int64_t id, const char *name, int64_t capacity,
+                           double bandwidth) {
+  if (m->nspaces >= MEM_MAX_SPACES) return NULL;
+  /* Keep the spaces sorted by id so reports list them in a stable order. */
+  int at = m->nspaces;
+  while (at > 0 && m->spaces[at - 1].id > id) at--;
+  memmove(&m->spaces[at + 1], &m->spaces[at], (size_t)(m->nspaces - at) * sizeof(MemSpace));
+  m->nspaces++;
+  MemSpace *s = &m->spaces[at];
+  memset(s, 0, sizeof *s);
+  s->id = id;
+  snprintf(s->name, sizeof s->name, "%s", name);
+  s->capacity = capacity;
+  s->bandwidth = bandwidth;
+  return s;
+}
+
+bool mem_add_space(MemSystem *m, int64_t id, const char *name, int64_t capacity,
+                   double bandwidth, Error *err) {
+  if (mem_find(m, id))
+    return error_set(err, ERR_USAGE, -1, "memory space %" PRId64 " is configured twice", id);
+  if (id < 0) return error_set(err, ERR_USAGE, -1, "memory space id %" PRId64 " is negative", id);
+  if (!add_space(m, id, name, capacity, bandwidth))
+    return error_set(err, ERR_USAGE, -1, "too many memory spaces (at most %d)", MEM_MAX_SPACES);
+  return true;
+}
+
+MemSpace *mem_space(MemSystem *m, int64_t id, Error *err) {
+  MemSpace *s = mem_find(m, id);
+  if (s) return s;
+  if (m->strict) {
+    error_set(err, ERR_RUNTIME, -1,
+              "memory space S(%" PRId64 ") is not in the memory configuration", id);
+    return NULL;
+  }
+  char name[MEM_NAME_MAX];
+  snprintf(name, sizeof name, "S(%" PRId64 ")", id);
+  s = add_space(m, id, name, MEM_UNLIMITED, 0);
+  if (!s) {
+    error_set(err, ERR_RUNTIME, -1, "too many memory spaces (at most %d)", MEM_MAX_SPACES);
+    return NULL;
+  }
+  s->implicit = true;
+  return s;
+}
+
+void mem_format_bytes(int64_t bytes, char *buf, int bufsize) {
+  static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes == MEM_UNLIMITED) {
+    snprintf(buf, (size_t)bufsize, "unlimited");
+    return;
+  }
+  int u = 0;
+  int64_t v = bytes;
+  while (u < 6 && v >= 1024 && v % 1024 == 0) {
+    v /= 1024;
+    u++;
+  }
+  if (v < 1024 * 10 || u == 6) {
+    snprintf(buf, (size_t)bufsize, "%" PRId64 " %s", v, units[u]);
+    return;
+  }
+  double d = (double)bytes;
+  u = 0;
+  while (u < 6 && d >= 1024) {
+    d /= 1024;
+    u++;
+  }
+  snprintf(buf, (size_t)bufsize, "%.2f %s", d, units[u]);
+}
+
+bool mem_charge(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error *err) {
+  MemSpace *s = mem_space(m, id, err);
+  if (!s) return false;
+  if (nbytes < 0) return error_set(err, ERR_RUNTIME, -1, "%s: negative buffer size", who);
+  if (nbytes > s->capacity - s->live) {
+    char ask[48], cap[48], fr[48], pk[48];
+    mem_format_bytes(nbytes, ask, sizeof ask);
+    mem_format_bytes(s->capacity, cap, sizeof cap);
+    mem_format_bytes(s->capacity - s->live, fr, sizeof fr);
+    mem_format_bytes(s->peak, pk, sizeof pk);
+    bool named = who && *who;
+    return error_set(err, ERR_RUNTIME, -1,
+                     "%s%smemory space S(%" PRId64 ") %s is exhausted: asked for %" PRId64
+                     " bytes (%s), %" PRId64 " bytes free (%s) of capacity %s, peak use %" PRId64
+                     " bytes (%s)",
+                     named ? who : "", named ? ": " : "", s->id, s->name, nbytes, ask, s->capacity - s->live, fr, cap, s->peak,
+                     pk);
+  }
+  s->live += nbytes;
+  if (s->live > s->peak) s->peak = s->live;
+  s->nallocs++;
+  if (nbytes > s->largest_alloc) s->largest_alloc = nbytes;
+  return true;
+}
+
+void mem_discharge(MemSystem *m, int64_t id, int64_t nbytes) {
+  MemSpace *s = mem_find(m, id);
+  if (s) s->live -= nbytes;
+}
+
+void *mem_raw_alloc(MemSystem *m, int64_t nbytes, bool zero) {
+  /* Round up to the alignment (aligned_alloc wants a multiple); at least one
+   * line so that empty arrays still get a distinct pointer.  The rounding
+   * tail is always zeroed so packed/odd sizes never expose garbage. */
+  size_t sz = rounded(nbytes);
+  void *p = NULL;
+  size_t cls = sz / 64 - 1;
+  if (cls < MEM_SMALL_CLASSES && m->small_free[cls]) {
+    p = m->small_free[cls];
+    memcpy(&m->small_free[cls], p, sizeof(void *));
+    m->small_count[cls]--;
+    if (zero) memset(p, 0, sz);
+    else memset((char *)p + nbytes, 0, sz - (size_t)nbytes);
+    return p;
+  }
+  for (int i = m->npool - 1; i >= 0; i--) {
+    if (m->pool_size[i] == sz) {
+      p = m->pool_block[i];
+      m->pool_bytes -= sz;
+      m->npool--;
+      m->pool_size[i] = m->pool_size[m->npool];
+      m->pool_block[i] = m->pool_block[m->npool];
+      break;
+    }
+  }
+  bool fresh_zero = false;
+  if (!p) p = block_new(sz, &fresh_zero);
+  if (!p) return NULL;
+  if (fresh_zero) return p;
+  if (zero) memset(p, 0, sz);
+  else memset((char *)p + nbytes, 0, sz - (size_t)nbytes);
+  return p;
+}
+
+bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *who, void **out,
+               Error *err) {
+  *out = NULL;
+  if (!mem_charge(m, id, nbytes, who, err)) return false;
+  void *p = mem_raw_alloc(m, nbytes, zero);
+  if (!p) {
+    mem_discharge(m, id, nbytes);
+    return error_set(err, ERR_RUNTIME, -1,
+                     "%s: out of host memory allocating %" PRId64 " bytes for S(%" PRId64 ")",
+                     who, nbytes, id);
+  }
+  *out = p;
+  return true;
+}
+
+void mem_raw_free(MemSystem *m, void *p, int64_t nbytes) {
+  if (!p) return;
+  size_t sz = rounded(nbytes);
+  size_t cls = sz / 64 - 1;
+  if (cls < MEM_SMALL_CLASSES && m->small_count[cls] < MEM_SMALL_KEEP) {
+    memcpy(p, &m->small_free[cls], sizeof(void *));
+    m->small_free[cls] = p;
+    m->small_count[cls]++;
+    return;
+  }
+  /* Keep the big ones for reuse too. */
+  if (sz >= 65536 && sz <= MEM_POOL_MAX_BYTES && m->pool_bytes + sz <= MEM_POOL_MAX_BYTES) {
+    if (m->npool == MEM_POOL_SLOTS) {
+      /* evict the oldest */
+      m->pool_bytes -= m->pool_size[0];
+      block_free(m->pool_block[0], m->pool_size[0]);
+      memmove(&m->pool_size[0], &m->pool_size[1], sizeof(size_t) * (MEM_POOL_SLOTS - 1));
+      memmove(&m->pool_block[0], &m->pool_block[1], sizeof(void *) * (MEM_POOL_SLOTS - 1));
+      m->npool--;
+    }
+    m->pool_size[m->npool] = sz;
+    m->pool_block[m->npool] = p;
+    m->npool++;
+    m->pool_bytes += sz;
+    return;
+  }
+  block_free(p, sz);
+}
+
+void mem_release(MemSystem *m, int64_t id, void *p, int64_t nbytes) {
+  if (!p) return;
+  mem_discharge(m, id, nbytes);
+  mem_raw_free(m, p, nbytes);
+}
+
+void mem_count_read(MemSystem *m, int64_t id, int64_t nbytes) {
+  MemSpace *s = mem_find(m, id);
+  if (s) s->bytes_read += nbytes;
+}
+
+void mem_count_write(MemSystem *m, int64_t id, int64_t nbytes) {
+  MemSpace *s = mem_find(m, id);
+  if (s) s->bytes_written += nbytes;
+}

@@ -1,0 +1,89 @@
+/* Simulated memory spaces (layout.md section 3: S(0) HBM, S(1) VMEM, S(5)
+ * host, other ids backend specific).  Every buffer of a run is allocated in
+ * one space; a space counts its live and peak bytes and the traffic the
+ * evaluator reports against it.  A request that does not fit the space's
+ * capacity is a runtime error naming who asked, the space and the numbers. */
+#ifndef HLO_INTERP_MEMSPACE_H
+#define HLO_INTERP_MEMSPACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+/* Capacity of a space without a limit. */
+#define MEM_UNLIMITED INT64_MAX
+enum { MEM_MAX_SPACES = 32, MEM_NAME_MAX = 64 };
+
+typedef struct MemSpace {
+  int64_t id;                /* S(n) */
+  char name[MEM_NAME_MAX];   /* "HBM", "VMEM", "host" */
+  int64_t capacity;          /* bytes, MEM_UNLIMITED if none */
+  double bandwidth;          /* bytes per second, 0 = unknown */
+  bool implicit;             /* not configured: created on first use */
+  int64_t live, peak;        /* bytes currently allocated / high-water mark */
+  int64_t bytes_read, bytes_written;
+  int64_t nallocs;
+  int64_t largest_alloc;
+} MemSpace;
+
+/* Host blocks kept for reuse: freeing a 64 MiB buffer and allocating
+ * another right after is the common case (elementwise chains, loop bodies);
+ * reusing the block spares the page faults of fresh memory. */
+enum { MEM_POOL_SLOTS = 16 };
+#define MEM_POOL_MAX_BYTES ((size_t)1 << 31)
+
+enum { MEM_SMALL_CLASSES = 64, MEM_SMALL_KEEP = 256 }; /* classes of 64 bytes up to 4 KiB */
+
+typedef struct MemSystem {
+  void *small_free[MEM_SMALL_CLASSES]; /* free lists (next pointer in the block) */
+  int small_count[MEM_SMALL_CLASSES];
+  int npool;
+  size_t pool_bytes;
+  size_t pool_size[MEM_POOL_SLOTS];
+  void *pool_block[MEM_POOL_SLOTS];
+  int nspaces;
+  MemSpace spaces[MEM_MAX_SPACES];
+  /* Ids not configured get an unlimited implicit space (a real dump may use
+   * backend-specific spaces the configuration does not know); when strict,
+   * they are an error instead. */
+  bool strict;
+} MemSystem;
+
+void mem_init(MemSystem *m);
+/* Frees the reuse pool (the counters stay readable). */
+void mem_destroy(MemSystem *m);
+/* Adds a configured space; false (ERR_USAGE) on a duplicate id or when full. */
+bool mem_add_space(MemSystem *m, int64_t id, const char *name, int64_t capacity,
+                   double bandwidth, Error *err);
+/* The space with this id, or NULL. */
+MemSpace *mem_find(MemSystem *m, int64_t id);
+/* The space with this id, created (implicit, unlimited) if missing and not
+ * strict.  NULL with an error otherwise. */
+MemSpace *mem_space(MemSystem *m, int64_t id, Error *err);
+
+/* Allocates nbytes (64-byte aligned; zero-filled when `zero`) in space `id`
+ * on behalf of `who` (an instruction or parameter description that starts
+ * the message; NULL or "" for none).
+ * Errors (ERR_RUNTIME): the space is full, or the system is out of memory. */
+bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *who, void **out, Error *err);
+/* The accounting half of mem_alloc / mem_release: counts nbytes in the
+ * space (or fails as mem_alloc does) without touching host memory. */
+bool mem_charge(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error *err);
+void mem_discharge(MemSystem *m, int64_t id, int64_t nbytes);
+/* Host allocation used for every buffer (64-byte aligned, rounded up to a
+ * whole line whose tail is zeroed); give it back with mem_raw_free. */
+void *mem_raw_alloc(MemSystem *m, int64_t nbytes, bool zero);
+void mem_raw_free(MemSystem *m, void *p, int64_t nbytes);
+/* Releases a buffer obtained from mem_alloc with the same space and size. */
+void mem_release(MemSystem *m, int64_t id, void *p, int64_t nbytes);
+
+/* Traffic counters (bytes moved through the space). */
+void mem_count_read(MemSystem *m, int64_t id, int64_t nbytes);
+void mem_count_write(MemSystem *m, int64_t id, int64_t nbytes);
+
+/* "32 GiB", "16 MiB", "1.5 KiB", "123 B" (exact binary units when whole). */
+void mem_format_bytes(int64_t bytes, char *buf, int bufsize);
+
+#endif

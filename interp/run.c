@@ -1,0 +1,775 @@
+#include "interp/run.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <yaml.h>
+
+#include "layout/etype_convert.h"
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int run_count_leaves(const Shape *s) {
+  if (shape_is_tuple(s)) {
+    int n = 0;
+    for (int i = 0; i < s->ntuple; i++) n += run_count_leaves(&s->tuple[i]);
+    return n;
+  }
+  return value_shape_has_data(s) ? 1 : 0;
+}
+
+static void dims_text(char *buf, size_t size, EType t, int rank, const int64_t *dims) {
+  int n = snprintf(buf, size, "%s[", etype_name(t));
+  for (int i = 0; i < rank && n < (int)size; i++)
+    n += snprintf(buf + n, size - (size_t)n, "%s%" PRId64, i ? "," : "", dims[i]);
+  if (n < (int)size) snprintf(buf + n, size - (size_t)n, "]");
+}
+
+/* --- binding inputs --- */
+
+static bool input_value(EvalCtx *ctx, const Shape *s, const RunInput *in, const char *pdesc,
+                        Value **out, Error *err) {
+  const NpyArray *a = in->array;
+  char want[160], have[160];
+  dims_text(want, sizeof want, s->etype, s->rank, s->dims);
+  npy_describe(a, have, sizeof have);
+  bool dims_ok = a->rank == s->rank;
+  for (int i = 0; dims_ok && i < s->rank; i++) dims_ok = a->dims[i] == s->dims[i];
+  if (!dims_ok)
+    return error_set(err, ERR_RUNTIME, -1, "%s: expects %s, %s holds %s", pdesc, want,
+                     in->source, have);
+  const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
+  if (!ai) return false;
+  /* The temporary comes from (and goes back to) the run's block pool, so
+   * that results later reuse memory already touched. */
+  MemSystem *mem = ctx->vc.mem;
+  void *dense = mem_raw_alloc(mem, ai->dense_bytes, false);
+  if (!dense) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  Error e;
+  if (!npy_bind(a, s->etype, dense, &e)) {
+    mem_raw_free(mem, dense, ai->dense_bytes);
+    return error_set(err, ERR_RUNTIME, -1, "%s: %s holds %s: %s", pdesc, in->source, have, e.msg);
+  }
+  bool ok = value_from_dense(&ctx->vc, s, dense, pdesc, out, err);
+  mem_raw_free(mem, dense, ai->dense_bytes);
+  return ok;
+}
+
+static uint64_t splitmix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Deterministic data: floats uniform in [-1, 1), integers small (so that
+ * arithmetic stays meaningful), pred 0/1. */
+static bool random_value(EvalCtx *ctx, const Shape *s, uint64_t *state, const char *pdesc,
+                         Value **out, Error *err) {
+  const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
+  if (!ai) return false;
+  int64_t n = ai->elements;
+  MemSystem *mem = ctx->vc.mem;
+  unsigned char *dense = mem_raw_alloc(mem, ai->dense_bytes, false);
+  if (!dense) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  enum { CHUNK = 4096 };
+  double d[2 * CHUNK];
+  int64_t q[CHUNK];
+  ETypeKind k = etype_kind(s->etype);
+  int bits = etype_bits(s->etype);
+  for (int64_t at = 0; at < n; at += CHUNK) {
+    int64_t m = n - at < CHUNK ? n - at : CHUNK;
+    unsigned char *dst = dense + at * ai->esize;
+    if (k == EK_FLOAT) {
+      for (int64_t i = 0; i < m; i++) d[i] = (double)(splitmix64(state) >> 11) * 0x1p-52 - 1.0;
+      etype_convert_array(s->etype, dst, ET_F64, d, m);
+    } else if (k == EK_COMPLEX) {
+      for (int64_t i = 0; i < 2 * m; i++) d[i] = (double)(splitmix64(state) >> 11) * 0x1p-52 - 1.0;
+      for (int64_t i = 0; i < m; i++)
+        etype_store_complex(s->etype, d[2 * i], d[2 * i + 1], dst + i * ai->esize);
+    } else {
+      for (int64_t i = 0; i < m; i++) {
+        uint64_t r = splitmix64(state);
+        if (k == EK_PRED) q[i] = (int64_t)(r & 1);
+        else if (k == EK_SINT)
+          q[i] = bits <= 2 ? (int64_t)(r % 4) - 2 : bits <= 4 ? (int64_t)(r % 16) - 8 : (int64_t)(r % 201) - 100;
+        else q[i] = bits <= 2 ? (int64_t)(r % 4) : bits <= 4 ? (int64_t)(r % 16) : (int64_t)(r % 201);
+      }
+      etype_convert_array(s->etype, dst, ET_S64, q, m);
+    }
+  }
+  bool ok = value_from_dense(&ctx->vc, s, dense, pdesc, out, err);
+  mem_raw_free(mem, dense, ai->dense_bytes);
+  return ok;
+}
+
+typedef struct Binder {
+  EvalCtx *ctx;
+  const RunInput *inputs;
+  int ninputs;
+  bool *used;
+  int cursor;
+  const RunOptions *opt;
+  uint64_t rng;
+} Binder;
+
+static int next_positional(Binder *b) {
+  while (b->cursor < b->ninputs && b->used[b->cursor]) b->cursor++;
+  return b->cursor < b->ninputs ? b->cursor : -1;
+}
+
+static bool bind_leaves(Binder *b, const Shape *s, const char *pdesc, Value **out, Error *err) {
+  if (shape_is_tuple(s)) {
+    Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
+    if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    for (int i = 0; i < s->ntuple; i++) {
+      char sub[400];
+      snprintf(sub, sizeof sub, "%s element {%d}", pdesc, i);
+      if (!bind_leaves(b, &s->tuple[i], sub, &el[i], err)) {
+        for (int j = 0; j < i; j++) value_unref(&b->ctx->vc, el[j]);
+        free(el);
+        return false;
+      }
+    }
+    *out = value_new_tuple(s, s->ntuple, el);
+    free(el);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  if (!value_shape_has_data(s)) {
+    *out = value_new_token(s);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  int k = next_positional(b);
+  if (k >= 0) {
+    b->used[k] = true;
+    return input_value(b->ctx, s, &b->inputs[k], pdesc, out, err);
+  }
+  if (b->opt->random_inputs) return random_value(b->ctx, s, &b->rng, pdesc, out, err);
+  return error_set(err, ERR_RUNTIME, -1,
+                   "%s is not bound: too few inputs (%d given; use --inputs or --random-inputs)",
+                   pdesc, b->ninputs);
+}
+
+static const char *param_name(const Computation *c, int p) {
+  if (c->has_signature && p < c->nsig_params && c->sig_param_names && c->sig_param_names[p])
+    return c->sig_param_names[p];
+  return c->params[p] ? c->params[p]->name : "?";
+}
+
+static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
+                        const RunInput *inputs, int ninputs, Value **args, Error *err) {
+  const Computation *e = m->entry;
+  Binder b = {ctx, inputs, ninputs, NULL, 0, opt, opt->seed};
+  b.used = calloc((size_t)(ninputs ? ninputs : 1), sizeof(bool));
+  if (!b.used) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  bool ok = true;
+  bool *named = calloc((size_t)(e->nparams ? e->nparams : 1), sizeof(bool));
+  if (!named) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+  /* npz entries named after a parameter bind by name. */
+  for (int i = 0; i < ninputs && ok; i++) {
+    if (!inputs[i].name) continue;
+    for (int p = 0; p < e->nparams; p++) {
+      const Instr *pi = e->params[p];
+      if (!pi || named[p] || shape_is_tuple(&pi->shape)) continue;
+      if (strcmp(inputs[i].name, pi->name) == 0 || strcmp(inputs[i].name, param_name(e, p)) == 0) {
+        char pdesc[300];
+        snprintf(pdesc, sizeof pdesc, "parameter %d (%s)", p, param_name(e, p));
+        b.used[i] = true;
+        named[p] = true;
+        ok = input_value(ctx, &pi->shape, &inputs[i], pdesc, &args[p], err);
+        break;
+      }
+    }
+  }
+  for (int p = 0; p < e->nparams && ok; p++) {
+    if (named[p]) continue;
+    const Instr *pi = e->params[p];
+    if (!pi) {
+      ok = error_set(err, ERR_RUNTIME, -1, "entry computation %s has no parameter %d", e->name, p);
+      break;
+    }
+    char pdesc[300];
+    snprintf(pdesc, sizeof pdesc, "parameter %d (%s)", p, param_name(e, p));
+    b.rng = opt->seed * 0x100000001B3ull + (uint64_t)p + 1;
+    ok = bind_leaves(&b, &pi->shape, pdesc, &args[p], err);
+  }
+  if (ok) {
+    int unused = 0, first = -1;
+    for (int i = 0; i < ninputs; i++)
+      if (!b.used[i]) {
+        if (first < 0) first = i;
+        unused++;
+      }
+    if (unused) {
+      int leaves = 0;
+      for (int p = 0; p < e->nparams; p++)
+        if (e->params[p]) leaves += run_count_leaves(&e->params[p]->shape);
+      ok = error_set(err, ERR_RUNTIME, -1,
+                     "too many inputs: the entry computation %s takes %d parameter%s (%d "
+                     "array%s), given %d arrays; %s is not used",
+                     e->name, e->nparams, e->nparams == 1 ? "" : "s", leaves,
+                     leaves == 1 ? "" : "s", ninputs, inputs[first].source);
+    }
+  }
+  free(named);
+  free(b.used);
+  return ok;
+}
+
+/* --- results --- */
+
+static bool collect_leaves(EvalCtx *ctx, const Value *v, RunResult *res, Error *err) {
+  if (v->ntuple) {
+    for (int i = 0; i < v->ntuple; i++)
+      if (!collect_leaves(ctx, v->elems[i], res, err)) return false;
+    return true;
+  }
+  if (!v->info) return true; /* token */
+  const void *d;
+  void *tmp;
+  if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
+  RunLeaf *l = &res->leaves[res->nleaves];
+  l->shape = v->info->shape;
+  l->nbytes = v->info->dense_bytes;
+  if (tmp) {
+    l->data = tmp;
+  } else {
+    l->data = malloc((size_t)(l->nbytes ? l->nbytes : 1));
+    if (!l->data) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    if (l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
+  }
+  res->nleaves++;
+  return true;
+}
+
+/* --- trace --- */
+
+typedef struct Tracer {
+  FILE *f;
+  RunFormat fmt;
+  MemSystem *mem;
+  yaml_emitter_t em;
+  bool em_ok;
+} Tracer;
+
+static void yaml_scalar(yaml_emitter_t *em, const char *s) {
+  yaml_event_t ev;
+  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
+                               YAML_ANY_SCALAR_STYLE);
+  yaml_emitter_emit(em, &ev);
+}
+
+static void yaml_kv(yaml_emitter_t *em, const char *k, const char *v) {
+  yaml_scalar(em, k);
+  yaml_scalar(em, v);
+}
+
+static void yaml_simple(yaml_emitter_t *em, int what) {
+  yaml_event_t ev;
+  switch (what) {
+  case 0: yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE); break;
+  case 1: yaml_mapping_end_event_initialize(&ev); break;
+  case 2: yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE); break;
+  case 3: yaml_sequence_end_event_initialize(&ev); break;
+  case 4: yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_FLOW_MAPPING_STYLE); break;
+  default: return;
+  }
+  yaml_emitter_emit(em, &ev);
+}
+
+static void yaml_begin(yaml_emitter_t *em) {
+  yaml_event_t ev;
+  yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+  yaml_emitter_emit(em, &ev);
+  yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+  yaml_emitter_emit(em, &ev);
+}
+
+static void yaml_end(yaml_emitter_t *em) {
+  yaml_event_t ev;
+  yaml_document_end_event_initialize(&ev, 1);
+  yaml_emitter_emit(em, &ev);
+  yaml_stream_end_event_initialize(&ev);
+  yaml_emitter_emit(em, &ev);
+  yaml_emitter_flush(em);
+}
+
+static void json_str(StrBuf *sb, const char *s) {
+  sb_putc(sb, '"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      sb_putc(sb, '\\');
+      sb_putc(sb, (char)c);
+    } else if (c < 0x20) {
+      sb_printf(sb, "\\u%04x", c);
+    } else {
+      sb_putc(sb, (char)c);
+    }
+  }
+  sb_putc(sb, '"');
+}
+
+static void space_of(const Value *v, MemSystem *mem, char *buf, size_t size) {
+  if (!v || (!v->info && !v->ntuple)) {
+    snprintf(buf, size, "-");
+    return;
+  }
+  if (v->ntuple) {
+    snprintf(buf, size, "tuple");
+    return;
+  }
+  MemSpace *s = mem_find(mem, v->info->space);
+  snprintf(buf, size, "S(%" PRId64 ") %s", v->info->space, s ? s->name : "?");
+}
+
+static void trace_fn(void *ud, const Instr *in, const Value *result, int64_t ns, int depth) {
+  Tracer *t = ud;
+  char *shape = shape_to_string(&in->shape);
+  char space[96], us[32];
+  space_of(result, t->mem, space, sizeof space);
+  snprintf(us, sizeof us, "%.3f", (double)ns / 1000.0);
+  switch (t->fmt) {
+  case RUN_FMT_TEXT:
+    fprintf(t->f, "%*s%-24s %-22s %-40s %-14s %10s us\n", depth * 2, "", in->name,
+            opcode_name(in->op), shape ? shape : "?", space, us);
+    break;
+  case RUN_FMT_JSON: {
+    StrBuf sb;
+    sb_init(&sb);
+    sb_puts(&sb, "{\"name\": ");
+    json_str(&sb, in->name);
+    sb_puts(&sb, ", \"opcode\": ");
+    json_str(&sb, opcode_name(in->op));
+    sb_puts(&sb, ", \"shape\": ");
+    json_str(&sb, shape ? shape : "?");
+    sb_puts(&sb, ", \"space\": ");
+    json_str(&sb, space);
+    sb_printf(&sb, ", \"time_us\": %s, \"depth\": %d}\n", us, depth);
+    fputs(sb.data ? sb.data : "", t->f);
+    sb_free(&sb);
+    break;
+  }
+  case RUN_FMT_YAML: {
+    if (!t->em_ok) break;
+    char d[16];
+    snprintf(d, sizeof d, "%d", depth);
+    yaml_simple(&t->em, 4);
+    yaml_kv(&t->em, "name", in->name);
+    yaml_kv(&t->em, "opcode", opcode_name(in->op));
+    yaml_kv(&t->em, "shape", shape ? shape : "?");
+    yaml_kv(&t->em, "space", space);
+    yaml_kv(&t->em, "time_us", us);
+    yaml_kv(&t->em, "depth", d);
+    yaml_simple(&t->em, 1);
+    break;
+  }
+  }
+  free(shape);
+}
+
+/* --- statistics --- */
+
+static int cmp_time(const void *a, const void *b) {
+  const RunInstrStat *x = a, *y = b;
+  return x->s.ns < y->s.ns ? 1 : x->s.ns > y->s.ns ? -1 : 0;
+}
+
+static int cmp_bytes(const void *a, const void *b) {
+  const RunInstrStat *x = a, *y = b;
+  int64_t bx = x->s.bytes_read + x->s.bytes_written, by = y->s.bytes_read + y->s.bytes_written;
+  return bx < by ? 1 : bx > by ? -1 : 0;
+}
+
+static int cmp_waste(const void *a, const void *b) {
+  const RunShapeStat *x = a, *y = b;
+  int64_t wx = (x->physical_bytes - x->logical_bytes) * x->allocs;
+  int64_t wy = (y->physical_bytes - y->logical_bytes) * y->allocs;
+  return wx < wy ? 1 : wx > wy ? -1 : 0;
+}
+
+static bool collect_stats(EvalCtx *ctx, RunResult *res) {
+  int n = 0;
+  for (int c = 0; c < ctx->nplans; c++)
+    for (int i = 0; i < ctx->plans[c].comp->ninstrs; i++)
+      if (ctx->plans[c].stats[i].count) n++;
+  res->instr_stats = calloc((size_t)(n ? n : 1), sizeof *res->instr_stats);
+  if (!res->instr_stats) return false;
+  for (int c = 0; c < ctx->nplans; c++)
+    for (int i = 0; i < ctx->plans[c].comp->ninstrs; i++)
+      if (ctx->plans[c].stats[i].count) {
+        RunInstrStat *r = &res->instr_stats[res->ninstr_stats++];
+        r->instr = ctx->plans[c].comp->instrs[i];
+        r->s = ctx->plans[c].stats[i];
+      }
+  int pos = 0, ns = 0;
+  const ArrayInfo *ai;
+  while ((ai = value_ctx_next_info(&ctx->vc, &pos)))
+    if (ai->nallocs && ai->phys_bytes > ai->plan.logical_bytes) ns++;
+  res->shape_stats = calloc((size_t)(ns ? ns : 1), sizeof *res->shape_stats);
+  if (!res->shape_stats) return false;
+  pos = 0;
+  while ((ai = value_ctx_next_info(&ctx->vc, &pos)))
+    if (ai->nallocs && ai->phys_bytes > ai->plan.logical_bytes) {
+      RunShapeStat *s = &res->shape_stats[res->nshape_stats++];
+      s->shape = ai->shape;
+      s->allocs = ai->nallocs;
+      s->logical_bytes = ai->plan.logical_bytes;
+      s->physical_bytes = ai->phys_bytes;
+    }
+  qsort(res->shape_stats, (size_t)res->nshape_stats, sizeof *res->shape_stats, cmp_waste);
+  res->conversions = ctx->vc.conversions;
+  res->conversion_bytes = ctx->vc.conversion_bytes;
+  res->nbuffers = ctx->vc.nbuffers;
+  res->alloc_logical_bytes = ctx->vc.alloc_logical_bytes;
+  res->alloc_physical_bytes = ctx->vc.alloc_physical_bytes;
+  res->instructions_executed = ctx->instructions_executed;
+  res->while_iterations = ctx->while_iterations;
+  return true;
+}
+
+/* --- the run --- */
+
+bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
+                RunResult *res, Error *err) {
+  memset(res, 0, sizeof *res);
+  res->module = m;
+  if (!m->entry) return error_set(err, ERR_RUNTIME, -1, "the module has no entry computation");
+  int64_t replicas = opt->replicas > 0 ? opt->replicas : m->replica_count;
+  if (replicas > 1)
+    return error_set(err, ERR_RUNTIME, -1,
+                     "running %" PRId64 " replicas is not supported yet (only single-device runs)",
+                     replicas);
+  MemConfig defcfg;
+  const MemConfig *cfg = opt->memory;
+  if (!cfg) {
+    config_default(&defcfg);
+    cfg = &defcfg;
+  }
+  snprintf(res->device, sizeof res->device, "%s", cfg->device);
+  MemSystem *mem = malloc(sizeof *mem);
+  Arena *arena = arena_new();
+  EvalCtx *ctx = calloc(1, sizeof *ctx);
+  if (!mem || !arena || !ctx) {
+    free(mem);
+    free(ctx);
+    if (arena) arena_free(arena);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  bool ok = config_apply(cfg, mem, err);
+  bool inited = ok && eval_init(ctx, m, mem, arena, err);
+  ok = inited;
+  Tracer tracer = {opt->trace, opt->trace_format, mem, {0}, false};
+  if (ok) {
+    ctx->timing = opt->stats || opt->trace;
+    if (opt->trace) {
+      ctx->trace = trace_fn;
+      ctx->trace_ud = &tracer;
+      if (opt->trace_format == RUN_FMT_YAML && yaml_emitter_initialize(&tracer.em)) {
+        tracer.em_ok = true;
+        yaml_emitter_set_output_file(&tracer.em, opt->trace);
+        yaml_emitter_set_width(&tracer.em, -1);
+        yaml_begin(&tracer.em);
+        yaml_simple(&tracer.em, 2);
+      }
+    }
+  }
+  const Computation *e = m->entry;
+  Value **args = calloc((size_t)(e->nparams ? e->nparams : 1), sizeof *args);
+  if (!args) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+  Value *result = NULL;
+  int64_t t0 = now_ns();
+  if (ok) ok = bind_inputs(ctx, m, opt, inputs, ninputs, args, err);
+  int64_t t1 = now_ns();
+  if (ok) ok = eval_computation(ctx, e, args, e->nparams, &result, err);
+  int64_t t2 = now_ns();
+  res->wall_ns = t2 - t0;
+  res->eval_ns = t2 - t1;
+  if (tracer.em_ok) {
+    yaml_simple(&tracer.em, 3);
+    yaml_end(&tracer.em);
+    yaml_emitter_delete(&tracer.em);
+  }
+  if (ok) {
+    res->shape = &e->root->shape;
+    int nl = run_count_leaves(result->shape ? result->shape : &e->root->shape);
+    res->leaves = calloc((size_t)(nl ? nl : 1), sizeof *res->leaves);
+    if (!res->leaves) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+    else ok = collect_leaves(ctx, result, res, err);
+  }
+  if (inited) {
+    value_unref(&ctx->vc, result);
+    for (int p = 0; args && p < e->nparams; p++) value_unref(&ctx->vc, args[p]);
+    if (ok && !collect_stats(ctx, res)) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+    eval_free(ctx);
+  }
+  /* Final counters (constants and results released: live is back to 0). */
+  mem_destroy(mem);
+  res->mem = *mem;
+  free(args);
+  free(ctx);
+  free(mem);
+  arena_free(arena);
+  if (!ok) run_result_free(res);
+  return ok;
+}
+
+void run_result_free(RunResult *res) {
+  for (int i = 0; i < res->nleaves; i++) free(res->leaves[i].data);
+  free(res->leaves);
+  free(res->instr_stats);
+  free(res->shape_stats);
+  res->leaves = NULL;
+  res->instr_stats = NULL;
+  res->shape_stats = NULL;
+  res->nleaves = res->ninstr_stats = res->nshape_stats = 0;
+}
+
+/* --- the --stats report --- */
+
+static void fmt_bytes(int64_t b, char *buf, int size) { mem_format_bytes(b, buf, size); }
+
+static void fmt_time(int64_t ns, char *buf, size_t size) {
+  if (ns >= 1000000000) snprintf(buf, size, "%.3f s", (double)ns / 1e9);
+  else if (ns >= 1000000) snprintf(buf, size, "%.3f ms", (double)ns / 1e6);
+  else snprintf(buf, size, "%.3f us", (double)ns / 1e3);
+}
+
+enum { TOP_N = 10 };
+
+typedef struct StatsView {
+  RunInstrStat *by_time, *by_bytes;
+  int n;
+} StatsView;
+
+static bool stats_view(const RunResult *res, StatsView *v) {
+  v->n = res->ninstr_stats;
+  size_t sz = sizeof(RunInstrStat) * (size_t)(v->n ? v->n : 1);
+  v->by_time = malloc(sz);
+  v->by_bytes = malloc(sz);
+  if (!v->by_time || !v->by_bytes) {
+    free(v->by_time);
+    free(v->by_bytes);
+    return false;
+  }
+  if (v->n) {
+    memcpy(v->by_time, res->instr_stats, sz);
+    memcpy(v->by_bytes, res->instr_stats, sz);
+  }
+  qsort(v->by_time, (size_t)v->n, sizeof(RunInstrStat), cmp_time);
+  qsort(v->by_bytes, (size_t)v->n, sizeof(RunInstrStat), cmp_bytes);
+  return true;
+}
+
+static double pct(int64_t a, int64_t b) { return b > 0 ? 100.0 * (double)a / (double)b : 0.0; }
+
+static void stats_text(const RunResult *res, const StatsView *v, StrBuf *o) {
+  char a[48], b[48], c[48], d[48];
+  fmt_time(res->wall_ns, a, sizeof a);
+  sb_printf(o, "== hlorun statistics ==\n");
+  sb_printf(o, "device: %s\n", res->device);
+  fmt_time(res->eval_ns, b, sizeof b);
+  sb_printf(o, "run time: %s (evaluation %s), %" PRId64 " instructions executed, %" PRId64
+               " while iterations\n",
+            a, b, res->instructions_executed, res->while_iterations);
+  sb_printf(o, "memory spaces:\n");
+  for (int i = 0; i < res->mem.nspaces; i++) {
+    const MemSpace *s = &res->mem.spaces[i];
+    fmt_bytes(s->capacity, a, sizeof a);
+    fmt_bytes(s->peak, b, sizeof b);
+    fmt_bytes(s->bytes_read, c, sizeof c);
+    fmt_bytes(s->bytes_written, d, sizeof d);
+    sb_printf(o, "  S(%" PRId64 ") %-6s capacity %-10s peak %-10s", s->id, s->name, a, b);
+    if (s->capacity != MEM_UNLIMITED) sb_printf(o, " (%5.1f%%)", pct(s->peak, s->capacity));
+    sb_printf(o, "  read %-10s written %-10s", c, d);
+    if (s->bandwidth > 0) {
+      char t[48];
+      fmt_time((int64_t)((double)(s->bytes_read + s->bytes_written) / s->bandwidth * 1e9), t,
+               sizeof t);
+      sb_printf(o, " transfer time at %.0f GB/s: %s", s->bandwidth / 1e9, t);
+    }
+    sb_printf(o, "%s\n", s->implicit ? " (not configured)" : "");
+  }
+  fmt_bytes(res->alloc_logical_bytes, a, sizeof a);
+  fmt_bytes(res->alloc_physical_bytes, b, sizeof b);
+  sb_printf(o, "layout padding: %" PRId64 " buffers, %s logical, %s physical, overhead %.1f%%\n",
+            res->nbuffers, a, b, pct(res->alloc_physical_bytes - res->alloc_logical_bytes,
+                                     res->alloc_logical_bytes));
+  for (int i = 0; i < res->nshape_stats && i < 5; i++) {
+    const RunShapeStat *s = &res->shape_stats[i];
+    char *t = shape_to_string(s->shape);
+    fmt_bytes(s->logical_bytes, a, sizeof a);
+    fmt_bytes(s->physical_bytes, b, sizeof b);
+    sb_printf(o, "  %s: %s logical, %s physical (%.1fx), %" PRId64 " buffer%s\n", t ? t : "?", a,
+              b, s->logical_bytes ? (double)s->physical_bytes / (double)s->logical_bytes : 0.0,
+              s->allocs, s->allocs == 1 ? "" : "s");
+    free(t);
+  }
+  fmt_bytes(res->conversion_bytes, a, sizeof a);
+  sb_printf(o, "layout conversions: %" PRId64 " (%s)\n", res->conversions, a);
+  int64_t total = 0;
+  for (int i = 0; i < v->n; i++)
+    if (v->by_time[i].instr->parent == res->module->entry) total += v->by_time[i].s.ns;
+  sb_printf(o, "top instructions by time (inclusive of called computations):\n");
+  for (int i = 0; i < v->n && i < TOP_N; i++) {
+    const RunInstrStat *r = &v->by_time[i];
+    fmt_time(r->s.ns, a, sizeof a);
+    sb_printf(o, "  %2d. %-28s %-20s %12s %5.1f%%  x%" PRId64 "\n", i + 1, r->instr->name,
+              opcode_name(r->instr->op), a, pct(r->s.ns, total), r->s.count);
+  }
+  sb_printf(o, "top instructions by bytes moved:\n");
+  for (int i = 0; i < v->n && i < TOP_N; i++) {
+    const RunInstrStat *r = &v->by_bytes[i];
+    if (r->s.bytes_read + r->s.bytes_written == 0) break;
+    fmt_bytes(r->s.bytes_read, a, sizeof a);
+    fmt_bytes(r->s.bytes_written, b, sizeof b);
+    sb_printf(o, "  %2d. %-28s %-20s read %-10s written %-10s x%" PRId64 "\n", i + 1,
+              r->instr->name, opcode_name(r->instr->op), a, b, r->s.count);
+  }
+}
+
+static void num(char *buf, size_t size, int64_t x) { snprintf(buf, size, "%" PRId64, x); }
+
+static int yaml_write_sb(void *data, unsigned char *buffer, size_t size) {
+  sb_append(data, (const char *)buffer, size);
+  return 1;
+}
+
+static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
+  yaml_emitter_t em;
+  if (!yaml_emitter_initialize(&em)) return;
+  yaml_emitter_set_output(&em, yaml_write_sb, o);
+  yaml_emitter_set_width(&em, -1);
+  yaml_begin(&em);
+  char a[64];
+  yaml_simple(&em, 0);
+  yaml_kv(&em, "device", res->device);
+  num(a, sizeof a, res->wall_ns);
+  yaml_kv(&em, "run_time_ns", a);
+  num(a, sizeof a, res->eval_ns);
+  yaml_kv(&em, "eval_ns", a);
+  num(a, sizeof a, res->instructions_executed);
+  yaml_kv(&em, "instructions_executed", a);
+  num(a, sizeof a, res->while_iterations);
+  yaml_kv(&em, "while_iterations", a);
+  yaml_scalar(&em, "memory_spaces");
+  yaml_simple(&em, 2);
+  for (int i = 0; i < res->mem.nspaces; i++) {
+    const MemSpace *s = &res->mem.spaces[i];
+    yaml_simple(&em, 0);
+    num(a, sizeof a, s->id);
+    yaml_kv(&em, "id", a);
+    yaml_kv(&em, "name", s->name);
+    if (s->capacity == MEM_UNLIMITED) snprintf(a, sizeof a, "unlimited");
+    else num(a, sizeof a, s->capacity);
+    yaml_kv(&em, "capacity_bytes", a);
+    num(a, sizeof a, s->peak);
+    yaml_kv(&em, "peak_bytes", a);
+    num(a, sizeof a, s->bytes_read);
+    yaml_kv(&em, "bytes_read", a);
+    num(a, sizeof a, s->bytes_written);
+    yaml_kv(&em, "bytes_written", a);
+    snprintf(a, sizeof a, "%.0f", s->bandwidth);
+    yaml_kv(&em, "bandwidth_bytes_per_s", a);
+    yaml_kv(&em, "configured", s->implicit ? "false" : "true");
+    yaml_simple(&em, 1);
+  }
+  yaml_simple(&em, 3);
+  yaml_scalar(&em, "padding");
+  yaml_simple(&em, 0);
+  num(a, sizeof a, res->nbuffers);
+  yaml_kv(&em, "buffers", a);
+  num(a, sizeof a, res->alloc_logical_bytes);
+  yaml_kv(&em, "logical_bytes", a);
+  num(a, sizeof a, res->alloc_physical_bytes);
+  yaml_kv(&em, "physical_bytes", a);
+  snprintf(a, sizeof a, "%.2f",
+           pct(res->alloc_physical_bytes - res->alloc_logical_bytes, res->alloc_logical_bytes));
+  yaml_kv(&em, "overhead_percent", a);
+  yaml_simple(&em, 1);
+  num(a, sizeof a, res->conversions);
+  yaml_kv(&em, "layout_conversions", a);
+  for (int pass = 0; pass < 2; pass++) {
+    yaml_scalar(&em, pass ? "top_by_bytes" : "top_by_time");
+    yaml_simple(&em, 2);
+    const RunInstrStat *arr = pass ? v->by_bytes : v->by_time;
+    for (int i = 0; i < v->n && i < TOP_N; i++) {
+      const RunInstrStat *r = &arr[i];
+      yaml_simple(&em, 0);
+      yaml_kv(&em, "name", r->instr->name);
+      yaml_kv(&em, "opcode", opcode_name(r->instr->op));
+      num(a, sizeof a, r->s.count);
+      yaml_kv(&em, "count", a);
+      num(a, sizeof a, r->s.ns);
+      yaml_kv(&em, "time_ns", a);
+      num(a, sizeof a, r->s.bytes_read);
+      yaml_kv(&em, "bytes_read", a);
+      num(a, sizeof a, r->s.bytes_written);
+      yaml_kv(&em, "bytes_written", a);
+      yaml_simple(&em, 1);
+    }
+    yaml_simple(&em, 3);
+  }
+  yaml_simple(&em, 1);
+  yaml_end(&em);
+  yaml_emitter_delete(&em);
+}
+
+static void stats_json(const RunResult *res, const StatsView *v, StrBuf *o) {
+  sb_puts(o, "{\"device\": ");
+  json_str(o, res->device);
+  sb_printf(o, ", \"run_time_ns\": %" PRId64 ", \"eval_ns\": %" PRId64
+               ", \"instructions_executed\": %" PRId64 ", \"while_iterations\": %" PRId64
+               ",\n \"memory_spaces\": [",
+            res->wall_ns, res->eval_ns, res->instructions_executed, res->while_iterations);
+  for (int i = 0; i < res->mem.nspaces; i++) {
+    const MemSpace *s = &res->mem.spaces[i];
+    sb_printf(o, "%s\n  {\"id\": %" PRId64 ", \"name\": ", i ? "," : "", s->id);
+    json_str(o, s->name);
+    if (s->capacity == MEM_UNLIMITED) sb_puts(o, ", \"capacity_bytes\": null");
+    else sb_printf(o, ", \"capacity_bytes\": %" PRId64, s->capacity);
+    sb_printf(o, ", \"peak_bytes\": %" PRId64 ", \"bytes_read\": %" PRId64
+                 ", \"bytes_written\": %" PRId64 ", \"bandwidth_bytes_per_s\": %.0f, "
+                 "\"configured\": %s}",
+              s->peak, s->bytes_read, s->bytes_written, s->bandwidth,
+              s->implicit ? "false" : "true");
+  }
+  sb_printf(o, "],\n \"padding\": {\"buffers\": %" PRId64 ", \"logical_bytes\": %" PRId64
+               ", \"physical_bytes\": %" PRId64 ", \"overhead_percent\": %.2f},\n"
+               " \"layout_conversions\": %" PRId64,
+            res->nbuffers, res->alloc_logical_bytes, res->alloc_physical_bytes,
+            pct(res->alloc_physical_bytes - res->alloc_logical_bytes, res->alloc_logical_bytes),
+            res->conversions);
+  for (int pass = 0; pass < 2; pass++) {
+    sb_printf(o, ",\n \"%s\": [", pass ? "top_by_bytes" : "top_by_time");
+    const RunInstrStat *arr = pass ? v->by_bytes : v->by_time;
+    for (int i = 0; i < v->n && i < TOP_N; i++) {
+      const RunInstrStat *r = &arr[i];
+      sb_printf(o, "%s\n  {\"name\": ", i ? "," : "");
+      json_str(o, r->instr->name);
+      sb_printf(o, ", \"opcode\": \"%s\", \"count\": %" PRId64 ", \"time_ns\": %" PRId64
+                   ", \"bytes_read\": %" PRId64 ", \"bytes_written\": %" PRId64 "}",
+                opcode_name(r->instr->op), r->s.count, r->s.ns, r->s.bytes_read,
+                r->s.bytes_written);
+    }
+    sb_puts(o, "]");
+  }
+  sb_puts(o, "}\n");
+}
+
+void run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out) {
+  StatsView v;
+  if (!stats_view(res, &v)) return;
+  switch (fmt) {
+  case RUN_FMT_TEXT: stats_text(res, &v, out); break;
+  case RUN_FMT_YAML: stats_yaml(res, &v, out); break;
+  case RUN_FMT_JSON: stats_json(res, &v, out); break;
+  }
+  free(v.by_time);
+  free(v.by_bytes);
+}

@@ -1,0 +1,91 @@
+/* Running a module: binding inputs to the entry computation's parameters,
+ * evaluating it over simulated memory spaces, and collecting the result,
+ * statistics (--stats) and a trace (--trace).  Nothing here prints to the
+ * terminal on its own: the trace goes to the stream the caller hands in,
+ * reports are returned as text. */
+#ifndef HLO_INTERP_RUN_H
+#define HLO_INTERP_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "interp/config.h"
+#include "interp/eval.h"
+#include "interp/npy.h"
+#include "parser/ir.h"
+
+typedef enum { RUN_FMT_TEXT, RUN_FMT_YAML, RUN_FMT_JSON } RunFormat;
+
+/* An input array as read from a .npy file or .npz entry (interp/npy.h).
+ * Its dtype must be the parameter's, or the widened/raw form docs/cli.md
+ * allows (npy_bind). */
+typedef struct RunInput {
+  const char *source; /* "x.npy" or "in.npz:arg0", for messages */
+  const char *name;   /* npz entry name, or NULL (binds by position) */
+  const NpyArray *array;
+} RunInput;
+
+typedef struct RunOptions {
+  const MemConfig *memory; /* NULL: the default ("cpu") preset */
+  int64_t replicas;        /* 0: the module's replica_count */
+  bool random_inputs;      /* fill unbound parameters deterministically */
+  uint64_t seed;
+  bool stats;              /* collect per-instruction time */
+  FILE *trace;             /* one line per executed instruction, or NULL */
+  RunFormat trace_format;
+} RunOptions;
+
+/* One array leaf of the result, dense row-major natural storage. */
+typedef struct RunLeaf {
+  const Shape *shape;
+  void *data; /* malloc'd */
+  int64_t nbytes;
+} RunLeaf;
+
+typedef struct RunInstrStat {
+  const Instr *instr;
+  InstrStats s;
+} RunInstrStat;
+
+typedef struct RunShapeStat {
+  const Shape *shape;
+  int64_t allocs, logical_bytes, physical_bytes; /* per buffer */
+} RunShapeStat;
+
+typedef struct RunResult {
+  const Module *module;
+  const Shape *shape; /* of the entry root */
+  int nleaves;
+  RunLeaf *leaves;    /* flattened tuple order (array leaves only) */
+  /* Statistics. */
+  char device[64];
+  MemSystem mem;      /* final counters */
+  int64_t wall_ns;    /* binding inputs + evaluation */
+  int64_t eval_ns;    /* evaluation of the entry computation only */
+  int64_t instructions_executed, while_iterations;
+  int64_t conversions, conversion_bytes;
+  int64_t alloc_logical_bytes, alloc_physical_bytes, nbuffers;
+  int ninstr_stats;
+  RunInstrStat *instr_stats; /* every instruction executed at least once */
+  int nshape_stats;
+  RunShapeStat *shape_stats; /* padded shapes, most wasteful first */
+} RunResult;
+
+/* Runs m's entry computation.  inputs bind parameters in order (a tuple
+ * parameter takes one input per array leaf); an npz entry named like a
+ * parameter binds that parameter.  Errors name the parameter or
+ * instruction (ERR_RUNTIME). */
+bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
+                RunResult *res, Error *err);
+void run_result_free(RunResult *res);
+
+/* The --stats report. */
+void run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out);
+
+/* Number of array leaves of a shape (tokens excluded). */
+int run_count_leaves(const Shape *s);
+
+#endif

@@ -1,0 +1,149 @@
+/* Values of a run: an array (shape + a buffer whose bytes are arranged in
+ * physical order by the layout engine, padding zeroed, living in the memory
+ * space its layout's S(n) names), a tuple of values, or a token.
+ *
+ * Ownership: Values and Buffers are reference counted.  value_unref on the
+ * last reference frees a tuple's elements and releases the buffer, which
+ * gives the bytes back to its memory space.  Several Values may share one
+ * Buffer (bitcast, get-tuple-element, identity ops), so memory is counted
+ * once.  Shapes are not owned: they live in the module's arena or the run's.
+ *
+ * Kernels want dense row-major data in natural storage (layout/etype.h).
+ * For a default layout the buffer IS that view (zero copy); otherwise the
+ * helpers below convert with the layout engine. */
+#ifndef HLO_INTERP_VALUE_H
+#define HLO_INTERP_VALUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+#include "interp/memspace.h"
+#include "layout/layout.h"
+#include "layout/shape.h"
+
+/* An array shape compiled once per run: its layout plan and sizes. */
+typedef struct ArrayInfo {
+  const Shape *shape;
+  LayoutPlan plan;
+  EType etype;
+  int rank;
+  const int64_t *dims;
+  int64_t elements;
+  int esize;             /* natural storage bytes per element */
+  int64_t dense_bytes;   /* elements * esize */
+  int64_t phys_bytes;    /* bytes of the buffer (tiles, L, E included) */
+  int64_t space;         /* S(n) */
+  /* Physical bytes == dense row-major natural storage (default layout up to
+   * size-1 dims, no tile/E/L effect): the buffer is its own dense view. */
+  bool identity;
+  bool packed;           /* E(1|2|4) packing */
+  /* For non-identity layouts: the same dims with the default layout. */
+  LayoutPlan *dense_plan;
+  /* Padding slots as (offset, count) runs, computed on first need. */
+  bool pad_runs_ready;
+  int npad_runs;
+  int64_t *pad_runs;
+  int64_t nallocs;       /* buffers allocated with this shape (stats) */
+} ArrayInfo;
+
+typedef struct Buffer {
+  int refs;
+  int64_t space;
+  int64_t nbytes;
+  bool counted;  /* accounted in its memory space */
+  bool borrowed; /* data belongs to someone else (kernel callbacks) */
+  void *data;
+} Buffer;
+
+typedef struct Value {
+  int refs;
+  const Shape *shape;
+  const ArrayInfo *info; /* arrays */
+  Buffer *buf;           /* arrays (NULL for tokens) */
+  int ntuple;
+  struct Value **elems;  /* tuples */
+} Value;
+
+/* An array that has data (tokens and opaque values are "arrays" to
+ * shape_is_array but hold nothing). */
+static inline bool value_shape_has_data(const Shape *s) {
+  return shape_is_array(s) && s->etype != ET_TOKEN && s->etype != ET_OPAQUE;
+}
+
+typedef struct ValueCtx {
+  MemSystem *mem;
+  Arena *arena;          /* the run's: synthesized shapes, infos */
+  /* Shape* -> ArrayInfo* (open addressing). */
+  int cap, count;
+  const Shape **keys;
+  ArrayInfo **vals;
+  /* When > 0 new buffers are scratch (not accounted in memory spaces): the
+   * insides of a fusion. */
+  int uncounted;
+  int64_t conversions;      /* layout conversions done (stats) */
+  int64_t conversion_bytes;
+  int64_t nbuffers, alloc_logical_bytes, alloc_physical_bytes; /* accounted buffers */
+} ValueCtx;
+
+bool value_ctx_init(ValueCtx *vc, MemSystem *mem, Arena *arena);
+void value_ctx_free(ValueCtx *vc);
+
+/* The compiled info of an array shape (cached by pointer). */
+const ArrayInfo *value_array_info(ValueCtx *vc, const Shape *s, Error *err);
+/* A default-layout array shape with these dims, in the run arena. */
+Shape *value_dense_shape(ValueCtx *vc, EType t, int rank, const int64_t *dims, int64_t space);
+
+/* New array value with an uninitialised buffer (padding and the rounding
+ * tail zeroed only when zero is set; identity layouts have no padding).
+ * who names the instruction/parameter for memory errors. */
+bool value_new_array(ValueCtx *vc, const Shape *s, bool zero, const char *who, Value **out,
+                     Error *err);
+/* New array value sharing buf (takes a reference to it). */
+Value *value_wrap_buffer(const Shape *s, const ArrayInfo *info, Buffer *buf);
+/* Array value over memory the caller owns (not accounted, never freed). */
+Value *value_wrap_external(const Shape *s, const ArrayInfo *info, void *data);
+/* New tuple; takes over the references in elems[0..n). */
+Value *value_new_tuple(const Shape *s, int n, Value **elems);
+Value *value_new_token(const Shape *s);
+
+static inline Value *value_ref(Value *v) {
+  if (v) v->refs++;
+  return v;
+}
+void value_unref(ValueCtx *vc, Value *v);
+void buffer_unref(ValueCtx *vc, Buffer *b);
+
+/* Moves a scratch buffer into accounting (space of its value).  False when
+ * the space cannot hold it. */
+bool value_adopt(ValueCtx *vc, Value *v, const char *who, Error *err);
+
+/* --- dense views --- */
+/* Dense row-major natural-storage bytes of an array value.  *tmp is set to
+ * a malloc'd copy the caller frees when a conversion was needed, else NULL. */
+bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, void **tmp, Error *err);
+/* Where to write a dense result for v: the buffer itself (identity layouts)
+ * or a temporary; then value_dense_commit stores it in v's layout. */
+bool value_dense_target(ValueCtx *vc, Value *v, void **data, void **tmp, Error *err);
+bool value_dense_commit(ValueCtx *vc, Value *v, void *tmp, Error *err);
+/* New array value of shape s filled from dense data. */
+bool value_from_dense(ValueCtx *vc, const Shape *s, const void *dense, const char *who,
+                      Value **out, Error *err);
+
+/* Zeroes the padding slots of v's buffer (after a kernel wrote all slots). */
+bool value_zero_padding(ValueCtx *vc, Value *v, Error *err);
+
+/* v as a value of shape s (same dims and element types, recursively): v
+ * itself (a new reference) when layouts and spaces agree, a shared buffer
+ * when only nothing physical differs, else a converted copy. */
+bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value **out,
+                  Error *err);
+
+/* Iterates the compiled shapes: *pos starts at 0; NULL at the end. */
+const ArrayInfo *value_ctx_next_info(const ValueCtx *vc, int *pos);
+
+/* Total physical bytes of all array leaves. */
+int64_t value_phys_bytes(const Value *v);
+
+#endif

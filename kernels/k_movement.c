@@ -1,0 +1,297 @@
+#include "kernels/k_movement.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+typedef struct {
+  uint64_t lo, hi;
+} K128;
+
+void k_row_major_strides(const int64_t *dims, int rank, int64_t *strides) {
+  int64_t s = 1;
+  for (int i = rank - 1; i >= 0; i--) {
+    strides[i] = s;
+    s *= dims[i];
+  }
+}
+
+void k_fill(void *dst, int64_t n, const void *val, size_t esize) {
+  if (n <= 0) return;
+  unsigned char *d = dst;
+  switch (esize) {
+  case 1: memset(d, *(const unsigned char *)val, (size_t)n); return;
+  case 2: {
+    uint16_t v;
+    memcpy(&v, val, 2);
+    uint16_t *p = dst;
+    for (int64_t i = 0; i < n; i++) p[i] = v;
+    return;
+  }
+  case 4: {
+    uint32_t v;
+    memcpy(&v, val, 4);
+    uint32_t *p = dst;
+    for (int64_t i = 0; i < n; i++) p[i] = v;
+    return;
+  }
+  case 8: {
+    uint64_t v;
+    memcpy(&v, val, 8);
+    uint64_t *p = dst;
+    for (int64_t i = 0; i < n; i++) p[i] = v;
+    return;
+  }
+  default: {
+    /* Doubling memcpy. */
+    memcpy(d, val, esize);
+    size_t have = esize, total = (size_t)n * esize;
+    while (have < total) {
+      size_t c = have < total - have ? have : total - have;
+      memcpy(d + have, d, c);
+      have += c;
+    }
+  }
+  }
+}
+
+/* One strided run: n elements. */
+static void run_strided(unsigned char *d, int64_t da, const unsigned char *s, int64_t sb, int64_t n,
+                        size_t esize) {
+#define RUN(T)                                                                                     \
+  do {                                                                                             \
+    T *dp = (T *)(void *)d;                                                                        \
+    const T *sp = (const T *)(const void *)s;                                                      \
+    if (da == 1 && sb == 1) {                                                                      \
+      memcpy(dp, sp, (size_t)n * sizeof(T));                                                       \
+    } else if (da == 1) {                                                                          \
+      for (int64_t i = 0; i < n; i++) dp[i] = sp[i * sb];                                          \
+    } else {                                                                                       \
+      for (int64_t i = 0; i < n; i++) dp[i * da] = sp[i * sb];                                     \
+    }                                                                                              \
+  } while (0)
+  switch (esize) {
+  case 1: RUN(uint8_t); break;
+  case 2: RUN(uint16_t); break;
+  case 4: RUN(uint32_t); break;
+  case 8: RUN(uint64_t); break;
+  case 16: RUN(K128); break;
+  default:
+    for (int64_t i = 0; i < n; i++)
+      memcpy(d + i * da * (int64_t)esize, s + i * sb * (int64_t)esize, esize);
+  }
+#undef RUN
+}
+
+/* Blocked 2-D transpose: dst[j*dj + i] = src[j + i*si] for j < nj, i < ni. */
+static void run_transpose2d(unsigned char *d, int64_t dj, const unsigned char *s, int64_t si,
+                            int64_t nj, int64_t ni, size_t esize) {
+  enum { B = 32 };
+#define TR(T)                                                                                      \
+  do {                                                                                             \
+    T *dp = (T *)(void *)d;                                                                        \
+    const T *sp = (const T *)(const void *)s;                                                      \
+    for (int64_t j0 = 0; j0 < nj; j0 += B) {                                                       \
+      int64_t j1 = j0 + B < nj ? j0 + B : nj;                                                      \
+      for (int64_t i0 = 0; i0 < ni; i0 += B) {                                                     \
+        int64_t i1 = i0 + B < ni ? i0 + B : ni;                                                    \
+        for (int64_t j = j0; j < j1; j++) {                                                        \
+          T *drow = dp + j * dj;                                                                   \
+          const T *scol = sp + j;                                                                  \
+          for (int64_t i = i0; i < i1; i++) drow[i] = scol[i * si];                                \
+        }                                                                                          \
+      }                                                                                            \
+    }                                                                                              \
+  } while (0)
+  switch (esize) {
+  case 1: TR(uint8_t); break;
+  case 2: TR(uint16_t); break;
+  case 4: TR(uint32_t); break;
+  case 8: TR(uint64_t); break;
+  case 16: TR(K128); break;
+  default:
+    for (int64_t j = 0; j < nj; j++)
+      for (int64_t i = 0; i < ni; i++)
+        memcpy(d + (j * dj + i) * (int64_t)esize, s + (j + i * si) * (int64_t)esize, esize);
+  }
+#undef TR
+}
+
+void k_strided_copy(void *dst, const int64_t *dst_strides, const void *src,
+                    const int64_t *src_strides, const int64_t *dims, int rank, size_t esize) {
+  int64_t n[K_MAX_RANK], a[K_MAX_RANK], b[K_MAX_RANK];
+  int r = 0;
+  for (int i = 0; i < rank; i++) {
+    if (dims[i] <= 0) return; /* empty */
+    if (dims[i] == 1) continue;
+    if (r > 0 && a[r - 1] == dst_strides[i] * dims[i] && b[r - 1] == src_strides[i] * dims[i]) {
+      /* the previous (outer) dim continues this one: merge */
+      n[r - 1] *= dims[i];
+      a[r - 1] = dst_strides[i];
+      b[r - 1] = src_strides[i];
+      continue;
+    }
+    n[r] = dims[i];
+    a[r] = dst_strides[i];
+    b[r] = src_strides[i];
+    r++;
+  }
+  unsigned char *d = dst;
+  const unsigned char *s = src;
+  const int64_t es = (int64_t)esize;
+  if (r == 0) {
+    memcpy(d, s, esize);
+    return;
+  }
+  /* Pick the inner kernel: contiguous run / fill / 2-D transpose / strided. */
+  int inner = r - 1;
+  int tdim = -1; /* second dim of a blocked transpose */
+  if (a[inner] == 1 && b[inner] != 1 && b[inner] != 0 && n[inner] >= 8) {
+    for (int j = r - 2; j >= 0; j--) {
+      if (b[j] == 1 && n[j] >= 8) {
+        tdim = j;
+        break;
+      }
+    }
+  }
+  /* Odometer over the remaining dims. */
+  int64_t idx[K_MAX_RANK];
+  int outer[K_MAX_RANK], no = 0;
+  for (int i = 0; i < r; i++)
+    if (i != inner && i != tdim) outer[no++] = i;
+  memset(idx, 0, sizeof(int64_t) * (size_t)r);
+  int64_t doff = 0, soff = 0;
+  for (;;) {
+    unsigned char *dp = d + doff * es;
+    const unsigned char *sp = s + soff * es;
+    if (tdim >= 0) {
+      run_transpose2d(dp, a[tdim], sp, b[inner], n[tdim], n[inner], esize);
+    } else if (a[inner] == 1 && b[inner] == 0) {
+      k_fill(dp, n[inner], sp, esize);
+    } else {
+      run_strided(dp, a[inner], sp, b[inner], n[inner], esize);
+    }
+    int k = no - 1;
+    for (; k >= 0; k--) {
+      int dd = outer[k];
+      idx[dd]++;
+      doff += a[dd];
+      soff += b[dd];
+      if (idx[dd] < n[dd]) break;
+      doff -= a[dd] * n[dd];
+      soff -= b[dd] * n[dd];
+      idx[dd] = 0;
+    }
+    if (k < 0) break;
+  }
+}
+
+void k_transpose(void *dst, const void *src, const int64_t *src_dims, const int64_t *perm,
+                 int rank, size_t esize) {
+  int64_t sstr[K_MAX_RANK], dstr[K_MAX_RANK], odims[K_MAX_RANK], ss[K_MAX_RANK];
+  k_row_major_strides(src_dims, rank, sstr);
+  for (int k = 0; k < rank; k++) {
+    odims[k] = src_dims[perm[k]];
+    ss[k] = sstr[perm[k]];
+  }
+  k_row_major_strides(odims, rank, dstr);
+  k_strided_copy(dst, dstr, src, ss, odims, rank, esize);
+}
+
+void k_broadcast(void *dst, const int64_t *out_dims, int out_rank, const void *src,
+                 const int64_t *src_dims, int src_rank, const int64_t *bdims, size_t esize) {
+  int64_t dstr[K_MAX_RANK], sstr_in[K_MAX_RANK], ss[K_MAX_RANK];
+  k_row_major_strides(out_dims, out_rank, dstr);
+  k_row_major_strides(src_dims, src_rank, sstr_in);
+  for (int k = 0; k < out_rank; k++) ss[k] = 0;
+  for (int k = 0; k < src_rank; k++)
+    if (src_dims[k] != 1) ss[bdims[k]] = sstr_in[k];
+  k_strided_copy(dst, dstr, src, ss, out_dims, out_rank, esize);
+}
+
+void k_slice(void *dst, const int64_t *out_dims, const void *src, const int64_t *src_dims,
+             int rank, const int64_t *start, const int64_t *stride, size_t esize) {
+  int64_t dstr[K_MAX_RANK], sstr[K_MAX_RANK], ss[K_MAX_RANK];
+  k_row_major_strides(out_dims, rank, dstr);
+  k_row_major_strides(src_dims, rank, sstr);
+  int64_t off = 0;
+  for (int k = 0; k < rank; k++) {
+    off += start[k] * sstr[k];
+    ss[k] = sstr[k] * stride[k];
+  }
+  k_strided_copy(dst, dstr, (const unsigned char *)src + off * (int64_t)esize, ss, out_dims, rank,
+                 esize);
+}
+
+void k_move_box(void *dst, const int64_t *dst_dims, const int64_t *dst_start, const void *src,
+                const int64_t *src_dims, const int64_t *src_start, const int64_t *box, int rank,
+                size_t esize) {
+  int64_t dstr[K_MAX_RANK], sstr[K_MAX_RANK];
+  k_row_major_strides(dst_dims, rank, dstr);
+  k_row_major_strides(src_dims, rank, sstr);
+  int64_t doff = 0, soff = 0;
+  for (int k = 0; k < rank; k++) {
+    doff += dst_start[k] * dstr[k];
+    soff += src_start[k] * sstr[k];
+  }
+  k_strided_copy((unsigned char *)dst + doff * (int64_t)esize, dstr,
+                 (const unsigned char *)src + soff * (int64_t)esize, sstr, box, rank, esize);
+}
+
+void k_reverse(void *dst, const void *src, const int64_t *dims, const uint8_t *rev, int rank,
+               size_t esize) {
+  int64_t dstr[K_MAX_RANK], ss[K_MAX_RANK];
+  k_row_major_strides(dims, rank, dstr);
+  int64_t off = 0;
+  for (int k = 0; k < rank; k++) {
+    if (rev[k]) {
+      off += (dims[k] - 1) * dstr[k];
+      ss[k] = -dstr[k];
+    } else {
+      ss[k] = dstr[k];
+    }
+  }
+  k_strided_copy(dst, dstr, (const unsigned char *)src + off * (int64_t)esize, ss, dims, rank,
+                 esize);
+}
+
+void k_pad(void *dst, const int64_t *out_dims, const void *src, const int64_t *src_dims,
+           int rank, const int64_t *lo, const int64_t *interior, const void *padval,
+           size_t esize) {
+  int64_t total = 1;
+  for (int k = 0; k < rank; k++) total *= out_dims[k];
+  k_fill(dst, total, padval, esize);
+  /* Per dim: the input indices [first, last] whose position lo + i*(int+1)
+   * lands inside the output. */
+  int64_t dstr[K_MAX_RANK], sstr[K_MAX_RANK], cnt[K_MAX_RANK], ds[K_MAX_RANK];
+  k_row_major_strides(out_dims, rank, dstr);
+  k_row_major_strides(src_dims, rank, sstr);
+  int64_t doff = 0, soff = 0;
+  for (int k = 0; k < rank; k++) {
+    int64_t step = interior[k] + 1;
+    int64_t first = 0;
+    if (lo[k] < 0) first = (-lo[k] + step - 1) / step;
+    int64_t last = src_dims[k] - 1; /* largest i with lo + i*step < out */
+    if (src_dims[k] == 0) return;
+    int64_t lim = out_dims[k] - 1 - lo[k];
+    if (lim < 0) return;
+    if (last > lim / step) last = lim / step;
+    if (last < first) return;
+    cnt[k] = last - first + 1;
+    doff += (lo[k] + first * step) * dstr[k];
+    soff += first * sstr[k];
+    ds[k] = dstr[k] * step;
+  }
+  k_strided_copy((unsigned char *)dst + doff * (int64_t)esize, ds,
+                 (const unsigned char *)src + soff * (int64_t)esize, sstr, cnt, rank, esize);
+}
+
+void k_iota_s64(int64_t *dst, const int64_t *dims, int rank, int iota_dim) {
+  int64_t outer = 1, inner = 1;
+  for (int k = 0; k < iota_dim; k++) outer *= dims[k];
+  for (int k = iota_dim + 1; k < rank; k++) inner *= dims[k];
+  int64_t n = rank > 0 ? dims[iota_dim] : 1;
+  int64_t p = 0;
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < inner; j++) dst[p++] = i;
+}

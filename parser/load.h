@@ -1,0 +1,27 @@
+/* Loading a module the way every command does: read the file, parse it,
+ * verify it, and render the diagnostics (hlorun --check, hlolayout --module). */
+#ifndef HLO_PARSER_LOAD_H
+#define HLO_PARSER_LOAD_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "parser/ir.h"
+
+/* The source text a module points into: keep it until module_free. */
+typedef struct ModuleSource {
+  char *text; /* malloc'd, NUL at text[len] */
+  size_t len;
+  const char *display; /* the path, or "<stdin>" for "-" */
+} ModuleSource;
+
+/* Reads path ("-" = standard input), parses and verifies it.  On success
+ * returns the module (src holds its text).  On failure returns NULL with
+ * *kind = ERR_RUNTIME (the file cannot be read; report gets one line without
+ * a program prefix) or ERR_INVALID (report gets every diagnostic as
+ * "FILE:LINE:COL: error: msg" with the source line and a caret). */
+Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind);
+void module_source_free(ModuleSource *src);
+
+#endif
