@@ -46,14 +46,14 @@ void parse_oom(ParseCtx *ctx, int64_t off) {
 /* ---------------------------------------------------------------------------
  * Arena vectors */
 
-void *vec_push(ParseCtx *ctx, Vec *vec, size_t elem_size) {
+static void *vec_push_in(ParseCtx *ctx, Arena *arena, Vec *vec, size_t elem_size) {
   if (vec->n == vec->cap) {
     if (vec->cap >= INT_MAX / 2) {
       parse_oom(ctx, -1);
       return NULL;
     }
     int cap = vec->cap ? vec->cap * 2 : 4;
-    void *nv = arena_alloc_array(ctx->arena, (size_t)cap, elem_size);
+    void *nv = arena_alloc_array(arena, (size_t)cap, elem_size);
     if (!nv) {
       parse_oom(ctx, -1);
       return NULL;
@@ -63,6 +63,35 @@ void *vec_push(ParseCtx *ctx, Vec *vec, size_t elem_size) {
     vec->cap = cap;
   }
   return (char *)vec->v + (size_t)vec->n++ * elem_size;
+}
+
+void *vec_push(ParseCtx *ctx, Vec *vec, size_t elem_size) {
+  return vec_push_in(ctx, ctx->scratch, vec, elem_size);
+}
+
+bool vec_push_keep(ParseCtx *ctx, Vec *vec, void *p) {
+  void **slot = vec_push_in(ctx, ctx->arena, vec, sizeof(void *));
+  if (!slot) return false;
+  *slot = p;
+  return true;
+}
+
+void *scratch_alloc(ParseCtx *ctx, size_t size) {
+  void *p = arena_alloc(ctx->scratch, size);
+  if (!p) parse_oom(ctx, -1);
+  return p;
+}
+
+/* Everything the grammar built for the last top-level instruction is either
+ * copied into the module or garbage now. */
+static void scratch_reset(ParseCtx *ctx) {
+  if (arena_bytes_reserved(ctx->scratch) == 0) return;
+  Arena *fresh = arena_new();
+  if (!fresh) return; /* keep growing the old one */
+  arena_free(ctx->scratch);
+  ctx->scratch = fresh;
+  ctx->lit.frames = NULL; /* lived in the scratch arena */
+  ctx->lit.cap = ctx->lit.n = 0;
 }
 
 #define PUSH_TYPED(ctx, vec, type, val)          \
@@ -87,7 +116,7 @@ bool vec_push_dim(ParseCtx *ctx, Vec *vec, DimTok d) { PUSH_TYPED(ctx, vec, DimT
 
 static int64_t *vec_to_i64(ParseCtx *ctx, const Vec *v) {
   if (v->n == 0) return NULL;
-  int64_t *out = arena_alloc_array(ctx->arena, (size_t)v->n, sizeof *out);
+  int64_t *out = arena_alloc_array(ctx->scratch, (size_t)v->n, sizeof *out);
   if (!out) {
     parse_oom(ctx, -1);
     return NULL;
@@ -292,7 +321,7 @@ static const char *suffix_names[] = {
     [LS_E] = "E", [LS_S] = "S", [LS_SC] = "SC", [LS_P] = "P", [LS_M] = "M", [LS_UNKNOWN] = "?"};
 
 LayoutSuffix *build_layout_suffix(ParseCtx *ctx, Str letter, int64_t off, Vec *groups) {
-  LayoutSuffix *s = arena_alloc(ctx->arena, sizeof *s);
+  LayoutSuffix *s = arena_alloc(ctx->scratch, sizeof *s);
   if (!s) {
     parse_oom(ctx, off);
     return NULL;
@@ -308,8 +337,8 @@ LayoutSuffix *build_layout_suffix(ParseCtx *ctx, Str letter, int64_t off, Vec *g
 }
 
 LayoutSuffix *layout_type_suffix(ParseCtx *ctx, LayoutSuffixKind kind, EType t, int64_t off) {
-  LayoutSuffix *s = arena_alloc(ctx->arena, sizeof *s);
-  LayoutGroup *g = arena_alloc(ctx->arena, sizeof *g);
+  LayoutSuffix *s = arena_alloc(ctx->scratch, sizeof *s);
+  LayoutGroup *g = arena_alloc(ctx->scratch, sizeof *g);
   if (!s || !g) {
     parse_oom(ctx, off);
     return NULL;
@@ -324,7 +353,7 @@ LayoutSuffix *layout_type_suffix(ParseCtx *ctx, LayoutSuffixKind kind, EType t, 
 }
 
 void layout_shape_group(ParseCtx *ctx, Vec *groups, Shape *shape, int64_t off) {
-  LayoutGroup *g = arena_alloc(ctx->arena, sizeof *g);
+  LayoutGroup *g = arena_alloc(ctx->scratch, sizeof *g);
   if (!g) {
     parse_oom(ctx, off);
     return;
@@ -337,7 +366,7 @@ void layout_shape_group(ParseCtx *ctx, Vec *groups, Shape *shape, int64_t off) {
 
 LayoutGroup *layout_group(ParseCtx *ctx, LayoutGroupKind kind, Vec *ints, int64_t split_dim,
                           int64_t off) {
-  LayoutGroup *g = arena_alloc(ctx->arena, sizeof *g);
+  LayoutGroup *g = arena_alloc(ctx->scratch, sizeof *g);
   if (!g) {
     parse_oom(ctx, off);
     return NULL;
@@ -361,7 +390,7 @@ static bool suffix_single_int(ParseCtx *ctx, const LayoutSuffix *s, int64_t *out
 }
 
 Layout *build_layout(ParseCtx *ctx, Vec *m2m, Vec *suffixes, int64_t off) {
-  Layout *l = arena_alloc(ctx->arena, sizeof *l);
+  Layout *l = arena_alloc(ctx->scratch, sizeof *l);
   if (!l) {
     parse_oom(ctx, off);
     return NULL;
@@ -392,7 +421,7 @@ Layout *build_layout(ParseCtx *ctx, Vec *m2m, Vec *suffixes, int64_t off) {
       break;
     case LS_T:
       l->ntiles = s->groups.n;
-      l->tiles = arena_alloc_array(ctx->arena, (size_t)s->groups.n, sizeof(Tile));
+      l->tiles = arena_alloc_array(ctx->scratch, (size_t)s->groups.n, sizeof(Tile));
       if (!l->tiles) {
         parse_oom(ctx, s->off);
         return l;
@@ -428,7 +457,7 @@ Layout *build_layout(ParseCtx *ctx, Vec *m2m, Vec *suffixes, int64_t off) {
     }
     case LS_SC:
       l->nsplits = s->groups.n;
-      l->splits = arena_alloc_array(ctx->arena, (size_t)s->groups.n, sizeof(SplitConfig));
+      l->splits = arena_alloc_array(ctx->scratch, (size_t)s->groups.n, sizeof(SplitConfig));
       if (!l->splits) {
         parse_oom(ctx, s->off);
         return l;
@@ -459,14 +488,14 @@ Layout *build_layout(ParseCtx *ctx, Vec *m2m, Vec *suffixes, int64_t off) {
  * Keeps "shape not written" (NULL) apart from "shape written badly", so one
  * mistake gives one message. */
 static Shape *error_shape(ParseCtx *ctx) {
-  Shape *s = arena_alloc(ctx->arena, sizeof *s);
+  Shape *s = arena_alloc(ctx->scratch, sizeof *s);
   if (!s) parse_oom(ctx, -1);
   return s; /* zeroed: etype ET_INVALID */
 }
 
 Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, Layout *layout,
                          int64_t layout_off) {
-  Shape *s = arena_alloc(ctx->arena, sizeof *s);
+  Shape *s = arena_alloc(ctx->scratch, sizeof *s);
   if (!s) {
     parse_oom(ctx, t_off);
     return error_shape(ctx);
@@ -482,7 +511,7 @@ Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, Layou
   }
   s->rank = dims->n;
   if (s->rank) {
-    s->dims = arena_alloc_array(ctx->arena, (size_t)s->rank, sizeof(int64_t));
+    s->dims = arena_alloc_array(ctx->scratch, (size_t)s->rank, sizeof(int64_t));
     if (!s->dims) {
       parse_oom(ctx, t_off);
       return error_shape(ctx);
@@ -492,7 +521,7 @@ Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, Layou
       s->dims[i] = d.size;
       if (d.dynamic) {
         if (!s->dynamic) {
-          s->dynamic = arena_alloc_array(ctx->arena, (size_t)s->rank, sizeof(bool));
+          s->dynamic = arena_alloc_array(ctx->scratch, (size_t)s->rank, sizeof(bool));
           if (!s->dynamic) {
             parse_oom(ctx, t_off);
             return error_shape(ctx);
@@ -503,7 +532,7 @@ Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, Layou
     }
   }
   if (!layout) {
-    if (!shape_set_default_layout(ctx->arena, s)) parse_oom(ctx, t_off);
+    if (!shape_set_default_layout(ctx->scratch, s)) parse_oom(ctx, t_off);
   } else {
     if (layout->rank != s->rank) {
       parse_error(ctx, layout_off,
@@ -517,7 +546,7 @@ Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, Layou
 }
 
 Shape *build_tuple_shape(ParseCtx *ctx, Vec *elems, int64_t off) {
-  Shape *s = arena_alloc(ctx->arena, sizeof *s);
+  Shape *s = arena_alloc(ctx->scratch, sizeof *s);
   if (!s) {
     parse_oom(ctx, off);
     return error_shape(ctx);
@@ -525,7 +554,7 @@ Shape *build_tuple_shape(ParseCtx *ctx, Vec *elems, int64_t off) {
   s->etype = ET_TUPLE;
   s->ntuple = elems->n;
   if (elems->n) {
-    s->tuple = arena_alloc_array(ctx->arena, (size_t)elems->n, sizeof(Shape));
+    s->tuple = arena_alloc_array(ctx->scratch, (size_t)elems->n, sizeof(Shape));
     if (!s->tuple) {
       parse_oom(ctx, off);
       return error_shape(ctx);
@@ -541,7 +570,7 @@ Shape *build_tuple_shape(ParseCtx *ctx, Vec *elems, int64_t off) {
 
 Shape *build_buffer_shape(ParseCtx *ctx, Shape *inner, int64_t off) {
   if (!inner || inner->etype == ET_INVALID) return error_shape(ctx);
-  Shape *s = arena_alloc(ctx->arena, sizeof *s);
+  Shape *s = arena_alloc(ctx->scratch, sizeof *s);
   if (!s) {
     parse_oom(ctx, off);
     return error_shape(ctx);
@@ -569,7 +598,7 @@ void build_header_attr(ParseCtx *ctx, AttrTok *name, int64_t first, int64_t last
       return;
     }
   }
-  Attr *a = vec_push(ctx, &ctx->header_attrs, sizeof(Attr));
+  Attr *a = vec_push_in(ctx, ctx->arena, &ctx->header_attrs, sizeof(Attr));
   if (!a) return;
   a->key = name->key;
   a->name = ctx_strdup(ctx, name->name);
@@ -608,10 +637,10 @@ void build_entry_layout(ParseCtx *ctx, Vec *params, Shape *result) {
         m->has_entry_layout = false;
         return;
       }
-      m->entry_params[i] = *s;
+      if (!shape_copy_into(ctx->arena, &m->entry_params[i], s)) parse_oom(ctx, -1);
     }
   }
-  m->entry_result = *result;
+  if (!shape_copy_into(ctx->arena, &m->entry_result, result)) parse_oom(ctx, -1);
 }
 
 void check_alias_kind(ParseCtx *ctx, Str kind, int64_t off) {
@@ -623,7 +652,7 @@ void check_alias_kind(ParseCtx *ctx, Str kind, int64_t off) {
  * Computations */
 
 SigTok *sig_new(ParseCtx *ctx) {
-  SigTok *s = arena_alloc(ctx->arena, sizeof *s);
+  SigTok *s = arena_alloc(ctx->scratch, sizeof *s);
   if (!s) parse_oom(ctx, -1);
   return s;
 }
@@ -697,15 +726,19 @@ void build_computation_begin(ParseCtx *ctx, bool entry, int64_t entry_off, Str n
         for (int i = 0; i < sig->names.n; i++) {
           c->sig_param_names[i] = ctx_strdup(ctx, VEC_AT(sig->names, StrTok, i).s);
           Shape *s = VEC_AT(sig->shapes, Shape *, i);
-          if (s) c->sig_params[i] = *s;
+          if (s && !shape_copy_into(ctx->arena, &c->sig_params[i], s)) parse_oom(ctx, name_off);
         }
       }
     }
-    if (sig->result && sig->result->etype != ET_INVALID) c->sig_result = *sig->result;
+    if (sig->result && sig->result->etype != ET_INVALID) {
+      if (!shape_copy_into(ctx->arena, &c->sig_result, sig->result)) parse_oom(ctx, name_off);
+    }
     else c->has_signature = false; /* error reported in the shape */
   }
   /* Remember where the result shape was written, for the root check. */
+  bool top_level = ctx->scope == NULL;
   if (scope_push(ctx, c) && sig) ctx->scope->sig_off = sig->result_off;
+  if (top_level) scratch_reset(ctx);
 }
 
 Computation *build_inline_computation_begin(ParseCtx *ctx, int64_t off) {
@@ -783,7 +816,7 @@ Computation *build_computation_end(ParseCtx *ctx, int64_t close_off) {
     if (!names_put(&ctx->comp_names, c->name, (int64_t)strlen(c->name), c)) parse_oom(ctx, close_off);
   }
   c->index = ctx->comps.n;
-  vec_push_ptr(ctx, &ctx->comps, c);
+  vec_push_keep(ctx, &ctx->comps, c);
   return c;
 }
 
@@ -845,7 +878,7 @@ static void lookup_opcode(ParseCtx *ctx, OpCall *call, Str name, int64_t off) {
 }
 
 OpCall *build_call(ParseCtx *ctx, Str opname, int64_t off, Vec *operands) {
-  OpCall *c = arena_alloc(ctx->arena, sizeof *c);
+  OpCall *c = arena_alloc(ctx->scratch, sizeof *c);
   if (!c) {
     parse_oom(ctx, off);
     return NULL;
@@ -876,7 +909,7 @@ OpCall *build_param_call(ParseCtx *ctx, Str opname, int64_t off, IntTok n, int64
 }
 
 OpCall *build_const_call(ParseCtx *ctx, int64_t off, Literal *lit) {
-  OpCall *c = arena_alloc(ctx->arena, sizeof *c);
+  OpCall *c = arena_alloc(ctx->scratch, sizeof *c);
   if (!c) {
     parse_oom(ctx, off);
     return NULL;
@@ -1150,7 +1183,14 @@ static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shap
     in->wrapped_op = call->wrapped;
     in->opcode_offset = call->op_off;
     in->noperands = call->operands.n;
-    in->operands = (Instr **)call->operands.v;
+    if (in->noperands) {
+      in->operands = arena_alloc_array(ctx->arena, (size_t)in->noperands, sizeof(Instr *));
+      if (!in->operands) {
+        parse_oom(ctx, name_off);
+        return NULL;
+      }
+      memcpy(in->operands, call->operands.v, (size_t)in->noperands * sizeof(Instr *));
+    }
     in->parameter_number = call->is_param ? call->param_no : 0;
     in->literal = call->lit;
   }
@@ -1164,7 +1204,7 @@ static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shap
     in->nattrs = attrs->n;
   }
   if (shape) {
-    in->shape = *shape;
+    if (!shape_copy_into(ctx->arena, &in->shape, shape)) parse_oom(ctx, name_off);
   } else if (call && call->op != OP_INVALID) {
     Opcode eff = call->op;
     if (shape_required(eff)) {
@@ -1183,7 +1223,7 @@ static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shap
   if (call && call->op == OP_CONSTANT && !call->lit) in->op = OP_CONSTANT;
   check_instr(ctx, in, name_off);
   in->index = s->instrs.n;
-  if (!vec_push_ptr(ctx, &s->instrs, in)) return NULL;
+  if (!vec_push_keep(ctx, &s->instrs, in)) return NULL;
   return in;
 }
 
@@ -1226,6 +1266,7 @@ void build_instr(ParseCtx *ctx, bool root, int64_t root_off, Str name, int64_t n
     else
       s->root = in;
   }
+  if (!s->parent) scratch_reset(ctx);
 }
 
 /* ---------------------------------------------------------------------------

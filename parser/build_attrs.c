@@ -30,8 +30,10 @@ static IntList int_list_of(ParseCtx *ctx, const Vec *v) {
   return (IntList){v->n, copy_i64(ctx, v)};
 }
 
+/* The Attr itself is transient (make_instr copies it into the module);
+ * everything it points to lives in the module's arena. */
 Attr *attr_new(ParseCtx *ctx, const AttrTok *name, AttrValueKind kind) {
-  Attr *a = arena_alloc(ctx->arena, sizeof *a);
+  Attr *a = arena_alloc(ctx->scratch, sizeof *a);
   if (!a) {
     parse_oom(ctx, name->off);
     return NULL;
@@ -531,13 +533,23 @@ Attr *attr_computation_list(ParseCtx *ctx, AttrTok *name, Vec *comps) {
   Attr *a = attr_new(ctx, name, AV_COMPUTATION_LIST);
   if (!a) return NULL;
   a->v.comps.n = comps->n;
-  a->v.comps.v = (Computation **)comps->v;
+  if (comps->n) {
+    a->v.comps.v = arena_alloc_array(ctx->arena, (size_t)comps->n, sizeof(Computation *));
+    if (!a->v.comps.v) {
+      parse_oom(ctx, name->off);
+      return a;
+    }
+    memcpy(a->v.comps.v, comps->v, (size_t)comps->n * sizeof(Computation *));
+  }
   return a;
 }
 
 Attr *attr_shape(ParseCtx *ctx, AttrTok *name, Shape *s) {
   Attr *a = attr_new(ctx, name, AV_SHAPE);
-  if (a) a->v.shape = s;
+  if (a && s) {
+    a->v.shape = shape_clone(ctx->arena, s);
+    if (!a->v.shape) parse_oom(ctx, name->off);
+  }
   return a;
 }
 
@@ -553,7 +565,7 @@ Attr *attr_shape_list(ParseCtx *ctx, AttrTok *name, Vec *shapes) {
     }
     for (int i = 0; i < shapes->n; i++) {
       Shape *s = VEC_AT(*shapes, Shape *, i);
-      if (s) a->v.shapes.v[i] = *s;
+      if (s && !shape_copy_into(ctx->arena, &a->v.shapes.v[i], s)) parse_oom(ctx, name->off);
     }
   }
   return a;
@@ -563,7 +575,14 @@ Attr *attr_instr_list(ParseCtx *ctx, AttrTok *name, Vec *instrs) {
   Attr *a = attr_new(ctx, name, AV_INSTR_LIST);
   if (!a) return NULL;
   a->v.instrs.n = instrs->n;
-  a->v.instrs.v = (Instr **)instrs->v;
+  if (instrs->n) {
+    a->v.instrs.v = arena_alloc_array(ctx->arena, (size_t)instrs->n, sizeof(Instr *));
+    if (!a->v.instrs.v) {
+      parse_oom(ctx, name->off);
+      return a;
+    }
+    memcpy(a->v.instrs.v, instrs->v, (size_t)instrs->n * sizeof(Instr *));
+  }
   return a;
 }
 

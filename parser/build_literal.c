@@ -30,7 +30,7 @@ static LitFrame *push_frame(ParseCtx *ctx, LitFrameKind kind, const Shape *shape
   LitBuilder *b = &ctx->lit;
   if (b->n == b->cap) {
     int cap = b->cap ? b->cap * 2 : 8;
-    LitFrame *nf = arena_alloc_array(ctx->arena, (size_t)cap, sizeof *nf);
+    LitFrame *nf = arena_alloc_array(ctx->scratch, (size_t)cap, sizeof *nf);
     if (!nf) {
       parse_oom(ctx, off);
       b->failed = true;
@@ -67,7 +67,11 @@ void lit_begin(ParseCtx *ctx, const Shape *shape, int64_t off) {
     b->failed = true;
     return;
   }
-  lit->shape = *shape;
+  if (!shape_copy_into(ctx->arena, &lit->shape, shape)) {
+    parse_oom(ctx, off);
+    b->failed = true;
+    return;
+  }
   b->root = lit;
   push_frame(ctx, LF_VALUE, &lit->shape, lit, off);
 }
@@ -253,7 +257,7 @@ void lit_open_brace(ParseCtx *ctx, int64_t off) {
     f->kind = LF_ARRAY;
     f->level = 1;
     f->first_open = off;
-    f->counts = arena_alloc_array(ctx->arena, (size_t)s->rank + 1, sizeof(int64_t));
+    f->counts = arena_alloc_array(ctx->scratch, (size_t)s->rank + 1, sizeof(int64_t));
     if (!f->counts) {
       parse_oom(ctx, off);
       ctx->lit.failed = true;

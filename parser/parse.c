@@ -75,10 +75,11 @@ bool parse_ctx_init(ParseCtx *ctx, const char *filename, const char *text, size_
                     Diags *diags) {
   memset(ctx, 0, sizeof *ctx);
   ctx->arena = arena_new();
+  ctx->scratch = arena_new();
   ctx->diags = diags;
   ctx->src = text;
   ctx->len = len;
-  Module *m = ctx->arena ? arena_alloc(ctx->arena, sizeof *m) : NULL;
+  Module *m = ctx->arena && ctx->scratch ? arena_alloc(ctx->arena, sizeof *m) : NULL;
   if (!m || !init_tables(ctx)) {
     diags_add(diags, -1, "out of memory");
     parse_ctx_free(ctx, true);
@@ -106,7 +107,8 @@ void parse_ctx_free(ParseCtx *ctx, bool free_arena) {
   names_free(&ctx->opcodes);
   names_free(&ctx->attr_keys);
   if (free_arena) arena_free(ctx->arena);
-  ctx->arena = NULL;
+  arena_free(ctx->scratch);
+  ctx->arena = ctx->scratch = NULL;
 }
 
 Module *parse_module(const char *filename, const char *text, size_t len, Diags *diags) {

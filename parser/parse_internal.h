@@ -66,6 +66,10 @@ typedef struct Vec {
 void *vec_push(ParseCtx *ctx, Vec *vec, size_t elem_size);
 #define VEC_AT(vec, type, i) (((type *)(vec).v)[i])
 bool vec_push_i64(ParseCtx *ctx, Vec *vec, int64_t x);
+/* The grammar's lists live in the scratch arena; lists the module keeps
+ * (computations, instructions) are grown in the module's arena. */
+bool vec_push_keep(ParseCtx *ctx, Vec *vec, void *p);
+void *scratch_alloc(ParseCtx *ctx, size_t size);
 bool vec_push_ptr(ParseCtx *ctx, Vec *vec, void *p);
 
 /* ---------------------------------------------------------------------------
@@ -240,7 +244,12 @@ typedef struct Scope {
 enum { PARSE_MAX_ERRORS = 20 };
 
 struct ParseCtx {
-  Arena *arena;
+  Arena *arena;   /* the module's: everything the IR points to */
+  /* Transient values of the grammar (shapes as written, lists, attribute
+   * structs, OpCalls, literal frames): reset after every top-level
+   * instruction, so operand shapes and lists cost nothing in the end.
+   * Whatever the IR keeps is deep-copied into arena. */
+  Arena *scratch;
   Module *m;
   Diags *diags;
   const char *src;
