@@ -27,6 +27,7 @@ import sys
 
 import numpy as np
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from xla_model import *  # noqa: E402,F401,F403
 
@@ -43,6 +44,17 @@ class Case:
     def fresh(self, stem):
         self.n += 1
         return '%s%d' % (stem, self.n)
+
+    def param(self, t, dims, array):
+        """Entry parameter bound from inputs/<case>_p<N>.npy (written with numpy)."""
+        k = len(self.params)
+        nm = 'p%d' % k
+        rel = 'inputs/%s_p%d.npy' % (self.name, k)
+        os.makedirs(os.path.join(OUT_DIR, 'inputs'), exist_ok=True)
+        np.save(os.path.join(OUT_DIR, rel), array)
+        self.params.append(rel)
+        self.lines.append('  %s = %s parameter(%d)' % (nm, shape_str(t, dims), k))
+        return nm
 
     def const(self, t, flat, dims=None):
         flat = list(flat)
@@ -72,7 +84,8 @@ class Case:
         with open(base + '.out', 'w') as f:
             f.write(fmt_tuple([fmt_array(t, d, v) for _, t, d, v in self.outs]) + '\n')
         with open(base + '.yaml', 'w') as f:
-            f.write("command: hlorun\nargs: ['%s.hlo']\nstdout: %s.out\ntimeout: 20\n" % (self.name, self.name))
+            args = ''.join(", '--inputs', '%s'" % p for p in self.params)
+            f.write("command: hlorun\nargs: ['%s.hlo'%s]\nstdout: %s.out\ntimeout: 20\n" % (self.name, args, self.name))
         CASES.append(self.name)
 
 
@@ -445,9 +458,10 @@ def case_binary_pred():
 
 
 def main():
-    for f in os.listdir(OUT_DIR):
-        if f.endswith(('.hlo', '.out', '.yaml')) and not f.startswith('manual_'):
-            os.remove(os.path.join(OUT_DIR, f))
+    for d in (OUT_DIR, os.path.join(OUT_DIR, 'inputs')):
+        for f in os.listdir(d) if os.path.isdir(d) else []:
+            if f.endswith(('.hlo', '.out', '.yaml', '.npy')):
+                os.remove(os.path.join(d, f))
     for t in ['f32', 'f64'] + NARROW:
         case_unary_float(t)
     xs32 = [0.0, -0.0, 1.0, -1.0, 2.0, 0.5, 10.0, -10.0, 100.0, -100.0, INF, -INF, NAN, 1e-30, 0.125, 3.0, 64.0]

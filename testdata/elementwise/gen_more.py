@@ -313,7 +313,7 @@ def conv_sources():
     vals = [0.0, -0.0, 1.0, -1.0, NAN, INF, -INF, 0.1, 1.0 + 2 ** -8, 1.0 + 3 * 2 ** -8, 1.0 + 2 ** -8 + 2 ** -30,
             65504.0, 65519.0, 65520.0, 1e5, 448.0, 464.0, 480.0, 500.0, 57344.0, 61440.0, 2 ** -24, 2 ** -25,
             1.5 * 2 ** -25, 2 ** -9, 2 ** -10, 1e-40, 3.0e38, 6.0, 7.0, 28.0, 32.0, 0.25, 0.75, 1.75, 240.0, 256.0,
-            2 ** -13, 2 ** -17, 3.0, 15.5, 31.0]
+            2 ** -13, 2 ** -17, 3.0, 15.5, 31.0, 1.0 + 2 ** -4 + 2 ** -30, 1.0 + 2 ** -3 + 2 ** -30]
     return vals
 
 
@@ -667,6 +667,61 @@ def case_printing():
         '(\nf32[2] {1, 2},\n(\ns32[] -3,\n(\n\n)\n),\ntoken,\npred[] false\n)')
 
 
+def case_npy_inputs():
+    c = g.Case('npy_inputs_f16_s32_u64', 'elementwise ops on entry parameters read from .npy files (numpy '
+               'float16/int32/uint64/bool): f16 overflow to inf, rounding, wrap, compare')
+    h = np.array([65504.0, 1.0, 2048.0, -0.0, 6e-8, np.inf], dtype=np.float16)
+    i = np.array([2 ** 31 - 1, -2 ** 31, 7, -7], dtype=np.int32)
+    u = np.array([2 ** 64 - 1, 0, 12345678901234567890], dtype=np.uint64)
+    b = np.array([True, False, True, False], dtype=np.bool_)
+    ph = c.param('f16', [6], h)
+    pi = c.param('s32', [4], i)
+    pu = c.param('u64', [3], u)
+    pb = c.param('pred', [4], b)
+    H = [int(v) for v in h.view(np.uint16)]
+    one = c.const('f16', [val('f16', 1.0)] * 6)
+    r = c.instr('f16', [6], 'add(%s, %s)' % (ph, ph))
+    c.out(r, 'f16', [6], [g.binary_model('add', 'f16', x, x) for x in H])
+    r = c.instr('f16', [6], 'add(%s, %s)' % (ph, one))
+    c.out(r, 'f16', [6], [g.binary_model('add', 'f16', x, val('f16', 1.0)) for x in H])
+    I = [int(v) for v in i]
+    r = c.instr('s32', [4], 'add(%s, %s)' % (pi, pi))
+    c.out(r, 's32', [4], [wrap('s32', 2 * v) for v in I])
+    r = c.instr('f16', [4], 'convert(%s)' % pi)
+    c.out(r, 'f16', [4], [convert_model('s32', 'f16', v) for v in I])
+    U = [int(v) for v in u]
+    r = c.instr('u64', [3], 'multiply(%s, %s)' % (pu, pu))
+    c.out(r, 'u64', [3], [wrap('u64', v * v) for v in U])
+    r = c.instr('pred', [4], 'not(%s)' % pb)
+    c.out(r, 'pred', [4], [not v for v in b])
+    r = c.instr('s32', [4], 'select(%s, %s, %s)' % (pb, pi, pi))
+    c.out(r, 's32', [4], I)
+    c.write()
+
+
+def case_fused_chain():
+    # Hand-derived: 1 + 2^-8 rounds back to 1 in bf16 at every step (ties to
+    # even), 1 + 2^-4 to 1 in f8e4m3fn; s4 7+1+1+1 wraps to -6.  The results are
+    # >= 1 MiB so hlorun runs the chains fused, block by block.
+    body = []
+    for t, one, eps, n, outs in [('bf16', '1', '0.00390625', 1048576, 3), ('f8e4m3fn', '1', '0.0625', 1048576, 2),
+                                 ('s4', '7', '1', 1048576, 3)]:
+        k = t.replace('f8e4m3fn', 'f8')
+        body.append('  %s_one = %s[] constant(%s)' % (k, t, one))
+        body.append('  %s_eps = %s[] constant(%s)' % (k, t, eps))
+        body.append('  %s_a = %s[%d] broadcast(%s_one), dimensions={}' % (k, t, n, k))
+        body.append('  %s_b = %s[%d] broadcast(%s_eps), dimensions={}' % (k, t, n, k))
+        prev = '%s_a' % k
+        for j in range(outs):
+            body.append('  %s_y%d = %s[%d] add(%s, %s_b)' % (k, j, t, n, prev, k))
+            prev = '%s_y%d' % (k, j)
+        body.append('  %s_r = %s[4] slice(%s), slice={[0:4]}' % (k, t, prev))
+    body.append('  ROOT result = (bf16[4], f8e4m3fn[4], s4[4]) tuple(bf16_r, f8_r, s4_r)')
+    write_manual('fused_chain_rounding', 'elementwise chains on >= 1 MiB shapes (run fused) still round bf16/f8 '
+                 'and wrap s4 after every op', '\n'.join(body),
+                 '(\nbf16[4] {1, 1, 1, 1},\nf8e4m3fn[4] {1, 1, 1, 1},\ns4[4] {-6, -6, -6, -6}\n)')
+
+
 def main(gen):
     global g
     g = gen
@@ -689,3 +744,5 @@ def main(gen):
     case_complex_ops()
     case_seed_examples()
     case_printing()
+    case_npy_inputs()
+    case_fused_chain()
