@@ -1,4 +1,6 @@
-/* select and clamp. */
+/* select and clamp.  clamp(lo, x, hi) = min(max(lo, x), hi) with XLA's float
+ * max/min: a NaN lo wins, then a NaN x, then a NaN hi (HloEvaluator
+ * HandleClamp checks them in that order). */
 /* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
 #pragma GCC optimize("vect-cost-model=dynamic")
 #include <string.h>
@@ -41,7 +43,7 @@ bool k_select(EType t, void *restrict out, const uint8_t *pred, bool pred_scalar
     T *o = out;                                                                  \
     const T *l = lo, *x = xv, *h = hi;                                           \
     for (int64_t i = 0; i < n; i++)                                              \
-      o[i] = MIN(h[hi_scalar ? 0 : i], MAX(l[lo_scalar ? 0 : i], x[i]));         \
+      o[i] = MIN(MAX(l[lo_scalar ? 0 : i], x[i]), h[hi_scalar ? 0 : i]);         \
   } while (0)
 
 #define IMAX(a, b) ((a) >= (b) ? (a) : (b))
@@ -83,7 +85,7 @@ bool k_clamp(EType t, void *restrict out, const void *lo, bool lo_scalar, const 
     if (!hi_scalar) etype_convert_array(ET_F32, fh, t, (const char *)hi + at * sz, m);
     etype_convert_array(ET_F32, fx, t, (const char *)x + at * sz, m);
     for (int64_t i = 0; i < m; i++)
-      r[i] = kmin_f32(fh[hi_scalar ? 0 : i], kmax_f32(fl[lo_scalar ? 0 : i], fx[i]));
+      r[i] = kmin_f32(kmax_f32(fl[lo_scalar ? 0 : i], fx[i]), fh[hi_scalar ? 0 : i]);
     etype_convert_array(t, (char *)out + at * sz, ET_F32, r, m);
   }
   return true;

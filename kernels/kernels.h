@@ -86,7 +86,8 @@ bool k_compare(KCmpDir dir, KCmpType ct, EType t, uint8_t *restrict out, const v
 /* out[i] = pred[i] ? on_true[i] : on_false[i]; pred_scalar: pred[0] for all. */
 bool k_select(EType t, void *restrict out, const uint8_t *pred, bool pred_scalar, const void *on_true,
               const void *on_false, int64_t n, Error *err);
-/* out[i] = min(max(x[i], lo), hi) with XLA's float max/min; lo/hi read at
+/* out[i] = min(max(lo, x[i]), hi) with XLA's float max/min (NaN: lo, then x,
+ * then hi wins); lo/hi read at
  * index 0 when the *_scalar flag is set. */
 bool k_clamp(EType t, void *restrict out, const void *lo, bool lo_scalar, const void *x, const void *hi,
              bool hi_scalar, int64_t n, Error *err);

@@ -11,7 +11,12 @@ static bool declared_array(InferCtx *c) {
 
 static bool infer_convert_op(InferCtx *c, Shape *out) {
   if (!infer_need_array(c, 0) || !declared_array(c)) return false;
-  infer_with_etype(out, infer_oshape(c, 0), c->in->shape.etype);
+  const Shape *s = infer_oshape(c, 0);
+  /* xla/service/shape_inference.cc InferConvertShape */
+  if (etype_is_complex(s->etype) && !etype_is_complex(c->in->shape.etype))
+    return infer_fail(c, "conversion from complex to real type %s => %s is not implemented",
+                      infer_str(c, s), etype_name(c->in->shape.etype));
+  infer_with_etype(out, s, c->in->shape.etype);
   return true;
 }
 

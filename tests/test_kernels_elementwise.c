@@ -320,6 +320,10 @@ Test(k_select_clamp, basics) {
   cr_assert(k_clamp(ET_BF16, br, &blo, true, bx, &bhi, true, 2, &err));
   cr_expect(br[0] == 0x3f80 && br[1] == 0x0000);
   cr_expect(!k_clamp(ET_PRED, sr, p, true, p, p, true, 1, &err));
+  /* NaN precedence (HloEvaluator HandleClamp): lo, then x, then hi */
+  float nlo[] = {-NAN, 0.0f, 0.0f}, nx[] = {1.0f, -NAN, 1.0f}, nhi[] = {NAN, NAN, -NAN}, nr[3];
+  cr_assert(k_clamp(ET_F32, nr, nlo, false, nx, nhi, false, 3, &err));
+  cr_expect(isnan(nr[0]) && signbit(nr[0]) && isnan(nr[1]) && signbit(nr[1]) && isnan(nr[2]) && signbit(nr[2]));
 }
 
 Test(k_convert, bitcast_widths) {
