@@ -1,5 +1,7 @@
-/* Ops whose kernels are the compute kernels (kernels/k_dot.h,
- * kernels/k_reduce.h): dot, reduce, reduce-window, select-and-scatter.
+/* Ops whose kernels are the compute kernels: dot, reduce, reduce-window,
+ * select-and-scatter here (kernels/k_dot.h, kernels/k_reduce.h); convolution
+ * (eval_conv.c), fft (eval_fft.c), cholesky, triangular-solve and batch norm
+ * (eval_linalg.c) dispatched from eval_compute.
  *
  * Reducer computations are recognised when they are a known reduction
  * (root = add/multiply/maximum/minimum/and/or/xor of the two parameters, or a
@@ -9,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interp/eval_conv.h"
+#include "interp/eval_fft.h"
+#include "interp/eval_linalg.h"
 #include "interp/eval_views.h"
 #include "kernels/k_dot.h"
 #include "kernels/k_reduce.h"
@@ -313,6 +318,13 @@ bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Valu
   case OP_REDUCE: return exec_reduce(ctx, f, in, rs, out, err, false);
   case OP_REDUCE_WINDOW: return exec_reduce(ctx, f, in, rs, out, err, true);
   case OP_SELECT_AND_SCATTER: return exec_select_and_scatter(ctx, f, in, rs, out, err);
+  case OP_CONVOLUTION: return eval_convolution(ctx, f, in, rs, out, err);
+  case OP_FFT: return eval_fft(ctx, f, in, rs, out, err);
+  case OP_CHOLESKY: return eval_cholesky(ctx, f, in, rs, out, err);
+  case OP_TRIANGULAR_SOLVE: return eval_triangular_solve(ctx, f, in, rs, out, err);
+  case OP_BATCH_NORM_TRAINING:
+  case OP_BATCH_NORM_INFERENCE:
+  case OP_BATCH_NORM_GRAD: return eval_batch_norm(ctx, f, in, rs, out, err);
   default: *handled = false; return false;
   }
 }
