@@ -43,11 +43,13 @@ bool k_cholesky(const KArray *a, bool lower, KArray *out, Error *err) {
     load_z(a->etype, (const char *)a->data + b * nn * es, m, nn);
     /* Work on the lower view: for upper, A_low[i][j] = conj(a[j][i]). */
     for (int64_t i = 0; i < n * n; i++) l[i] = 0;
+    bool failed = false;
     for (int64_t j = 0; j < n; j++) {
       kc128 ajj = lower ? m[j * n + j] : conj(m[j * n + j]);
       double d = creal(ajj);
       for (int64_t k = 0; k < j; k++) d -= creal(l[j * n + k] * conj(l[j * n + k]));
       double djj = sqrt(d); /* NaN when not positive definite */
+      failed |= isnan(djj);
       l[j * n + j] = djj;
       for (int64_t i = j + 1; i < n; i++) {
         kc128 s = lower ? m[i * n + j] : conj(m[j * n + i]);
@@ -55,9 +57,11 @@ bool k_cholesky(const KArray *a, bool lower, KArray *out, Error *err) {
         l[i * n + j] = s / djj;
       }
     }
+    if (failed) /* XLA's expander: a failed factorisation is all NaN */
+      for (int64_t i = 0; i < n * n; i++) l[i] = NAN;
     if (!lower) { /* U = L^H */
       for (int64_t i = 0; i < n; i++)
-        for (int64_t j = 0; j < n; j++) m[i * n + j] = j >= i ? conj(l[j * n + i]) : 0;
+        for (int64_t j = 0; j < n; j++) m[i * n + j] = j >= i || failed ? conj(l[j * n + i]) : 0;
       store_z(out->etype, (char *)out->data + b * nn * es, m, nn);
     } else {
       store_z(out->etype, (char *)out->data + b * nn * es, l, nn);
