@@ -11,13 +11,14 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "goldens"))
 
+import cases_conv  # noqa: E402
 import cases_dot  # noqa: E402
 import cases_reduce  # noqa: E402
 import gen  # noqa: E402
 
 
 def main():
-    for mod in (cases_reduce, cases_dot):
+    for mod in (cases_reduce, cases_dot, cases_conv):
         mod.main()
     print("%d cases written" % len(gen.written))
 
