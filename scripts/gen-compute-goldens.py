@@ -13,12 +13,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gol
 
 import cases_conv  # noqa: E402
 import cases_dot  # noqa: E402
+import cases_linalg  # noqa: E402
 import cases_reduce  # noqa: E402
 import gen  # noqa: E402
 
 
 def main():
-    for mod in (cases_reduce, cases_dot, cases_conv):
+    for mod in (cases_reduce, cases_dot, cases_conv, cases_linalg):
         mod.main()
     print("%d cases written" % len(gen.written))
 
