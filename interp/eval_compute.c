@@ -1,5 +1,7 @@
-/* Ops whose kernels are the compute kernels (kernels/k_dot.h,
- * kernels/k_reduce.h): dot, reduce, reduce-window, select-and-scatter.
+/* Ops whose kernels are the compute kernels: dot, reduce, reduce-window,
+ * select-and-scatter here (kernels/k_dot.h, kernels/k_reduce.h); convolution
+ * (eval_conv.c), fft (eval_fft.c), cholesky, triangular-solve and batch norm
+ * (eval_linalg.c) dispatched from eval_compute.
  *
  * Reducer computations are recognised when they are a known reduction
  * (root = add/multiply/maximum/minimum/and/or/xor of the two parameters, or a
@@ -9,108 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp/eval_internal.h"
+#include "interp/eval_conv.h"
+#include "interp/eval_fft.h"
+#include "interp/eval_linalg.h"
+#include "interp/eval_views.h"
 #include "kernels/k_dot.h"
 #include "kernels/k_reduce.h"
-
-static const Computation *attr_comp(const Instr *in, AttrKey key) {
-  const Attr *a = ir_attr(in, key);
-  return a && a->kind == AV_COMPUTATION ? a->v.comp : NULL;
-}
-
-static const IntList *attr_ints(const Instr *in, AttrKey key) {
-  const Attr *a = ir_attr(in, key);
-  return a && a->kind == AV_INT_LIST ? &a->v.ints : NULL;
-}
-
-/* Dense views of operands, released together. */
-typedef struct Views {
-  int n;
-  KArray a[16];
-  void *tmp[16];
-} Views;
-
-static bool view(EvalCtx *ctx, Views *vs, const Value *v, const Instr *in, Error *err) {
-  if (vs->n >= 16)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: too many operands", in->name);
-  if (!v->info || !v->buf)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand is not an array",
-                     in->name);
-  const void *d;
-  void *tmp;
-  if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
-  KArray *k = &vs->a[vs->n];
-  k->etype = v->info->etype;
-  k->rank = v->info->rank;
-  k->dims = v->info->dims;
-  k->data = (void *)d;
-  vs->tmp[vs->n++] = tmp;
-  return true;
-}
-
-static void views_free(Views *vs) {
-  for (int i = 0; i < vs->n; i++) free(vs->tmp[i]);
-  vs->n = 0;
-}
-
-/* Results: one fresh array value per leaf of rs with dense targets. */
-typedef struct Outs {
-  int n;
-  Value *v[8];
-  void *tmp[8];
-  KArray a[8];
-} Outs;
-
-static bool outs_new(EvalCtx *ctx, const Instr *in, const Shape *rs, Outs *o, Error *err) {
-  o->n = 0;
-  int n = shape_is_tuple(rs) ? rs->ntuple : 1;
-  if (n > 8)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: too many results", in->name);
-  char who[300];
-  eval_who(in, who, sizeof who);
-  for (int i = 0; i < n; i++) {
-    const Shape *s = shape_is_tuple(rs) ? &rs->tuple[i] : rs;
-    if (!value_new_array(&ctx->vc, s, false, who, &o->v[i], err)) return false;
-    o->n++;
-    void *d;
-    if (!value_dense_target(&ctx->vc, o->v[i], &d, &o->tmp[i], err)) return false;
-    o->a[i].etype = s->etype;
-    o->a[i].rank = s->rank;
-    o->a[i].dims = s->dims;
-    o->a[i].data = d;
-  }
-  return true;
-}
-
-static void outs_drop(EvalCtx *ctx, Outs *o) {
-  for (int i = 0; i < o->n; i++) {
-    free(o->tmp[i]);
-    value_unref(&ctx->vc, o->v[i]);
-  }
-  o->n = 0;
-}
-
-static bool outs_finish(EvalCtx *ctx, const Shape *rs, Outs *o, Value **out, Error *err) {
-  for (int i = 0; i < o->n; i++) {
-    bool ok = value_dense_commit(&ctx->vc, o->v[i], o->tmp[i], err);
-    o->tmp[i] = NULL;
-    if (!ok) {
-      outs_drop(ctx, o);
-      return false;
-    }
-  }
-  if (!shape_is_tuple(rs)) {
-    *out = o->v[0];
-  } else {
-    *out = value_new_tuple(rs, o->n, o->v);
-    if (!*out) {
-      outs_drop(ctx, o);
-      return error_set(err, ERR_RUNTIME, -1, "out of memory");
-    }
-  }
-  o->n = 0;
-  return true;
-}
 
 /* --- reducers --- */
 
@@ -295,25 +201,25 @@ static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
   if (in->noperands != 2)
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: sparse dot is not supported yet", in->name);
-  Views vs = {0};
-  Outs o = {0};
-  const IntList *lb = attr_ints(in, ATTR_LHS_BATCH_DIMS), *rb = attr_ints(in, ATTR_RHS_BATCH_DIMS);
-  const IntList *lc = attr_ints(in, ATTR_LHS_CONTRACTING_DIMS),
-                *rc = attr_ints(in, ATTR_RHS_CONTRACTING_DIMS);
+  EvalViews vs = {0};
+  EvalOuts o = {0};
+  const IntList *lb = eval_attr_ints(in, ATTR_LHS_BATCH_DIMS), *rb = eval_attr_ints(in, ATTR_RHS_BATCH_DIMS);
+  const IntList *lc = eval_attr_ints(in, ATTR_LHS_CONTRACTING_DIMS),
+                *rc = eval_attr_ints(in, ATTR_RHS_CONTRACTING_DIMS);
   KDotDims dn = {lb ? lb->n : 0, lb ? lb->v : NULL, rb ? rb->v : NULL,
                  lc ? lc->n : 0, lc ? lc->v : NULL, rc ? rc->v : NULL};
   if ((lb ? lb->n : 0) != (rb ? rb->n : 0) || (lc ? lc->n : 0) != (rc ? rc->n : 0))
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: lhs and rhs dimension lists differ in length", in->name);
-  bool ok = view(ctx, &vs, frame_operand(fr, in, 0), in, err) &&
-            view(ctx, &vs, frame_operand(fr, in, 1), in, err) && outs_new(ctx, in, rs, &o, err) &&
+  bool ok = eval_view(ctx, &vs, frame_operand(fr, in, 0), in, err) &&
+            eval_view(ctx, &vs, frame_operand(fr, in, 1), in, err) && eval_outs_new(ctx, in, rs, &o, err) &&
             k_dot(&vs.a[0], &vs.a[1], &dn, &o.a[0], err);
-  views_free(&vs);
+  eval_views_free(&vs);
   if (!ok) {
-    outs_drop(ctx, &o);
+    eval_outs_drop(ctx, &o);
     return false;
   }
-  return outs_finish(ctx, rs, &o, out, err);
+  return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
 static bool exec_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
@@ -322,59 +228,44 @@ static bool exec_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *r
   if (nvals < 1 || in->noperands != 2 * nvals || nvals > 8)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: expected inputs then inits",
                      in->name);
-  const Computation *comp = attr_comp(in, ATTR_TO_APPLY);
+  const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
   if (!comp)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs to_apply", in->name);
   KReduceOp ops[8];
   VecFn vf = {ctx, comp, in, 0, NULL, NULL};
   KReducer red = {NULL, reduce_cb, &vf};
   if (recognise(comp, nvals, ops)) red = (KReducer){ops, NULL, NULL};
-  Views vs = {0};
-  Outs o = {0};
+  EvalViews vs = {0};
+  EvalOuts o = {0};
   const void *inits[8];
   bool ok = true;
-  for (int i = 0; i < 2 * nvals && ok; i++) ok = view(ctx, &vs, frame_operand(fr, in, i), in, err);
+  for (int i = 0; i < 2 * nvals && ok; i++) ok = eval_view(ctx, &vs, frame_operand(fr, in, i), in, err);
   for (int i = 0; i < nvals && ok; i++) inits[i] = vs.a[nvals + i].data;
-  if (ok) ok = outs_new(ctx, in, rs, &o, err);
+  if (ok) ok = eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != nvals)
     ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results for %d inputs",
                    in->name, o.n, nvals);
   if (ok && !window) {
-    const IntList *d = attr_ints(in, ATTR_DIMENSIONS);
+    const IntList *d = eval_attr_ints(in, ATTR_DIMENSIONS);
     ok = k_reduce(nvals, vs.a, inits, d ? d->n : 0, d ? d->v : NULL, &red, o.a, err);
   } else if (ok) {
-    const Attr *wa = ir_attr(in, ATTR_WINDOW);
-    int rank = vs.a[0].rank;
-    int64_t size[64], stride[64], lo[64], hi[64], bd[64], wd[64];
-    if (rank > 64) ok = error_set(err, ERR_RUNTIME, in->offset, "rank too large");
-    for (int k = 0; k < rank && ok; k++) {
-      const WindowDim *w = wa && wa->kind == AV_WINDOW && k < wa->v.window.rank
-                               ? &wa->v.window.dims[k] : NULL;
-      size[k] = w ? w->size : 1;
-      stride[k] = w ? w->stride : 1;
-      lo[k] = w ? w->pad_lo : 0;
-      hi[k] = w ? w->pad_hi : 0;
-      bd[k] = w ? w->lhs_dilate : 1;
-      wd[k] = w ? w->rhs_dilate : 1;
-    }
-    if (ok && wa && wa->kind == AV_WINDOW && wa->v.window.rank != rank)
-      ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: window rank %d for rank %d",
-                     in->name, wa->v.window.rank, rank);
-    KWindow w = {rank, size, stride, lo, hi, bd, wd, NULL};
-    if (ok) ok = k_reduce_window(nvals, vs.a, inits, &w, &red, o.a, err);
+    EvalWindow w;
+    ok = eval_window(in, vs.a[0].rank, &w, err);
+    w.k.reversal = NULL;
+    if (ok) ok = k_reduce_window(nvals, vs.a, inits, &w.k, &red, o.a, err);
   }
-  views_free(&vs);
+  eval_views_free(&vs);
   vecfn_free(&vf);
   if (!ok) {
-    outs_drop(ctx, &o);
+    eval_outs_drop(ctx, &o);
     return false;
   }
-  return outs_finish(ctx, rs, &o, out, err);
+  return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
 static bool exec_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
                                     Value **out, Error *err) {
-  const Computation *sc = attr_comp(in, ATTR_SELECT), *scat = attr_comp(in, ATTR_SCATTER);
+  const Computation *sc = eval_attr_comp(in, ATTR_SELECT), *scat = eval_attr_comp(in, ATTR_SCATTER);
   if (!sc || !scat)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs select and scatter",
                      in->name);
@@ -396,36 +287,27 @@ static bool exec_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, co
   KReduceOp op;
   KReducer red = {NULL, reduce_cb, &cf};
   if (recognise(scat, 1, &op)) red = (KReducer){&op, NULL, NULL};
-  Views vs = {0};
-  Outs o = {0};
+  EvalViews vs = {0};
+  EvalOuts o = {0};
   bool ok = true;
-  for (int i = 0; i < 3 && ok; i++) ok = view(ctx, &vs, frame_operand(fr, in, i), in, err);
-  if (ok) ok = outs_new(ctx, in, rs, &o, err);
+  for (int i = 0; i < 3 && ok; i++) ok = eval_view(ctx, &vs, frame_operand(fr, in, i), in, err);
+  if (ok) ok = eval_outs_new(ctx, in, rs, &o, err);
   if (ok) {
-    const Attr *wa = ir_attr(in, ATTR_WINDOW);
-    int rank = vs.a[0].rank;
-    int64_t size[64], stride[64], lo[64], hi[64];
-    if (rank > 64) ok = error_set(err, ERR_RUNTIME, in->offset, "rank too large");
-    for (int k = 0; k < rank && ok; k++) {
-      const WindowDim *w = wa && wa->kind == AV_WINDOW && k < wa->v.window.rank
-                               ? &wa->v.window.dims[k] : NULL;
-      size[k] = w ? w->size : 1;
-      stride[k] = w ? w->stride : 1;
-      lo[k] = w ? w->pad_lo : 0;
-      hi[k] = w ? w->pad_hi : 0;
-    }
-    KWindow w = {rank, size, stride, lo, hi, NULL, NULL, NULL};
+    EvalWindow w;
+    ok = eval_window(in, vs.a[0].rank, &w, err);
+    w.k.base_dilation = w.k.window_dilation = NULL; /* the op has none */
+    w.k.reversal = NULL;
     if (ok)
-      ok = k_select_and_scatter(&vs.a[0], &sel, &vs.a[1], vs.a[2].data, &w, &red, &o.a[0], err);
+      ok = k_select_and_scatter(&vs.a[0], &sel, &vs.a[1], vs.a[2].data, &w.k, &red, &o.a[0], err);
   }
-  views_free(&vs);
+  eval_views_free(&vs);
   vecfn_free(&sf);
   vecfn_free(&cf);
   if (!ok) {
-    outs_drop(ctx, &o);
+    eval_outs_drop(ctx, &o);
     return false;
   }
-  return outs_finish(ctx, rs, &o, out, err);
+  return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
 bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
@@ -436,6 +318,13 @@ bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Valu
   case OP_REDUCE: return exec_reduce(ctx, f, in, rs, out, err, false);
   case OP_REDUCE_WINDOW: return exec_reduce(ctx, f, in, rs, out, err, true);
   case OP_SELECT_AND_SCATTER: return exec_select_and_scatter(ctx, f, in, rs, out, err);
+  case OP_CONVOLUTION: return eval_convolution(ctx, f, in, rs, out, err);
+  case OP_FFT: return eval_fft(ctx, f, in, rs, out, err);
+  case OP_CHOLESKY: return eval_cholesky(ctx, f, in, rs, out, err);
+  case OP_TRIANGULAR_SOLVE: return eval_triangular_solve(ctx, f, in, rs, out, err);
+  case OP_BATCH_NORM_TRAINING:
+  case OP_BATCH_NORM_INFERENCE:
+  case OP_BATCH_NORM_GRAD: return eval_batch_norm(ctx, f, in, rs, out, err);
   default: *handled = false; return false;
   }
 }

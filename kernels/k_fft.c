@@ -39,6 +39,24 @@ static void fft_pow2(const Plan *p, kc128 *x, bool inverse) {
   }
 }
 
+/* e^{-2 pi i k / m}, exact at multiples of a quarter turn (so, e.g., the
+ * real part of bin 1 of a length-4 transform is exactly 0, as in FFT
+ * libraries with exact twiddles). */
+static kc128 turn(int64_t k, int64_t m) {
+  k %= m;
+  if (k < 0) k += m;
+  if ((4 * k) % m == 0) {
+    switch ((4 * k) / m) {
+    case 0: return 1;
+    case 1: return -I;
+    case 2: return -1;
+    default: return I;
+    }
+  }
+  double ang = -2.0 * M_PI * (double)k / (double)m;
+  return cos(ang) + sin(ang) * I;
+}
+
 static bool plan_init(Plan *p, int64_t n, Error *err) {
   memset(p, 0, sizeof *p);
   p->n = n;
@@ -51,10 +69,7 @@ static bool plan_init(Plan *p, int64_t n, Error *err) {
     plan_free(p);
     return false;
   }
-  for (int64_t k = 0; k < m / 2; k++) {
-    double ang = -2.0 * M_PI * (double)k / (double)m;
-    p->tw[k] = cos(ang) + sin(ang) * I;
-  }
+  for (int64_t k = 0; k < m / 2; k++) p->tw[k] = turn(k, m);
   int bits = 0;
   while ((1ll << bits) < m) bits++;
   for (int64_t i = 0; i < m; i++) {
@@ -67,8 +82,7 @@ static bool plan_init(Plan *p, int64_t n, Error *err) {
     int64_t q = 0; /* k^2 mod 2n, updated incrementally: exact, small angles */
     for (int64_t k = 0; k < n; k++) {
       if (k > 0) { q += 2 * k - 1; q %= 2 * n; }
-      double ang = -M_PI * (double)q / (double)n;
-      p->chirp[k] = cos(ang) + sin(ang) * I;
+      p->chirp[k] = turn(q, 2 * n); /* e^{-pi i q / n} */
     }
     for (int64_t i = 0; i < m; i++) p->bfilt[i] = 0;
     p->bfilt[0] = conj(p->chirp[0]);

@@ -41,23 +41,28 @@ bool k_cholesky(const KArray *a, bool lower, KArray *out, Error *err) {
   int es = etype_storage_bytes(a->etype);
   for (int64_t b = 0; b < batch; b++) {
     load_z(a->etype, (const char *)a->data + b * nn * es, m, nn);
-    /* Work on the lower view: for upper, A_low[i][j] = conj(a[j][i]). */
+    /* Work on the lower view.  Upper, as XLA's CholeskyExpander: factor
+     * transpose(a) (A_low[i][j] = a[j][i]) and transpose the factor back,
+     * no conjugation (U = L^T, U^H U = conj(L L^H) = a). */
     for (int64_t i = 0; i < n * n; i++) l[i] = 0;
+    bool failed = false;
     for (int64_t j = 0; j < n; j++) {
-      kc128 ajj = lower ? m[j * n + j] : conj(m[j * n + j]);
-      double d = creal(ajj);
+      double d = creal(m[j * n + j]);
       for (int64_t k = 0; k < j; k++) d -= creal(l[j * n + k] * conj(l[j * n + k]));
       double djj = sqrt(d); /* NaN when not positive definite */
+      failed |= isnan(djj);
       l[j * n + j] = djj;
       for (int64_t i = j + 1; i < n; i++) {
-        kc128 s = lower ? m[i * n + j] : conj(m[j * n + i]);
+        kc128 s = lower ? m[i * n + j] : m[j * n + i];
         for (int64_t k = 0; k < j; k++) s -= l[i * n + k] * conj(l[j * n + k]);
         l[i * n + j] = s / djj;
       }
     }
-    if (!lower) { /* U = L^H */
+    if (failed) /* XLA's expander: a failed factorisation is all NaN */
+      for (int64_t i = 0; i < n * n; i++) l[i] = NAN;
+    if (!lower) { /* U = L^T */
       for (int64_t i = 0; i < n; i++)
-        for (int64_t j = 0; j < n; j++) m[i * n + j] = j >= i ? conj(l[j * n + i]) : 0;
+        for (int64_t j = 0; j < n; j++) m[i * n + j] = j >= i || failed ? l[j * n + i] : 0;
       store_z(out->etype, (char *)out->data + b * nn * es, m, nn);
     } else {
       store_z(out->etype, (char *)out->data + b * nn * es, l, nn);

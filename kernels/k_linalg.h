@@ -12,8 +12,11 @@
 #include "kernels/k_types.h"
 
 /* a: [..., n, n].  lower: A = L L^H from the lower triangle (else A = U^H U
- * from the upper triangle); the other triangle of the result is zero.  A
- * matrix that is not positive definite yields NaNs (no error), as XLA. */
+ * from the upper triangle); the other triangle is never read and is zero in
+ * the result; the diagonal's imaginary part is ignored.  A matrix whose
+ * factorisation takes the square root of a negative or NaN pivot is all NaN
+ * in the result (no error), as XLA's CholeskyExpander (a zero pivot gives
+ * inf/NaN below it, no whole-matrix NaN, as there). */
 bool k_cholesky(const KArray *a, bool lower, KArray *out, Error *err);
 
 typedef enum { K_TRANS_NO = 0, K_TRANS_T, K_TRANS_ADJOINT } KTranspose;

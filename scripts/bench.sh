@@ -5,6 +5,10 @@
 #   - a broadcast f32[4096] -> f32[4096,4096]
 #   - a 1000-iteration while loop (counter + f32[16] accumulator): the
 #     per-iteration overhead in microseconds
+#   - issue 5's compute ops: dot 512 and 1024 (f32), a batched dot, a
+#     ResNet-style 3x3 convolution (NHWC 8x56x56x64 -> 64, numpy: im2col +
+#     matmul), a 4096x4096 row reduction, a softmax over f32[4096,1024], a
+#     2-layer MLP and an embedding gather (skipped while gather is not wired)
 # hlorun's time is its evaluation time (--stats eval_ns: inputs already
 # bound, parsing excluded); numpy's is the same computation on arrays already
 # in memory.  Best of N runs each.  Ratio = hlorun / numpy (< 1: faster).
@@ -75,6 +79,104 @@ ENTRY main {
 }
 HLO
 
+cat >"$tmp/dot512.hlo" <<'HLO'
+HloModule dot512
+ENTRY main {
+  a = f32[512,512]{1,0} parameter(0)
+  b = f32[512,512]{1,0} parameter(1)
+  ROOT d = f32[512,512]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+HLO
+cat >"$tmp/dot1024.hlo" <<'HLO'
+HloModule dot1024
+ENTRY main {
+  a = f32[1024,1024]{1,0} parameter(0)
+  b = f32[1024,1024]{1,0} parameter(1)
+  ROOT d = f32[1024,1024]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+HLO
+cat >"$tmp/bdot.hlo" <<'HLO'
+HloModule bdot
+ENTRY main {
+  a = f32[32,256,256]{2,1,0} parameter(0)
+  b = f32[32,256,256]{2,1,0} parameter(1)
+  ROOT d = f32[32,256,256]{2,1,0} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+}
+HLO
+cat >"$tmp/conv.hlo" <<'HLO'
+HloModule conv
+ENTRY main {
+  x = f32[8,56,56,64]{3,2,1,0} parameter(0)
+  k = f32[3,3,64,64]{3,2,1,0} parameter(1)
+  ROOT c = f32[8,56,56,64]{3,2,1,0} convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+}
+HLO
+cat >"$tmp/rowred.hlo" <<'HLO'
+HloModule rowred
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4096,4096]{1,0} parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[4096]{0} reduce(x, z), dimensions={1}, to_apply=add
+}
+HLO
+cat >"$tmp/softmax.hlo" <<'HLO'
+HloModule softmax
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] add(a, b)
+}
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[4096,1024]{1,0} parameter(0)
+  ni = f32[] constant(-inf)
+  m = f32[4096]{0} reduce(x, ni), dimensions={1}, to_apply=max
+  mb = f32[4096,1024]{1,0} broadcast(m), dimensions={0}
+  d = f32[4096,1024]{1,0} subtract(x, mb)
+  e = f32[4096,1024]{1,0} exponential(d)
+  z = f32[] constant(0)
+  s = f32[4096]{0} reduce(e, z), dimensions={1}, to_apply=add
+  sb = f32[4096,1024]{1,0} broadcast(s), dimensions={0}
+  ROOT r = f32[4096,1024]{1,0} divide(e, sb)
+}
+HLO
+cat >"$tmp/mlp.hlo" <<'HLO'
+HloModule mlp
+ENTRY main {
+  x = f32[512,1024]{1,0} parameter(0)
+  w1 = f32[1024,1024]{1,0} parameter(1)
+  b1 = f32[1024]{0} parameter(2)
+  w2 = f32[1024,256]{1,0} parameter(3)
+  b2 = f32[256]{0} parameter(4)
+  h = f32[512,1024]{1,0} dot(x, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  hb = f32[512,1024]{1,0} broadcast(b1), dimensions={1}
+  ha = f32[512,1024]{1,0} add(h, hb)
+  z = f32[] constant(0)
+  zb = f32[512,1024]{1,0} broadcast(z), dimensions={}
+  r = f32[512,1024]{1,0} maximum(ha, zb)
+  o = f32[512,256]{1,0} dot(r, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ob = f32[512,256]{1,0} broadcast(b2), dimensions={1}
+  ROOT y = f32[512,256]{1,0} add(o, ob)
+}
+HLO
+cat >"$tmp/gather.hlo" <<'HLO'
+HloModule embed
+ENTRY main {
+  t = f32[50000,512]{1,0} parameter(0)
+  i = s32[4096,1]{1,0} parameter(1)
+  ROOT g = f32[4096,512]{1,0} gather(t, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,512}
+}
+HLO
+
 # best eval time (seconds) of hlorun over $runs runs
 hlo_time() {
   local best=""
@@ -90,12 +192,26 @@ chain=$(hlo_time "$tmp/chain.hlo")
 transpose=$(hlo_time "$tmp/transpose.hlo")
 broadcast=$(hlo_time "$tmp/broadcast.hlo")
 while_t=$(hlo_time "$tmp/while.hlo")
+compute=""
+for c in dot512 dot1024 bdot conv rowred softmax mlp gather; do
+  if "$bindir/hlorun" "$tmp/$c.hlo" --random-inputs=1 --quiet 2>"$tmp/err"; then
+    compute="$compute $c=$(hlo_time "$tmp/$c.hlo")"
+  elif grep -q "gather" "$tmp/err"; then
+    compute="$compute $c=skip"
+  else
+    cat "$tmp/err" >&2
+    exit 1
+  fi
+done
 
-$py - "$runs" "$chain" "$transpose" "$broadcast" "$while_t" <<'PY'
+# numpy may run without this machine's older-OpenBLAS workaround variables
+# (this command only).
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $py - "$runs" "$chain" "$transpose" "$broadcast" "$while_t" "$compute" <<'PY'
 import sys, time
 import numpy as np
 runs = int(sys.argv[1])
 h_chain, h_tr, h_bc, h_wh = map(float, sys.argv[2:6])
+h_compute = dict(kv.split("=") for kv in sys.argv[6].split())
 rng = np.random.default_rng(1)
 a, b, c = (rng.uniform(-1, 1, (4096, 4096)).astype(np.float32) for _ in range(3))
 v = rng.uniform(-1, 1, 4096).astype(np.float32)
@@ -143,4 +259,42 @@ for name, h, n, c in (("elementwise chain (4 ops)", h_chain, n_chain, c_chain),
     print("%-26s %10.2f ms %10.2f ms %10.2f ms %8.2f %8.2f" % (name, h * 1e3, n * 1e3, c * 1e3, h / n, h / c))
 print("while loop overhead: hlorun %.2f us/iteration, numpy (python loop) %.2f us/iteration"
       % (h_wh / 1000 * 1e6, n_wh / 1000 * 1e6))
+
+f = lambda *s: rng.standard_normal(s).astype(np.float32)
+d5a, d5b, d1a, d1b = f(512, 512), f(512, 512), f(1024, 1024), f(1024, 1024)
+ba, bb = f(32, 256, 256), f(32, 256, 256)
+cx, ck = f(8, 56, 56, 64), f(3, 3, 64, 64)
+rx, sx = f(4096, 4096), f(4096, 1024)
+mx, mw1, mb1, mw2, mb2 = f(512, 1024), f(1024, 1024), f(1024), f(1024, 256), f(256)
+table, ids = f(50000, 512), rng.integers(0, 50000, 4096)
+
+def conv():  # im2col + one matmul (what a BLAS-backed conv does)
+    p = np.pad(cx, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    cols = np.lib.stride_tricks.sliding_window_view(p, (3, 3), axis=(1, 2))
+    cols = cols.transpose(0, 1, 2, 4, 5, 3).reshape(8 * 56 * 56, 9 * 64)
+    return (cols @ ck.reshape(9 * 64, 64)).reshape(8, 56, 56, 64)
+
+def softmax():
+    e = np.exp(sx - sx.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+numpy_fns = {
+    "dot512": ("dot f32 512x512", lambda: d5a @ d5b),
+    "dot1024": ("dot f32 1024x1024", lambda: d1a @ d1b),
+    "bdot": ("batched dot 32x256^3", lambda: np.matmul(ba, bb)),
+    "conv": ("conv 3x3 8x56x56x64->64", conv),
+    "rowred": ("row sum 4096x4096", lambda: rx.sum(1)),
+    "softmax": ("softmax 4096x1024", softmax),
+    "mlp": ("2-layer MLP 512x1024", lambda: np.maximum(mx @ mw1 + mb1, 0) @ mw2 + mb2),
+    "gather": ("embedding gather 4096", lambda: table[ids]),
+}
+print()
+print("%-26s %12s %12s %8s" % ("compute op", "hlorun", "numpy", "ratio"))
+for key, (name, fn) in numpy_fns.items():
+    n = best(fn)
+    h = h_compute.get(key, "skip")
+    if h == "skip":
+        print("%-26s %12s %10.2f ms   skipped: gather not wired" % (name, "-", n * 1e3))
+    else:
+        print("%-26s %10.2f ms %10.2f ms %8.2f" % (name, float(h) * 1e3, n * 1e3, float(h) / n))
 PY

@@ -15,7 +15,10 @@ Test(k_cholesky, hand_derived_2x2) {
   double bad[] = {1, 2, 2, 1};
   KArray Bd = ka(ET_F64, 2, d, bad);
   cr_assert(k_cholesky(&Bd, true, &L, &err));
-  cr_expect(isnan(l[3]));
+  /* XLA's CholeskyExpander: the whole failed matrix is NaN, both triangles. */
+  cr_expect(isnan(l[0]) && isnan(l[1]) && isnan(l[2]) && isnan(l[3]));
+  cr_assert(k_cholesky(&Bd, false, &L, &err));
+  cr_expect(isnan(l[0]) && isnan(l[1]) && isnan(l[2]) && isnan(l[3]));
 }
 
 /* Complex double helpers for the tests. */

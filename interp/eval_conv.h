@@ -1,0 +1,10 @@
+/* convolution (eval_conv.c), dispatched by eval_compute. */
+#ifndef HLO_INTERP_EVAL_CONV_H
+#define HLO_INTERP_EVAL_CONV_H
+
+#include "interp/eval_internal.h"
+
+bool eval_convolution(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                      Error *err);
+
+#endif

@@ -1,0 +1,37 @@
+/* fft through kernels/k_fft.h: fft_type FFT / IFFT / RFFT / IRFFT over the
+ * innermost fft_length dimensions. */
+#include "interp/eval_fft.h"
+
+#include <string.h>
+
+#include "interp/eval_views.h"
+#include "kernels/k_fft.h"
+
+typedef struct FftArg {
+  KFftType type;
+  const IntList *len;
+} FftArg;
+
+static bool fft_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,
+                       int nouts, Error *err) {
+  (void)in;
+  (void)nouts;
+  const FftArg *a = arg;
+  return k_fft(&ins[0], a->type, a->len->n, a->len->v, &outs[0], err);
+}
+
+bool eval_fft(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out, Error *err) {
+  static const char *const names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+  static const KFftType types[] = {K_FFT_FFT, K_FFT_IFFT, K_FFT_RFFT, K_FFT_IRFFT};
+  const char *t = eval_attr_enum(in, ATTR_FFT_TYPE, "");
+  FftArg a = {K_FFT_FFT, eval_attr_ints(in, ATTR_FFT_LENGTH)};
+  int k = 0;
+  while (k < 4 && strcmp(t, names[k]) != 0) k++;
+  if (k == 4)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown fft_type '%s'",
+                     in->name, t);
+  if (!a.len)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs fft_length", in->name);
+  a.type = types[k];
+  return eval_kernel_op(ctx, f, in, rs, 1, fft_kernel, &a, out, err);
+}

@@ -1,0 +1,77 @@
+/* cholesky, triangular-solve and the batch-norm ops through
+ * kernels/k_linalg.h. */
+#include "interp/eval_linalg.h"
+
+#include <string.h>
+
+#include "interp/eval_views.h"
+#include "kernels/k_linalg.h"
+
+static bool cholesky_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,
+                            int nouts, Error *err) {
+  (void)in;
+  (void)nouts;
+  return k_cholesky(&ins[0], *(const bool *)arg, &outs[0], err);
+}
+
+bool eval_cholesky(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                   Error *err) {
+  bool lower = eval_attr_bool(in, ATTR_LOWER, false);
+  return eval_kernel_op(ctx, f, in, rs, 1, cholesky_kernel, &lower, out, err);
+}
+
+static bool trsm_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,
+                        int nouts, Error *err) {
+  (void)in;
+  (void)nouts;
+  return k_triangular_solve(&ins[0], &ins[1], arg, &outs[0], err);
+}
+
+bool eval_triangular_solve(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                           Error *err) {
+  const char *t = eval_attr_enum(in, ATTR_TRANSPOSE_A, "NO_TRANSPOSE");
+  KTriSolveParams p = {eval_attr_bool(in, ATTR_LEFT_SIDE, false),
+                       eval_attr_bool(in, ATTR_LOWER, false),
+                       eval_attr_bool(in, ATTR_UNIT_DIAGONAL, false), K_TRANS_NO};
+  if (!strcmp(t, "TRANSPOSE")) p.transpose_a = K_TRANS_T;
+  else if (!strcmp(t, "ADJOINT")) p.transpose_a = K_TRANS_ADJOINT;
+  else if (strcmp(t, "NO_TRANSPOSE") != 0)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown transpose_a '%s'",
+                     in->name, t);
+  return eval_kernel_op(ctx, f, in, rs, 2, trsm_kernel, &p, out, err);
+}
+
+typedef struct BnArg {
+  double epsilon;
+  int64_t feature_index;
+} BnArg;
+
+static bool bn_kernel(const Instr *in, const void *arg, const KArray *x, KArray *o, int nouts,
+                      Error *err) {
+  const BnArg *a = arg;
+  int want = in->op == OP_BATCH_NORM_INFERENCE ? 1 : 3;
+  if (nouts != want)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results, expected %d",
+                     in->name, nouts, want);
+  switch (in->op) {
+  case OP_BATCH_NORM_TRAINING:
+    return k_batch_norm_training(&x[0], &x[1], &x[2], a->epsilon, a->feature_index, &o[0], &o[1],
+                                 &o[2], err);
+  case OP_BATCH_NORM_INFERENCE:
+    return k_batch_norm_inference(&x[0], &x[1], &x[2], &x[3], &x[4], a->epsilon,
+                                  a->feature_index, &o[0], err);
+  default:
+    return k_batch_norm_grad(&x[0], &x[1], &x[2], &x[3], &x[4], a->epsilon, a->feature_index,
+                             &o[0], &o[1], &o[2], err);
+  }
+}
+
+bool eval_batch_norm(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                     Error *err) {
+  const Attr *e = ir_attr(in, ATTR_EPSILON);
+  /* epsilon is an f32 attribute in XLA (rounded to f32 even for f64 operands). */
+  BnArg a = {e && e->kind == AV_FLOAT ? (double)(float)e->v.f : 0.0,
+             eval_attr_int(in, ATTR_FEATURE_INDEX, 0)};
+  int nin = in->op == OP_BATCH_NORM_TRAINING ? 3 : 5;
+  return eval_kernel_op(ctx, f, in, rs, nin, bn_kernel, &a, out, err);
+}
