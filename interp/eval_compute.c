@@ -8,6 +8,7 @@
  * applied to arrays), never by walking the IR once per element. */
 #include <string.h>
 
+#include "interp/eval_gather.h"
 #include "interp/eval_kargs.h"
 #include "kernels/k_dot.h"
 #include "kernels/k_reduce.h"
@@ -168,6 +169,8 @@ bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Valu
   case OP_REDUCE: return exec_reduce(ctx, f, in, rs, out, err, false);
   case OP_REDUCE_WINDOW: return exec_reduce(ctx, f, in, rs, out, err, true);
   case OP_SELECT_AND_SCATTER: return exec_select_and_scatter(ctx, f, in, rs, out, err);
+  case OP_GATHER: return eval_gather(ctx, f, in, rs, out, err);
+  case OP_SCATTER: return eval_scatter(ctx, f, in, rs, out, err);
   default: *handled = false; return false;
   }
 }
