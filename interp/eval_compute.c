@@ -10,6 +10,7 @@
 
 #include "interp/eval_gather.h"
 #include "interp/eval_kargs.h"
+#include "interp/eval_sort.h"
 #include "kernels/k_dot.h"
 #include "kernels/k_reduce.h"
 
@@ -171,6 +172,8 @@ bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Valu
   case OP_SELECT_AND_SCATTER: return exec_select_and_scatter(ctx, f, in, rs, out, err);
   case OP_GATHER: return eval_gather(ctx, f, in, rs, out, err);
   case OP_SCATTER: return eval_scatter(ctx, f, in, rs, out, err);
+  case OP_SORT: return eval_sort(ctx, f, in, rs, out, err);
+  case OP_TOPK: return eval_topk(ctx, f, in, rs, out, err);
   default: *handled = false; return false;
   }
 }
