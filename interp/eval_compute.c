@@ -8,8 +8,10 @@
  * applied to arrays), never by walking the IR once per element. */
 #include <string.h>
 
+#include "interp/eval_feed.h"
 #include "interp/eval_gather.h"
 #include "interp/eval_kargs.h"
+#include "interp/eval_rng.h"
 #include "interp/eval_sort.h"
 #include "kernels/k_dot.h"
 #include "kernels/k_reduce.h"
@@ -174,6 +176,11 @@ bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Valu
   case OP_SCATTER: return eval_scatter(ctx, f, in, rs, out, err);
   case OP_SORT: return eval_sort(ctx, f, in, rs, out, err);
   case OP_TOPK: return eval_topk(ctx, f, in, rs, out, err);
+  case OP_RNG: return eval_rng(ctx, f, in, rs, out, err);
+  case OP_INFEED: return eval_infeed(ctx, f, in, rs, out, err);
+  case OP_OUTFEED: return eval_outfeed(ctx, f, in, rs, out, err);
+  case OP_RNG_BIT_GENERATOR: return eval_rng_bit_generator(ctx, f, in, rs, out, err);
+  case OP_RNG_GET_AND_UPDATE_STATE: return eval_rng_get_and_update_state(ctx, f, in, rs, out, err);
   default: *handled = false; return false;
   }
 }
