@@ -1154,7 +1154,8 @@ static bool exec_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shap
   const char *target = t && (t->kind == AV_STRING) ? t->v.s : "";
   static const char *const identity[] = {"Sharding", "SPMDFullToShardShape",
                                          "SPMDShardToFullShape", "MoveToHost", "MoveToDevice",
-                                         "annotate_device_placement", "LayoutConstraint", NULL};
+                                         "annotate_device_placement", "LayoutConstraint", "SetBound",
+                                         NULL};
   for (int i = 0; identity[i]; i++) {
     if (strcmp(target, identity[i]) == 0 && in->noperands == 1)
       return copy_to(ctx, in, frame_operand(f, in, 0), rs, out, err);
