@@ -32,11 +32,7 @@ static bool pad_to_static(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape 
     etype_store_int(o.a[i].etype, src->info->dims[i - 1], o.a[i].data);
   }
   views_free(&vs);
-  if (!ok) {
-    outs_drop(ctx, &o);
-    return false;
-  }
-  return outs_finish(ctx, rs, &o, out, err);
+  return outs_close(ctx, rs, &o, ok, out, err);
 }
 
 bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,

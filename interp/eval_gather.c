@@ -49,11 +49,7 @@ bool eval_gather(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Valu
                    in->name, ss->v.lists.flat.n, vs.a[0].rank);
   ok = ok && outs_new(ctx, in, rs, &o, err) && k_gather(&vs.a[0], &vs.a[1], &d, &o.a[0], err);
   views_free(&vs);
-  if (!ok) {
-    outs_drop(ctx, &o);
-    return false;
-  }
-  return outs_finish(ctx, rs, &o, out, err);
+  return outs_close(ctx, rs, &o, ok, out, err);
 }
 
 /* Scatter's combiner: the reducer ops, or "return update" (root is
@@ -110,9 +106,5 @@ bool eval_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Val
   ok = ok && k_scatter(nvals, vs.a, &vs.a[nvals], &vs.a[nvals + 1], &d, &red, o.a, err);
   views_free(&vs);
   vecfn_free(&vf);
-  if (!ok) {
-    outs_drop(ctx, &o);
-    return false;
-  }
-  return outs_finish(ctx, rs, &o, out, err);
+  return outs_close(ctx, rs, &o, ok, out, err);
 }

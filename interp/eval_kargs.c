@@ -90,6 +90,14 @@ bool outs_finish(EvalCtx *ctx, const Shape *rs, Outs *o, Value **out, Error *err
   return true;
 }
 
+bool outs_close(EvalCtx *ctx, const Shape *rs, Outs *o, bool ok, Value **out, Error *err) {
+  if (!ok) {
+    outs_drop(ctx, o);
+    return false;
+  }
+  return outs_finish(ctx, rs, o, out, err);
+}
+
 /* --- reducers --- */
 
 static KReduceOp known_op(Opcode op) {

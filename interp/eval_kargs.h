@@ -36,6 +36,8 @@ bool outs_new(EvalCtx *ctx, const Instr *in, const Shape *rs, Outs *o, Error *er
 void outs_drop(EvalCtx *ctx, Outs *o);
 /* Commits the dense targets; *out is the array or the tuple of them. */
 bool outs_finish(EvalCtx *ctx, const Shape *rs, Outs *o, Value **out, Error *err);
+/* outs_finish when ok, else outs_drop and false. */
+bool outs_close(EvalCtx *ctx, const Shape *rs, Outs *o, bool ok, Value **out, Error *err);
 
 /* Known reducer per value (ops[nvals]) when c's root is add/multiply/max/
  * min/and/or/xor of parameters i and nvals+i (a tuple of those for nvals>1). */

@@ -93,11 +93,7 @@ bool eval_rng_bit_generator(EvalCtx *ctx, Frame *fr, const Instr *in, const Shap
             k_rng_bit_generator(alg, vs.a[0].data, (int)st->info->dims[0], o.a[0].data, &o.a[1],
                                 err);
   views_free(&vs);
-  if (!ok) {
-    outs_drop(ctx, &o);
-    return false;
-  }
-  return outs_finish(ctx, rs, &o, out, err);
+  return outs_close(ctx, rs, &o, ok, out, err);
 }
 
 bool eval_rng(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
@@ -122,9 +118,5 @@ bool eval_rng(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value *
     ok = normal ? k_rng_normal(vs.a[0].data, vs.a[1].data, st, &o.a[0], err)
                 : k_rng_uniform(vs.a[0].data, vs.a[1].data, st, &o.a[0], err);
   views_free(&vs);
-  if (!ok) {
-    outs_drop(ctx, &o);
-    return false;
-  }
-  return outs_finish(ctx, rs, &o, out, err);
+  return outs_close(ctx, rs, &o, ok, out, err);
 }

@@ -69,11 +69,7 @@ bool eval_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value 
   ok = ok && k_sort(nops, vs.a, dims->v[0], &cmp, o.a, err);
   views_free(&vs);
   vecfn_free(&vf);
-  if (!ok) {
-    outs_drop(ctx, &o);
-    return false;
-  }
-  return outs_finish(ctx, rs, &o, out, err);
+  return outs_close(ctx, rs, &o, ok, out, err);
 }
 
 static bool run_topk(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, int64_t k,
@@ -87,11 +83,7 @@ static bool run_topk(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
   bool ok = view(ctx, &vs, frame_operand(fr, in, 0), in, err) && outs_new(ctx, in, rs, &o, err) &&
             k_topk(&vs.a[0], k, largest, &o.a[0], &o.a[1], err);
   views_free(&vs);
-  if (!ok) {
-    outs_drop(ctx, &o);
-    return false;
-  }
-  return outs_finish(ctx, rs, &o, out, err);
+  return outs_close(ctx, rs, &o, ok, out, err);
 }
 
 bool eval_topk(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
