@@ -21,6 +21,9 @@ enum { HLORUN_MAX_INPUT_FILES = 256 };
 typedef struct HlorunRunArgs {
   const char *inputs[HLORUN_MAX_INPUT_FILES];
   int ninputs;
+  const char *infeeds[HLORUN_MAX_INPUT_FILES];
+  int ninfeeds;
+  const char *outfeed_dir;
   const char *output;
   bool output_raw;
   bool quiet;
@@ -40,7 +43,12 @@ static void hlorun_run_usage(FILE *f) {
   fputs("run options:\n"
         "  --inputs FILE[,FILE...]   bind entry parameters in order (.npy: one array,\n"
         "                            .npz: its entries; repeatable)\n"
-        "  --random-inputs[=SEED]    fill unbound parameters with deterministic data\n"
+        "  --random-inputs[=SEED]    fill unbound parameters (and infeeds left without\n"
+        "                            --infeed data) with deterministic data\n"
+        "  --infeed FILE.npy|.npz    data for infeed, one array per array leaf, consumed\n"
+        "                            in order (repeatable)\n"
+        "  --outfeed-dir DIR         write each array outfeed sends to DIR/outfeedN.npy\n"
+        "                            (N = 0, 1, ... in order)\n"
         "  --output FILE.npy|.npz    write the result (npz: every array leaf)\n"
         "  --output-raw              write bf16/f8/sub-byte results as raw bits\n"
         "  --quiet                   do not print the result\n"
@@ -103,6 +111,27 @@ static int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
       a->inputs[a->ninputs++] = strdup(tok); /* freed by hlorun_run_args_free */
     }
     free(copy);
+    return 1;
+  }
+  if (hlorun_is(arg, "--infeed")) {
+    if (!(v = hlorun_value(argc, argv, i, "--infeed")) || !*v) {
+      fprintf(stderr, "hlorun: error: --infeed needs a file name\n");
+      return -1;
+    }
+    if (a->ninfeeds >= HLORUN_MAX_INPUT_FILES) {
+      fprintf(stderr, "hlorun: error: too many infeed files (at most %d)\n",
+              HLORUN_MAX_INPUT_FILES);
+      return -1;
+    }
+    a->infeeds[a->ninfeeds++] = v;
+    return 1;
+  }
+  if (hlorun_is(arg, "--outfeed-dir")) {
+    if (!(v = hlorun_value(argc, argv, i, "--outfeed-dir")) || !*v) {
+      fprintf(stderr, "hlorun: error: --outfeed-dir needs a directory\n");
+      return -1;
+    }
+    a->outfeed_dir = v;
     return 1;
   }
   if (hlorun_is(arg, "--random-inputs")) {
@@ -227,13 +256,14 @@ static void hlorun_inputs_free(HlorunInputs *in) {
   free(in->npzs);
 }
 
-static bool hlorun_load_inputs(const HlorunRunArgs *a, HlorunInputs *in, Error *err) {
+static bool hlorun_load_inputs(const char *const *files, int nfiles, HlorunInputs *in,
+                               Error *err) {
   memset(in, 0, sizeof *in);
-  in->npys = calloc((size_t)(a->ninputs ? a->ninputs : 1), sizeof *in->npys);
-  in->npzs = calloc((size_t)(a->ninputs ? a->ninputs : 1), sizeof *in->npzs);
+  in->npys = calloc((size_t)(nfiles ? nfiles : 1), sizeof *in->npys);
+  in->npzs = calloc((size_t)(nfiles ? nfiles : 1), sizeof *in->npzs);
   if (!in->npys || !in->npzs) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  for (int f = 0; f < a->ninputs; f++) {
-    const char *path = a->inputs[f];
+  for (int f = 0; f < nfiles; f++) {
+    const char *path = files[f];
     size_t n = strlen(path);
     if (n >= 4 && !strcmp(path + n - 4, ".npz")) {
       NpzFile *z = &in->npzs[in->nnpz];
@@ -323,6 +353,19 @@ static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *r, Erro
   return ok;
 }
 
+/* --outfeed-dir DIR: DIR/outfeed0.npy, outfeed1.npy, ... (DIR must exist). */
+static bool hlorun_write_outfeed(const HlorunRunArgs *a, const RunResult *r, Error *err) {
+  for (int i = 0; i < r->noutfeed; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/outfeed%d.npy", a->outfeed_dir, i);
+    const RunLeaf *l = &r->outfeed[i];
+    if (!npy_write_file(path, l->shape->etype, l->shape->rank, l->shape->dims, l->data,
+                        a->output_raw, err))
+      return false;
+  }
+  return true;
+}
+
 /* Runs a parsed, verified module.  Returns the exit status (cli.md). */
 static int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   Error err = {0};
@@ -339,10 +382,13 @@ static int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArg
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     return err.kind == ERR_RUNTIME ? 1 : 2;
   }
-  HlorunInputs in;
-  if (!hlorun_load_inputs(a, &in, &err)) {
+  HlorunInputs in, feed;
+  bool loaded = hlorun_load_inputs(a->inputs, a->ninputs, &in, &err);
+  bool fed = loaded && hlorun_load_inputs(a->infeeds, a->ninfeeds, &feed, &err);
+  if (!fed) {
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     hlorun_inputs_free(&in);
+    if (loaded) hlorun_inputs_free(&feed);
     return 1;
   }
   RunOptions opt = {0};
@@ -353,9 +399,12 @@ static int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArg
   opt.stats = a->stats;
   opt.trace = a->trace ? stderr : NULL;
   opt.trace_format = a->trace_format;
+  opt.infeed = feed.items;
+  opt.ninfeed = feed.n;
   RunResult res;
   ok = run_module(m, &opt, in.items, in.n, &res, &err);
   hlorun_inputs_free(&in);
+  hlorun_inputs_free(&feed);
   if (!ok) {
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     return 1;
@@ -375,6 +424,10 @@ static int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArg
     sb_free(&sb);
   }
   if (a->output && !hlorun_write_output(a, &res, &err)) {
+    fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    status = 1;
+  }
+  if (a->outfeed_dir && !hlorun_write_outfeed(a, &res, &err)) {
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     status = 1;
   }

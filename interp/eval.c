@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "interp/eval_custom_call.h"
 #include "interp/eval_internal.h"
 #include "kernels/k_movement.h"
 #include "layout/etype_convert.h"
@@ -1153,18 +1154,21 @@ static bool exec_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shap
   const char *target = t && (t->kind == AV_STRING) ? t->v.s : "";
   static const char *const identity[] = {"Sharding", "SPMDFullToShardShape",
                                          "SPMDShardToFullShape", "MoveToHost", "MoveToDevice",
-                                         "annotate_device_placement", "LayoutConstraint", NULL};
+                                         "annotate_device_placement", "LayoutConstraint", "SetBound",
+                                         NULL};
   for (int i = 0; identity[i]; i++) {
     if (strcmp(target, identity[i]) == 0 && in->noperands == 1)
       return copy_to(ctx, in, frame_operand(f, in, 0), rs, out, err);
   }
+  bool handled = false;
+  if (eval_custom_call_known(ctx, f, in, target, rs, out, &handled, err)) return true;
+  if (handled) return false;
   const Computation *c = attr_comp(in, ATTR_TO_APPLY);
   const Attr *cc = ir_attr(in, ATTR_CALLED_COMPUTATIONS);
   const char *callee = c ? c->name
                        : (cc && cc->kind == AV_COMPUTATION_LIST && cc->v.comps.n > 0)
                            ? cc->v.comps.v[0]->name
                            : NULL;
-  (void)ctx;
   if (callee)
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: custom-call target \"%s\" is not supported (it calls "

@@ -45,7 +45,9 @@ typedef struct CompPlan {
 typedef void (*EvalTraceFn)(void *ud, const Instr *instr, const Value *result, int64_t ns,
                             int depth);
 
-typedef struct EvalCtx {
+typedef struct EvalCtx EvalCtx;
+
+struct EvalCtx {
   const Module *module;
   ValueCtx vc;
   CompPlan *plans; /* by Computation.index */
@@ -59,7 +61,13 @@ typedef struct EvalCtx {
   int depth;       /* call depth (for traces and a recursion limit) */
   int64_t instructions_executed;
   int64_t while_iterations;
-} EvalCtx;
+  /* infeed / outfeed (eval_feed.c); NULL makes the op an error.  infeed
+   * makes each array leaf of the infeed's data shape in order; outfeed is
+   * handed each array leaf of the data it sends, in order. */
+  bool (*infeed)(void *ud, EvalCtx *ctx, const Shape *leaf, Value **out, Error *err);
+  bool (*outfeed)(void *ud, EvalCtx *ctx, const Value *leaf, Error *err);
+  void *feed_ud;
+};
 
 bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, Error *err);
 void eval_free(EvalCtx *ctx);

@@ -146,3 +146,12 @@ bool eval_window(const Instr *in, int rank, EvalWindow *w, Error *err) {
   w->k = (KWindow){rank, w->size, w->stride, w->lo, w->hi, w->base_dil, w->win_dil, w->reversal};
   return true;
 }
+
+bool eval_outs_close(EvalCtx *ctx, const Shape *rs, EvalOuts *o, bool ok, Value **out,
+                     Error *err) {
+  if (!ok) {
+    eval_outs_drop(ctx, o);
+    return false;
+  }
+  return eval_outs_finish(ctx, rs, o, out, err);
+}

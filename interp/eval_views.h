@@ -32,6 +32,9 @@ bool eval_outs_new(EvalCtx *ctx, const Instr *in, const Shape *rs, EvalOuts *o, 
 void eval_outs_drop(EvalCtx *ctx, EvalOuts *o);
 /* Commits every dense target and sets *out (a tuple when rs is one). */
 bool eval_outs_finish(EvalCtx *ctx, const Shape *rs, EvalOuts *o, Value **out, Error *err);
+/* eval_outs_finish when ok, else eval_outs_drop and false. */
+bool eval_outs_close(EvalCtx *ctx, const Shape *rs, EvalOuts *o, bool ok, Value **out,
+                     Error *err);
 
 /* A kernel call over nin dense operands and the dense results. */
 typedef bool (*EvalKernelFn)(const Instr *in, const void *arg, const KArray *ins, KArray *outs,

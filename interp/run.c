@@ -223,17 +223,11 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
 
 /* --- results --- */
 
-static bool collect_leaves(EvalCtx *ctx, const Value *v, RunResult *res, Error *err) {
-  if (v->ntuple) {
-    for (int i = 0; i < v->ntuple; i++)
-      if (!collect_leaves(ctx, v->elems[i], res, err)) return false;
-    return true;
-  }
-  if (!v->info) return true; /* token */
+/* A malloc'd dense copy of array v. */
+static bool leaf_copy(EvalCtx *ctx, const Value *v, RunLeaf *l, Error *err) {
   const void *d;
   void *tmp;
   if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
-  RunLeaf *l = &res->leaves[res->nleaves];
   l->shape = v->info->shape;
   l->nbytes = v->info->dense_bytes;
   if (tmp) {
@@ -243,7 +237,58 @@ static bool collect_leaves(EvalCtx *ctx, const Value *v, RunResult *res, Error *
     if (!l->data) return error_set(err, ERR_RUNTIME, -1, "out of memory");
     if (l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
   }
+  return true;
+}
+
+static bool collect_leaves(EvalCtx *ctx, const Value *v, RunResult *res, Error *err) {
+  if (v->ntuple) {
+    for (int i = 0; i < v->ntuple; i++)
+      if (!collect_leaves(ctx, v->elems[i], res, err)) return false;
+    return true;
+  }
+  if (!v->info) return true; /* token */
+  if (!leaf_copy(ctx, v, &res->leaves[res->nleaves], err)) return false;
   res->nleaves++;
+  return true;
+}
+
+/* --- infeed / outfeed --- */
+
+typedef struct Feeds {
+  const RunOptions *opt;
+  int next;     /* infeed arrays consumed */
+  uint64_t rng; /* random infeed data */
+  RunResult *res;
+  int cap;
+} Feeds;
+
+static bool infeed_leaf(void *ud, EvalCtx *ctx, const Shape *s, Value **out, Error *err) {
+  Feeds *f = ud;
+  char desc[64];
+  snprintf(desc, sizeof desc, "infeed array %d", f->next);
+  if (f->next < f->opt->ninfeed)
+    return input_value(ctx, s, &f->opt->infeed[f->next++], desc, out, err);
+  if (f->opt->random_inputs) {
+    f->next++;
+    return random_value(ctx, s, &f->rng, desc, out, err);
+  }
+  return error_set(err, ERR_RUNTIME, -1,
+                   "%s: no infeed data left (%d given; use --infeed or --random-inputs)", desc,
+                   f->opt->ninfeed);
+}
+
+static bool outfeed_leaf(void *ud, EvalCtx *ctx, const Value *v, Error *err) {
+  Feeds *f = ud;
+  RunResult *r = f->res;
+  if (r->noutfeed == f->cap) {
+    int cap = f->cap ? 2 * f->cap : 8;
+    RunLeaf *nl = realloc(r->outfeed, sizeof *nl * (size_t)cap);
+    if (!nl) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    r->outfeed = nl;
+    f->cap = cap;
+  }
+  if (!leaf_copy(ctx, v, &r->outfeed[r->noutfeed], err)) return false;
+  r->noutfeed++;
   return true;
 }
 
@@ -465,7 +510,11 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   bool inited = ok && eval_init(ctx, m, mem, arena, err);
   ok = inited;
   Tracer tracer = {opt->trace, opt->trace_format, mem, {0}, false};
+  Feeds feeds = {opt, 0, opt->seed ^ 0x1f2e3d4c5b6a7988ull, res, 0};
   if (ok) {
+    ctx->infeed = infeed_leaf;
+    ctx->outfeed = outfeed_leaf;
+    ctx->feed_ud = &feeds;
     ctx->timing = opt->stats || opt->trace;
     if (opt->trace) {
       ctx->trace = trace_fn;
@@ -522,6 +571,10 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
 void run_result_free(RunResult *res) {
   for (int i = 0; i < res->nleaves; i++) free(res->leaves[i].data);
   free(res->leaves);
+  for (int i = 0; i < res->noutfeed; i++) free(res->outfeed[i].data);
+  free(res->outfeed);
+  res->outfeed = NULL;
+  res->noutfeed = 0;
   free(res->instr_stats);
   free(res->shape_stats);
   res->leaves = NULL;

@@ -36,6 +36,11 @@ typedef struct RunOptions {
   bool stats;              /* collect per-instruction time */
   FILE *trace;             /* one line per executed instruction, or NULL */
   RunFormat trace_format;
+  /* infeed data: one array per array leaf an infeed asks for, consumed in
+   * order; when they run out, random data with random_inputs, else an
+   * error. */
+  const RunInput *infeed;
+  int ninfeed;
 } RunOptions;
 
 /* One array leaf of the result, dense row-major natural storage. */
@@ -60,6 +65,8 @@ typedef struct RunResult {
   const Shape *shape; /* of the entry root */
   int nleaves;
   RunLeaf *leaves;    /* flattened tuple order (array leaves only) */
+  int noutfeed;
+  RunLeaf *outfeed;   /* every array leaf outfeed sent, in order */
   /* Statistics. */
   char device[64];
   MemSystem mem;      /* final counters */

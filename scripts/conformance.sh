@@ -6,17 +6,47 @@
 #                 byte, and the printed text parses and verifies again.
 # MODE layout:    hlolayout --module on every file must exit 0 (and print a
 #                 listing); known-invalid files must exit 3 with a diagnostic.
+# MODE run:       hlorun --random-inputs --quiet on every module of
+#                 CORPUS_DIR/xla-hlo (CORPUS_DIR itself if it has no xla-hlo)
+#                 must exit 0, two at a time, 20 s each; the exceptions are
+#                 scripts/conformance-run-exceptions.txt (FILE  # reason):
+#                 they must fail, an unexpected pass is a failure; those whose
+#                 reason starts with "slow:" are not run.
 # Prints "N passed, M failed" and exits non-zero on any failure.
 #
 # Files listed in scripts/conformance-known-invalid.txt (one basename per
 # line, '#' comments) are not valid HLO; they are expected to be rejected.
 set -uo pipefail
-mode=${1:?usage: conformance.sh check|roundtrip|layout BINDIR CORPUS_DIR}
+mode=${1:?usage: conformance.sh check|roundtrip|layout|run BINDIR CORPUS_DIR}
 bindir=${2:?missing BINDIR}
 corpus=${3:?missing CORPUS_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 hlorun="$bindir/hlorun"
 hlolayout="$bindir/hlolayout"
+
+# The reason listed for a module in conformance-run-exceptions.txt, or "".
+run_exception() {
+  local base
+  base=$(basename "$1")
+  [ -f "$here/conformance-run-exceptions.txt" ] &&
+    awk -v f="$base" '$1 == f { sub(/^[^#]*#[[:space:]]*/, ""); print; exit }' \
+      "$here/conformance-run-exceptions.txt"
+}
+
+# One module of the run mode: prints "PASS|FAIL|XFAIL|UNEXPECTED|SKIP<TAB>file<TAB>detail".
+run_one() {
+  local f=$1 reason out rc
+  reason=$(run_exception "$f")
+  case "$reason" in slow:*) printf 'SKIP\t%s\t%s\n' "$f" "$reason"; return ;; esac
+  out=$(timeout 20 "$hlorun" "$f" --random-inputs --quiet 2>&1 >/dev/null)
+  rc=$?
+  out=$(printf '%s' "$out" | head -n 1 | cut -c1-300)
+  if [ -n "$reason" ]; then
+    if [ "$rc" -eq 0 ]; then printf 'UNEXPECTED\t%s\t%s\n' "$f" "$reason"
+    else printf 'XFAIL\t%s\t%s\n' "$f" "$reason"; fi
+  elif [ "$rc" -eq 0 ]; then printf 'PASS\t%s\t\n' "$f"
+  else printf 'FAIL\t%s\texit %s: %s\n' "$f" "$rc" "$out"; fi
+}
 
 known_invalid() {
   local base
@@ -39,6 +69,7 @@ roundtrip_one() {
   fi
 }
 
+[ "$mode" = run ] && [ -d "$corpus/xla-hlo" ] && corpus="$corpus/xla-hlo"
 mapfile -d '' files < <(find "$corpus" -name '*.hlo' -type f -print0 | sort -z)
 if [ "${#files[@]}" -eq 0 ]; then
   echo "conformance: no .hlo files under $corpus" >&2
@@ -101,6 +132,20 @@ case "$mode" in
         printf '%s\n' "$out" | head -n 6
       fi
     done
+    ;;
+  run)
+    export -f run_one run_exception
+    export hlorun here
+    results=$(for f in "${files[@]}"; do known_invalid "$f" || printf '%s\0' "$f"; done |
+              xargs -0 -P 2 -n 1 bash -c 'run_one "$1"' _)
+    pass=$(grep -c '^PASS' <<<"$results")
+    xfail=$(grep -c '^XFAIL' <<<"$results")
+    skip=$(grep -c '^SKIP' <<<"$results")
+    grep -E '^(FAIL|UNEXPECTED)' <<<"$results" | sort |
+      awk -F'\t' '$1 == "FAIL" { print "FAIL: " $2; print "  " $3 }
+                  $1 == "UNEXPECTED" { print "UNEXPECTED PASS (listed: " $3 "): " $2 }'
+    fail=$(grep -cE '^(FAIL|UNEXPECTED)' <<<"$results")
+    echo "$xfail listed exceptions failed as expected, $skip listed as slow were not run"
     ;;
   *)
     echo "mode $mode not implemented here"

@@ -26,7 +26,7 @@ endforeach()
 # Whole-corpus checks over ../shared/conformance (when present beside the repo).
 set(CONFORMANCE_DIR ${CMAKE_SOURCE_DIR}/../shared/conformance CACHE PATH "conformance corpus")
 if(EXISTS ${CONFORMANCE_DIR} AND EXISTS ${CMAKE_SOURCE_DIR}/scripts/conformance.sh)
-  foreach(mode check roundtrip layout)
+  foreach(mode check roundtrip layout run)
     add_test(NAME conformance/${mode}
              COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/conformance.sh ${mode}
                      ${CMAKE_BINARY_DIR}/bin ${CONFORMANCE_DIR})

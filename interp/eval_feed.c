@@ -1,0 +1,67 @@
+/* infeed: result (data, token), data built leaf by leaf (row-major tuple
+ * order) from ctx->infeed; outfeed: each array leaf of operand 0 handed to
+ * ctx->outfeed, result a token.  infeed_config / outfeed_config are not
+ * interpreted (they name device-side queues). */
+#include "interp/eval_feed.h"
+
+#include <stdlib.h>
+
+static bool build(EvalCtx *ctx, const Shape *s, Value **out, Error *err) {
+  if (shape_is_tuple(s)) {
+    Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
+    if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    for (int i = 0; i < s->ntuple; i++)
+      if (!build(ctx, &s->tuple[i], &el[i], err)) {
+        for (int j = 0; j < i; j++) value_unref(&ctx->vc, el[j]);
+        free(el);
+        return false;
+      }
+    *out = value_new_tuple(s, s->ntuple, el);
+    free(el);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  if (!value_shape_has_data(s)) {
+    *out = value_new_token(s);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  return ctx->infeed(ctx->feed_ud, ctx, s, out, err);
+}
+
+bool eval_infeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
+                 Error *err) {
+  (void)fr;
+  if (!shape_is_tuple(rs) || rs->ntuple != 2)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: infeed returns (data, token)", in->name);
+  if (!ctx->infeed)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: no infeed data", in->name);
+  Value *el[2] = {NULL, NULL};
+  if (!build(ctx, &rs->tuple[0], &el[0], err)) return false;
+  el[1] = value_new_token(&rs->tuple[1]);
+  *out = el[1] ? value_new_tuple(rs, 2, el) : NULL;
+  if (!*out) {
+    value_unref(&ctx->vc, el[0]);
+    value_unref(&ctx->vc, el[1]);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  return true;
+}
+
+static bool send(EvalCtx *ctx, const Value *v, Error *err) {
+  if (v->ntuple) {
+    for (int i = 0; i < v->ntuple; i++)
+      if (!send(ctx, v->elems[i], err)) return false;
+    return true;
+  }
+  return !v->info || ctx->outfeed(ctx->feed_ud, ctx, v, err);
+}
+
+bool eval_outfeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
+                  Error *err) {
+  if (in->noperands < 1)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: outfeed needs data",
+                     in->name);
+  if (ctx->outfeed && !send(ctx, frame_operand(fr, in, 0), err)) return false;
+  *out = value_new_token(rs);
+  return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+}
