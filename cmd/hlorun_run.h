@@ -37,6 +37,7 @@ typedef struct HlorunRunArgs {
   bool random_inputs;
   uint64_t seed;
   int64_t replicas;
+  int64_t repeat; /* --repeat N */
 } HlorunRunArgs;
 
 static void hlorun_run_usage(FILE *f) {
@@ -61,7 +62,9 @@ static void hlorun_run_usage(FILE *f) {
         "  --stats[=FILE]            memory/time report after the run (stderr by default)\n"
         "  --stats-format text|yaml|json\n"
         "  --trace[=text|yaml|json]  one line per executed instruction (stderr)\n"
-        "  --replicas N              number of replicas (only 1 is supported yet)\n",
+        "  --replicas N              number of replicas (only 1 is supported yet)\n"
+        "  --repeat N                evaluate N times on the same inputs; --stats reports\n"
+        "                            the best (eval_ns), median and first evaluation\n",
         f);
 }
 
@@ -199,6 +202,21 @@ static int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
       fprintf(stderr, "hlorun: error: --trace takes text, yaml or json\n");
       return -1;
     }
+    return 1;
+  }
+  if (hlorun_is(arg, "--repeat")) {
+    char *end;
+    if (!(v = hlorun_value(argc, argv, i, "--repeat"))) {
+      fprintf(stderr, "hlorun: error: --repeat needs a number\n");
+      return -1;
+    }
+    errno = 0;
+    long long r = strtoll(v, &end, 10);
+    if (!*v || *end || errno || r < 1 || r > 1000000) {
+      fprintf(stderr, "hlorun: error: --repeat needs a number from 1 to 1000000, got '%s'\n", v);
+      return -1;
+    }
+    a->repeat = r;
     return 1;
   }
   if (hlorun_is(arg, "--replicas")) {
@@ -397,6 +415,7 @@ static int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArg
   opt.random_inputs = a->random_inputs;
   opt.seed = a->seed;
   opt.stats = a->stats;
+  opt.repeat = a->repeat;
   opt.trace = a->trace ? stderr : NULL;
   opt.trace_format = a->trace_format;
   opt.infeed = feed.items;

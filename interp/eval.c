@@ -102,8 +102,11 @@ static bool plan_comp(CompPlan *p, const Computation *c) {
       i++;
       continue;
     }
+    /* Extend while members chain (or are broadcasts, read through views);
+     * keep the longest prefix in which every member but the last is used
+     * only inside it (the last is the only value materialised). */
     int end = i;
-    for (int j = i + 1; j < n; j++) {
+    for (int j = i + 1; j < n && j - i < 256; j++) {
       const Instr *b = c->instrs[j];
       if (!eval_fusable(b) || b->shape.rank != a->shape.rank) break;
       bool same = true;
@@ -111,17 +114,18 @@ static bool plan_comp(CompPlan *p, const Computation *c) {
       Layout x = a->shape.layout, y = b->shape.layout;
       x.memory_space = y.memory_space = 0;
       if (!same || !layout_equal(&x, &y)) break;
-      /* every member so far must be used only up to j, and not be the root */
-      bool ok = true;
-      for (int k = i; k <= end && ok; k++)
-        ok = c->instrs[k] != c->root && p->last_use[k] >= 0 && p->last_use[k] <= j;
-      /* b must use something of the group (else it is an independent op) */
+      /* b must use something of the group (else it is an independent op);
+       * a broadcast is read through a view by later members, so it may join
+       * unlinked */
       bool linked = false;
       for (int o = 0; o < b->noperands; o++)
-        linked = linked || (b->operands[o]->index >= i && b->operands[o]->index <= end &&
+        linked = linked || (b->operands[o]->index >= i && b->operands[o]->index < j &&
                             b->operands[o]->parent == c);
-      if (!ok || !linked) break;
-      end = j;
+      if (!linked && b->op != OP_BROADCAST) break;
+      bool ok = true;
+      for (int k = i; k < j && ok; k++)
+        ok = c->instrs[k] != c->root && p->last_use[k] >= 0 && p->last_use[k] <= j;
+      if (ok) end = j;
     }
     if (end > i) p->group_end[i] = end;
     i = end + 1;

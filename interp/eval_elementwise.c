@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "interp/eval_internal.h"
+#include "interp/eval_views.h"
 #include "kernels/kernels.h"
 
 typedef enum { EW_UNARY, EW_BINARY, EW_COMPARE, EW_SELECT, EW_CLAMP, EW_CONVERT,
-               EW_BITCAST_CONVERT, EW_REDUCE_PRECISION } EwKind;
+               EW_BITCAST_CONVERT, EW_REDUCE_PRECISION, EW_BROADCAST } EwKind;
 
 static bool same_arrangement(const ArrayInfo *a, const ArrayInfo *b) {
   if (a->rank != b->rank || a->packed || b->packed) return false;
@@ -155,6 +156,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
         ok = k_reduce_precision(t0, dst, src[0], n, (int)e->v.i, (int)m->v.i, err);
       break;
     }
+    case EW_BROADCAST: break; /* only in fused groups */
     }
   }
   for (int k = 0; k < nops; k++) free(tmps[k]);
@@ -174,7 +176,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
 
 /* --- fused elementwise groups --- */
 
-enum { EW_BLOCK = 4096 };
+enum { EW_BLOCK = 4096, EW_MAX_RANK = 32 };
 
 typedef struct Member {
   EwKind kind;
@@ -189,7 +191,83 @@ typedef struct Member {
   const unsigned char *ext[3];
   int ext_esize[3];
   unsigned char *scratch;
+  /* EW_BROADCAST: the operand (dense row-major) read through a view with
+   * stride 0 along the broadcast dimensions; never materialised. */
+  int brank;
+  const int64_t *bdims;     /* result dims */
+  int64_t bstride[EW_MAX_RANK]; /* operand elements per step of each result dim */
+  const unsigned char *bsrc;
+  void *btmp;
 } Member;
+
+/* Broadcasts join a group only with the default layout (dense row-major, no
+ * tiles or padding), so that the group's slot i is row-major element i. */
+static bool default_layout(const Shape *s) {
+  const Layout *l = &s->layout;
+  if (l->rank != s->rank || l->ntiles || l->tail_padding_alignment > 1 || l->element_size_bits ||
+      l->nsplits || l->physical_shape || l->dynamic_metadata_bytes)
+    return false;
+  for (int k = 0; k < s->rank; k++)
+    if (l->minor_to_major[k] != s->rank - 1 - k) return false;
+  return true;
+}
+
+static bool broadcast_fusable(const Instr *in) {
+  if (in->noperands != 1 || !shape_is_array(&in->shape) || in->shape.rank == 0 ||
+      in->shape.rank > EW_MAX_RANK || !default_layout(&in->shape) || in->shape.dynamic)
+    return false;
+  const Shape *o = &in->operands[0]->shape;
+  if (!shape_is_array(o) || o->layout.element_size_bits || o->rank > in->shape.rank ||
+      o->etype != in->shape.etype)
+    return false;
+  const IntList *dims = eval_attr_ints(in, ATTR_DIMENSIONS);
+  if (o->rank > 0 && (!dims || dims->n != o->rank)) return false;
+  for (int k = 0; k < o->rank; k++)
+    if (dims->v[k] < 0 || dims->v[k] >= in->shape.rank ||
+        (o->dims[k] != 1 && o->dims[k] != in->shape.dims[dims->v[k]]))
+      return false;
+  return true;
+}
+
+/* Fills dst[0..cnt) with elements lo.. of the broadcast (row-major order). */
+static void broadcast_fill(const Member *m, unsigned char *dst, int64_t lo, int64_t cnt) {
+  int r = m->brank, es = m->esize;
+  int64_t idx[EW_MAX_RANK], rem = lo, off = 0;
+  for (int d = r - 1; d >= 0; d--) {
+    idx[d] = rem % m->bdims[d];
+    rem /= m->bdims[d];
+    off += idx[d] * m->bstride[d];
+  }
+  int64_t inner = m->bdims[r - 1], ist = m->bstride[r - 1];
+  for (int64_t done = 0; done < cnt;) {
+    int64_t run = inner - idx[r - 1];
+    if (run > cnt - done) run = cnt - done;
+    const unsigned char *s = m->bsrc + off * es;
+    unsigned char *o = dst + done * es;
+    if (ist == 0) {
+      switch (es) {
+      case 1: memset(o, *s, (size_t)run); break;
+      case 2: { uint16_t v; memcpy(&v, s, 2); for (int64_t i = 0; i < run; i++) memcpy(o + 2 * i, &v, 2); break; }
+      case 4: { uint32_t v; memcpy(&v, s, 4); for (int64_t i = 0; i < run; i++) memcpy(o + 4 * i, &v, 4); break; }
+      case 8: { uint64_t v; memcpy(&v, s, 8); for (int64_t i = 0; i < run; i++) memcpy(o + 8 * i, &v, 8); break; }
+      default: for (int64_t i = 0; i < run; i++) memcpy(o + i * es, s, (size_t)es);
+      }
+    } else if (ist == 1) {
+      memcpy(o, s, (size_t)(run * es));
+    } else {
+      for (int64_t i = 0; i < run; i++) memcpy(o + i * es, s + i * ist * es, (size_t)es);
+    }
+    done += run;
+    idx[r - 1] += run;
+    off += run * ist;
+    for (int d = r - 1; d > 0 && idx[d] == m->bdims[d]; d--) { /* carry */
+      off -= idx[d] * m->bstride[d];
+      idx[d] = 0;
+      idx[d - 1]++;
+      off += m->bstride[d - 1];
+    }
+  }
+}
 
 bool eval_fusable(const Instr *in) {
   KUnaryOp u;
@@ -199,6 +277,7 @@ bool eval_fusable(const Instr *in) {
   case OP_SELECT:
     break;
   case OP_COPY: case OP_REDUCE_PRECISION: return false;
+  case OP_BROADCAST: return broadcast_fusable(in);
   default:
     if (!k_unary_lookup(opcode_name(in->op), &u) && !k_binary_lookup(opcode_name(in->op), &b))
       return false;
@@ -230,6 +309,28 @@ static bool member_apply(const Member *m, void *dst, const void *const *s, int64
   }
 }
 
+static bool member_broadcast(EvalCtx *ctx, Frame *f, const Instr *in, const Value *v, Member *m,
+                             Error *err) {
+  m->kind = EW_BROADCAST;
+  const Value *ov = f->vals[in->operands[0]->index];
+  if (!v->info->identity || !ov || !ov->info || !ov->buf || ov->info->packed)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "internal: broadcast %s cannot be read as a view", in->name);
+  const void *d;
+  if (!value_dense_read(&ctx->vc, ov, &d, &m->btmp, err)) return false;
+  m->bsrc = d;
+  m->brank = in->shape.rank;
+  m->bdims = in->shape.dims;
+  for (int k = 0; k < m->brank; k++) m->bstride[k] = 0;
+  const IntList *dims = eval_attr_ints(in, ATTR_DIMENSIONS);
+  int64_t st = 1;
+  for (int k = ov->info->rank - 1; k >= 0; k--) {
+    if (ov->info->dims[k] != 1) m->bstride[dims->v[k]] = st;
+    st *= ov->info->dims[k];
+  }
+  return true;
+}
+
 bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value **out,
                             Error *err) {
   const Computation *c = f->plan->comp;
@@ -249,6 +350,14 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value *
     m->t0 = in->operands[0]->shape.etype;
     m->rt = in->shape.etype;
     m->esize = etype_storage_bytes(m->rt);
+    if (in->op == OP_BROADCAST) {
+      ok = member_broadcast(ctx, f, in, v, m, err);
+      if (ok && first + k != last) {
+        m->scratch = malloc((size_t)EW_BLOCK * (size_t)m->esize);
+        if (!m->scratch) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+      }
+      continue;
+    }
     switch (in->op) {
     case OP_COMPARE: m->kind = EW_COMPARE; ok = parse_cmp(in, &m->dir, &m->ct, err); break;
     case OP_SELECT: m->kind = EW_SELECT; break;
@@ -284,6 +393,10 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value *
     int64_t cnt = n - lo < EW_BLOCK ? n - lo : EW_BLOCK;
     for (int k = 0; k < nm && ok; k++) {
       Member *m = &ms[k];
+      if (m->kind == EW_BROADCAST) {
+        broadcast_fill(m, k == nm - 1 ? dst_base + lo * m->esize : m->scratch, lo, cnt);
+        continue;
+      }
       const void *s[3];
       for (int o = 0; o < m->nops; o++)
         s[o] = m->src[o] >= 0 ? (const void *)ms[m->src[o]].scratch
@@ -292,7 +405,10 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value *
       ok = member_apply(m, d, s, cnt, err);
     }
   }
-  for (int k = 0; k < nm; k++) free(ms[k].scratch);
+  for (int k = 0; k < nm; k++) {
+    free(ms[k].scratch);
+    free(ms[k].btmp);
+  }
   free(ms);
   if (ok) ok = value_zero_padding(&ctx->vc, v, err);
   if (!ok) {

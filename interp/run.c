@@ -480,6 +480,11 @@ static bool collect_stats(EvalCtx *ctx, RunResult *res) {
 
 /* --- the run --- */
 
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
 bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
                 RunResult *res, Error *err) {
   memset(res, 0, sizeof *res);
@@ -535,10 +540,31 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   int64_t t0 = now_ns();
   if (ok) ok = bind_inputs(ctx, m, opt, inputs, ninputs, args, err);
   int64_t t1 = now_ns();
-  if (ok) ok = eval_computation(ctx, e, args, e->nparams, &result, err);
+  /* --repeat: the same bound inputs, each earlier result released before the
+   * next evaluation (so later ones reuse warm memory).  Counters add up. */
+  int64_t reps = opt->repeat > 1 ? opt->repeat : 1;
+  int64_t *times = calloc((size_t)reps, sizeof *times);
+  if (!times) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+  int64_t done = 0;
+  for (; ok && done < reps; done++) {
+    if (result) value_unref(&ctx->vc, result);
+    result = NULL;
+    int64_t ta = now_ns();
+    ok = eval_computation(ctx, e, args, e->nparams, &result, err);
+    times[done] = now_ns() - ta;
+  }
   int64_t t2 = now_ns();
   res->wall_ns = t2 - t0;
-  res->eval_ns = t2 - t1;
+  res->repeat = done ? done : 1;
+  if (times && done) {
+    res->eval_first_ns = times[0];
+    qsort(times, (size_t)done, sizeof *times, cmp_i64);
+    res->eval_ns = times[0];
+    res->eval_median_ns = done % 2 ? times[done / 2] : (times[done / 2 - 1] + times[done / 2]) / 2;
+  } else {
+    res->eval_ns = res->eval_first_ns = res->eval_median_ns = t2 - t1;
+  }
+  free(times);
   if (tracer.em_ok) {
     yaml_simple(&tracer.em, 3);
     yaml_end(&tracer.em);
@@ -630,6 +656,13 @@ static void stats_text(const RunResult *res, const StatsView *v, StrBuf *o) {
   sb_printf(o, "run time: %s (evaluation %s), %" PRId64 " instructions executed, %" PRId64
                " while iterations\n",
             a, b, res->instructions_executed, res->while_iterations);
+  if (res->repeat > 1) {
+    fmt_time(res->eval_median_ns, c, sizeof c);
+    fmt_time(res->eval_first_ns, d, sizeof d);
+    sb_printf(o, "repeat: %" PRId64 " evaluations: best %s, median %s, first %s"
+                 " (counters are totals over all of them)\n",
+              res->repeat, b, c, d);
+  }
   sb_printf(o, "memory spaces:\n");
   for (int i = 0; i < res->mem.nspaces; i++) {
     const MemSpace *s = &res->mem.spaces[i];
@@ -706,6 +739,12 @@ static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
   yaml_kv(&em, "run_time_ns", a);
   num(a, sizeof a, res->eval_ns);
   yaml_kv(&em, "eval_ns", a);
+  num(a, sizeof a, res->repeat);
+  yaml_kv(&em, "repeat", a);
+  num(a, sizeof a, res->eval_median_ns);
+  yaml_kv(&em, "eval_median_ns", a);
+  num(a, sizeof a, res->eval_first_ns);
+  yaml_kv(&em, "eval_first_ns", a);
   num(a, sizeof a, res->instructions_executed);
   yaml_kv(&em, "instructions_executed", a);
   num(a, sizeof a, res->while_iterations);
@@ -777,9 +816,12 @@ static void stats_json(const RunResult *res, const StatsView *v, StrBuf *o) {
   sb_puts(o, "{\"device\": ");
   json_str(o, res->device);
   sb_printf(o, ", \"run_time_ns\": %" PRId64 ", \"eval_ns\": %" PRId64
+               ", \"repeat\": %" PRId64 ", \"eval_median_ns\": %" PRId64
+               ", \"eval_first_ns\": %" PRId64
                ", \"instructions_executed\": %" PRId64 ", \"while_iterations\": %" PRId64
                ",\n \"memory_spaces\": [",
-            res->wall_ns, res->eval_ns, res->instructions_executed, res->while_iterations);
+            res->wall_ns, res->eval_ns, res->repeat, res->eval_median_ns, res->eval_first_ns,
+            res->instructions_executed, res->while_iterations);
   for (int i = 0; i < res->mem.nspaces; i++) {
     const MemSpace *s = &res->mem.spaces[i];
     sb_printf(o, "%s\n  {\"id\": %" PRId64 ", \"name\": ", i ? "," : "", s->id);

@@ -34,6 +34,7 @@ typedef struct RunOptions {
   bool random_inputs;      /* fill unbound parameters deterministically */
   uint64_t seed;
   bool stats;              /* collect per-instruction time */
+  int64_t repeat;          /* evaluate the entry this many times (0 or 1: once) */
   FILE *trace;             /* one line per executed instruction, or NULL */
   RunFormat trace_format;
   /* infeed data: one array per array leaf an infeed asks for, consumed in
@@ -71,7 +72,10 @@ typedef struct RunResult {
   char device[64];
   MemSystem mem;      /* final counters */
   int64_t wall_ns;    /* binding inputs + evaluation */
-  int64_t eval_ns;    /* evaluation of the entry computation only */
+  int64_t eval_ns;    /* evaluation of the entry computation only (best of
+                       * `repeat` evaluations) */
+  int64_t repeat;     /* evaluations done (>= 1) */
+  int64_t eval_first_ns, eval_median_ns; /* first (cold) and median evaluation */
   int64_t instructions_executed, while_iterations;
   int64_t conversions, conversion_bytes;
   int64_t alloc_logical_bytes, alloc_physical_bytes, nbuffers;

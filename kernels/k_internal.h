@@ -41,4 +41,9 @@ static inline int64_t k_wrap(int64_t v, int bits, bool is_signed) {
 FMAXMIN(float, f32)
 FMAXMIN(double, f64)
 
+/* k_vmath.c: f32 exp bit-identical with glibc's expf (FMA build on CPUs with
+ * FMA and AVX2, as glibc picks), vectorised.  _plain: the non-FMA build. */
+void k_vexpf(float *restrict out, const float *restrict in, int64_t n);
+void k_vexpf_plain(float *restrict out, const float *restrict in, int64_t n);
+
 #endif

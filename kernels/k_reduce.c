@@ -69,6 +69,37 @@ K_CLONES static double sum_row_f64(const double *x, int64_t n) {
   return s;
 }
 
+/* f32 max/min of a row through order-preserving integer keys (-0 < +0, as
+ * XLA's maximum/minimum order them): exact and order-independent, so it
+ * vectorises freely.  Returns false when the row holds a NaN (the caller
+ * then takes the generic path, which picks the NaN XLA's order would). */
+static inline int32_t f32_key(uint32_t b) {
+  return (int32_t)(b ^ ((uint32_t)((int32_t)b >> 31) & 0x7fffffffu));
+}
+K_CLONES static bool maxmin_row_f32(const float *x, int64_t n, bool is_max, float *out) {
+  const uint32_t *u = (const uint32_t *)(const void *)x;
+  int32_t m = is_max ? INT32_MIN : INT32_MAX;
+  uint32_t nan = 0;
+  if (is_max) {
+    for (int64_t i = 0; i < n; i++) {
+      int32_t k = f32_key(u[i]);
+      m = k > m ? k : m;
+      nan |= (u[i] & 0x7fffffffu) > 0x7f800000u;
+    }
+  } else {
+    for (int64_t i = 0; i < n; i++) {
+      int32_t k = f32_key(u[i]);
+      m = k < m ? k : m;
+      nan |= (u[i] & 0x7fffffffu) > 0x7f800000u;
+    }
+  }
+  if (nan) return false;
+  uint32_t b = (uint32_t)m;
+  b ^= (uint32_t)((int32_t)b >> 31) & 0x7fffffffu;
+  memcpy(out, &b, 4);
+  return true;
+}
+
 #define LANES 64
 
 /* *acc = op(*acc, reduce(row[0..n))) in compute type ct. */
@@ -76,6 +107,10 @@ static bool reduce_row(KReduceOp op, EType ct, const void *row, int64_t n, void 
   if (n == 0) return true;
   if (op == K_RED_ADD && ct == ET_F32) { *(float *)acc += sum_row_f32(row, n); return true; }
   if (op == K_RED_ADD && ct == ET_F64) { *(double *)acc += sum_row_f64(row, n); return true; }
+  if ((op == K_RED_MAX || op == K_RED_MIN) && ct == ET_F32) {
+    float m;
+    if (maxmin_row_f32(row, n, op == K_RED_MAX, &m)) return k_combine(op, ct, acc, &m, 1, err);
+  }
   int es = etype_storage_bytes(ct);
   const char *r = row;
   if (n < 2 * LANES) {

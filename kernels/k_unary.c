@@ -77,8 +77,26 @@ EType k_unary_result_type(KUnaryOp op, EType t) {
     default: break;                                                                      \
     }                                                                                    \
   }
-FLOAT_UNARY(unary_f32, float, f)
+FLOAT_UNARY(unary_f32_libm, float, f)
 FLOAT_UNARY(unary_f64, double, )
+
+/* f32 exp (and logistic, built on it) through k_vexpf: vectorised, and bit
+ * for bit libm's expf (kernels/k_vmath.c). */
+static void unary_f32(KUnaryOp op, float *restrict o, const float *restrict x, int64_t n) {
+  if (op == KU_EXP) {
+    k_vexpf(o, x, n);
+  } else if (op == KU_LOGISTIC) {
+    float t[K_BLOCK], e[K_BLOCK];
+    for (int64_t at = 0; at < n; at += K_BLOCK) {
+      int64_t m = n - at < K_BLOCK ? n - at : K_BLOCK;
+      for (int64_t i = 0; i < m; i++) t[i] = -x[at + i];
+      k_vexpf(e, t, m);
+      for (int64_t i = 0; i < m; i++) o[at + i] = 1.0f / (1.0f + e[i]);
+    }
+  } else {
+    unary_f32_libm(op, o, x, n);
+  }
+}
 
 /* ---- complex: C = complex type, R = real type, S = suffix ---- */
 #define COMPLEX_UNARY(NAME, C, R, S)                                                          \

@@ -10,17 +10,16 @@
 #     matmul), a 4096x4096 row reduction, a softmax over f32[4096,1024], a
 #     2-layer MLP and an embedding gather (skipped while gather is not wired)
 # hlorun's time is its evaluation time (--stats eval_ns: inputs already
-# bound, parsing excluded); numpy's is the same computation on arrays already
-# in memory.  Best of N runs each.  Ratio = hlorun / numpy (< 1: faster).
-# Every hlorun run is a fresh process, so its result buffers are fresh pages;
-# numpy's best-of-N reuses memory its allocator already holds.  The "numpy
-# cold" column times numpy's first call in a fresh process, the like-for-like
-# comparison; both ratios are printed.
+# bound, parsing excluded) with --repeat RUNS: the best of RUNS warm
+# evaluations in one process, each reusing the memory the previous result
+# released; numpy's is the best of RUNS warm calls on arrays already in
+# memory.  Ratio = hlorun / numpy (< 1: faster).  The "numpy cold" column
+# times numpy's first call in a fresh process (ratio/cold), for reference.
 #   usage: scripts/bench.sh [BINDIR] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bindir=${1:-build/bin}
-runs=${2:-3}
+runs=${2:-5}
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -177,15 +176,11 @@ ENTRY main {
 }
 HLO
 
-# best eval time (seconds) of hlorun over $runs runs
+# best eval time (seconds) of hlorun: one process, $runs warm evaluations of
+# the same bound inputs (--repeat), best of them
 hlo_time() {
-  local best=""
-  for _ in $(seq "$runs"); do
-    "$bindir/hlorun" "$1" --random-inputs=1 --quiet --stats="$tmp/s.json" --stats-format json
-    t=$($py -c 'import json,sys; print(json.load(open(sys.argv[1]))["eval_ns"]/1e9)' "$tmp/s.json")
-    best=$($py -c 'import sys; a=sys.argv[1]; b=float(sys.argv[2]); print(b if a=="" else min(float(a), b))' "$best" "$t")
-  done
-  echo "$best"
+  "$bindir/hlorun" "$1" --random-inputs=1 --quiet --repeat "$runs" --stats="$tmp/s.json" --stats-format json
+  $py -c 'import json,sys; print(json.load(open(sys.argv[1]))["eval_ns"]/1e9)' "$tmp/s.json"
 }
 
 chain=$(hlo_time "$tmp/chain.hlo")
@@ -251,6 +246,8 @@ n_tr = best(lambda: np.ascontiguousarray(a.T))
 n_bc = best(lambda: np.broadcast_to(v, (4096, 4096)).copy())
 n_wh = best(loop)
 c_chain, c_tr, c_bc = cold("chain"), cold("transpose"), cold("broadcast")
+print("method: best of %d warm evaluations each (hlorun --repeat %d, one process; numpy: %d calls"
+      " in one process); ratio = hlorun / numpy" % (runs, runs, runs))
 print("%-26s %12s %12s %12s %8s %8s" % ("benchmark", "hlorun", "numpy", "numpy cold", "ratio", "ratio/cold"))
 for name, h, n, c in (("elementwise chain (4 ops)", h_chain, n_chain, c_chain),
                       ("transpose 4096x4096", h_tr, n_tr, c_tr),

@@ -1,6 +1,7 @@
 #include <criterion/criterion.h>
 
 #include "kernels/k_reduce.h"
+#include "kernels/k_internal.h"
 #include "ktest.h"
 
 static const KReduceOp ADD1[] = {K_RED_ADD}, MAX1[] = {K_RED_MAX}, MIN1[] = {K_RED_MIN};
@@ -501,4 +502,40 @@ Test(k_select_and_scatter, random_with_padding_against_reference) {
     for (int64_t i = 0; i < n; i++) { cr_assert_eq(got[i], want[i]); cr_assert_eq(got2[i], want[i]); }
     free(x); free(src); free(want); free(got); free(got2);
   }
+}
+
+/* The vectorised f32 row max/min (integer keys) against a sequential XLA
+ * maximum/minimum: every row length 0..300, -0/+0 mixes, infinities, NaN
+ * placed anywhere (then the payload of the NaN the generic path picks). */
+Test(k_reduce, f32_row_max_min_keys_match_sequential) {
+  Rng rng = {7};
+  for (int len = 0; len <= 300; len++)
+    for (int kind = 0; kind < 4; kind++) {
+      float x[300], o, init = kind == 3 ? 0.0f : -INFINITY;
+      for (int i = 0; i < len; i++) {
+        int c = (int)rng_int(&rng, 0, 9);
+        x[i] = c == 0 ? -0.0f : c == 1 ? 0.0f : c == 2 && kind >= 1 ? -INFINITY
+             : c == 3 && kind >= 1 ? INFINITY : (float)(rng_unit(&rng) * 200 - 100);
+        if (kind == 2) x[i] = -0.0f + (c < 5 ? 0.0f : -0.0f);
+      }
+      if (kind == 1 && len > 0) {
+        uint32_t nanbits = 0x7fc00000u | (uint32_t)len;
+        memcpy(&x[rng_int(&rng, 0, len - 1)], &nanbits, 4);
+      }
+      int64_t d[] = {1, len}, od[] = {1};
+      KArray X = ka(ET_F32, 2, d, x), O = ka(ET_F32, 1, od, &o);
+      for (int mx = 0; mx < 2; mx++) {
+        float want = mx ? init : (kind == 3 ? 0.0f : INFINITY);
+        for (int i = 0; i < len; i++) want = mx ? kmax_f32(want, x[i]) : kmin_f32(want, x[i]);
+        KReducer r = {(KReduceOp[]){mx ? K_RED_MAX : K_RED_MIN}, NULL, NULL};
+        Error err;
+        float in0 = mx ? init : (kind == 3 ? 0.0f : INFINITY);
+        cr_assert(k_reduce(1, &X, (const void *[]){&in0}, 1, (int64_t[]){1}, &r, &O, &err));
+        uint32_t a, b;
+        memcpy(&a, &o, 4);
+        memcpy(&b, &want, 4);
+        cr_assert_eq(a, b, "len %d kind %d %s: %a vs %a", len, kind, mx ? "max" : "min", (double)o,
+                     (double)want);
+      }
+    }
 }
