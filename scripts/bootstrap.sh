@@ -24,7 +24,7 @@ fi
 build=build
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 case "${1:-}" in
-  --asan) build=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DHLO_SANITIZE=ON) ;;
+  --asan) build=build-asan; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHLO_SANITIZE=ON) ;;
   "") ;;
   *) echo "usage: scripts/bootstrap.sh [--asan]" >&2; exit 2 ;;
 esac
