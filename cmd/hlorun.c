@@ -10,7 +10,7 @@
 #include "parser/load.h"
 #include "parser/print.h"
 
-#include "cmd/hlorun_run.h" /* the run mode: options, inputs, outputs, reports */
+#include "cmd/hlorun_run.h"
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INVALID = 3 };
 

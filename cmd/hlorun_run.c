@@ -1,0 +1,443 @@
+/* hlorun's run mode: options, input files, the run, output and reports
+ * (cmd/hlorun.c owns the command line, parsing, --check and --print-module). */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp/config.h"
+#include "interp/literal.h"
+#include "interp/npy.h"
+#include "interp/run.h"
+#include "cmd/hlorun_run.h"
+
+
+void hlorun_run_usage(FILE *f) {
+  fputs("run options:\n"
+        "  --inputs FILE[,FILE...]   bind entry parameters in order (.npy: one array,\n"
+        "                            .npz: its entries; repeatable)\n"
+        "  --random-inputs[=SEED]    fill unbound parameters (and infeeds left without\n"
+        "                            --infeed data) with deterministic data\n"
+        "  --infeed FILE.npy|.npz    data for infeed, one array per array leaf, consumed\n"
+        "                            in order (repeatable)\n"
+        "  --outfeed-dir DIR         write each array outfeed sends to DIR/outfeedN.npy\n"
+        "                            (N = 0, 1, ... in order)\n"
+        "  --output FILE.npy|.npz    write the result (npz: every array leaf)\n"
+        "  --output-raw              write bf16/f8/sub-byte results as raw bits\n"
+        "  --quiet                   do not print the result\n"
+        "  --device NAME             memory preset: ",
+        f);
+  const char *const *names = config_preset_names();
+  for (int i = 0; names[i]; i++) fprintf(f, "%s%s", i ? ", " : "", names[i]);
+  fputs("\n"
+        "  --memory-config FILE.yaml memory spaces (capacity, bandwidth)\n"
+        "  --stats[=FILE]            memory/time report after the run (stderr by default)\n"
+        "  --stats-format text|yaml|json\n"
+        "  --trace[=text|yaml|json]  one line per executed instruction (stderr)\n"
+        "  --replicas N              number of replicas (only 1 is supported yet)\n"
+        "  --repeat N                evaluate N times on the same inputs; --stats reports\n"
+        "                            the best (eval_ns), median and first evaluation\n",
+        f);
+}
+
+static bool hlorun_format(const char *s, RunFormat *out) {
+  if (!strcmp(s, "text")) *out = RUN_FMT_TEXT;
+  else if (!strcmp(s, "yaml")) *out = RUN_FMT_YAML;
+  else if (!strcmp(s, "json")) *out = RUN_FMT_JSON;
+  else return false;
+  return true;
+}
+
+/* "--opt=value" or "--opt value": the value, advancing *i; NULL if missing. */
+static const char *hlorun_value(int argc, char **argv, int *i, const char *opt) {
+  const char *a = argv[*i];
+  size_t n = strlen(opt);
+  if (a[n] == '=') return a + n + 1;
+  if (*i + 1 >= argc) return NULL;
+  return argv[++*i];
+}
+
+static bool hlorun_is(const char *arg, const char *opt) {
+  size_t n = strlen(opt);
+  return strncmp(arg, opt, n) == 0 && (arg[n] == 0 || arg[n] == '=');
+}
+
+/* 1: consumed argv[*i] (and maybe its value); 0: not a run option;
+ * -1: usage error (message printed). */
+int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
+  const char *arg = argv[*i];
+  const char *v;
+  if (hlorun_is(arg, "--inputs") || hlorun_is(arg, "--input")) {
+    v = hlorun_value(argc, argv, i, hlorun_is(arg, "--inputs") ? "--inputs" : "--input");
+    if (!v || !*v) {
+      fprintf(stderr, "hlorun: error: --inputs needs a file name\n");
+      return -1;
+    }
+    /* comma-separated list; the strings live in argv, so split a copy */
+    char *copy = strdup(v);
+    if (!copy) return -1;
+    for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+      if (a->ninputs >= HLORUN_MAX_INPUT_FILES) {
+        fprintf(stderr, "hlorun: error: too many input files (at most %d)\n",
+                HLORUN_MAX_INPUT_FILES);
+        free(copy);
+        return -1;
+      }
+      a->inputs[a->ninputs++] = strdup(tok); /* freed by hlorun_run_args_free */
+    }
+    free(copy);
+    return 1;
+  }
+  if (hlorun_is(arg, "--infeed")) {
+    if (!(v = hlorun_value(argc, argv, i, "--infeed")) || !*v) {
+      fprintf(stderr, "hlorun: error: --infeed needs a file name\n");
+      return -1;
+    }
+    if (a->ninfeeds >= HLORUN_MAX_INPUT_FILES) {
+      fprintf(stderr, "hlorun: error: too many infeed files (at most %d)\n",
+              HLORUN_MAX_INPUT_FILES);
+      return -1;
+    }
+    a->infeeds[a->ninfeeds++] = v;
+    return 1;
+  }
+  if (hlorun_is(arg, "--outfeed-dir")) {
+    if (!(v = hlorun_value(argc, argv, i, "--outfeed-dir")) || !*v) {
+      fprintf(stderr, "hlorun: error: --outfeed-dir needs a directory\n");
+      return -1;
+    }
+    a->outfeed_dir = v;
+    return 1;
+  }
+  if (hlorun_is(arg, "--random-inputs")) {
+    a->random_inputs = true;
+    if (arg[15] == '=') {
+      char *end;
+      errno = 0;
+      unsigned long long s = strtoull(arg + 16, &end, 0);
+      if (!arg[16] || *end || errno) {
+        fprintf(stderr, "hlorun: error: --random-inputs=SEED needs a number, got '%s'\n",
+                arg + 16);
+        return -1;
+      }
+      a->seed = s;
+    }
+    return 1;
+  }
+  if (hlorun_is(arg, "--output")) {
+    if (!(v = hlorun_value(argc, argv, i, "--output")) || !*v) {
+      fprintf(stderr, "hlorun: error: --output needs a file name\n");
+      return -1;
+    }
+    size_t n = strlen(v);
+    if (n < 4 || (strcmp(v + n - 4, ".npy") && strcmp(v + n - 4, ".npz"))) {
+      fprintf(stderr, "hlorun: error: --output must name a .npy or .npz file, got '%s'\n", v);
+      return -1;
+    }
+    a->output = v;
+    return 1;
+  }
+  if (!strcmp(arg, "--output-raw")) return a->output_raw = true, 1;
+  if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) return a->quiet = true, 1;
+  if (hlorun_is(arg, "--device")) {
+    if (!(v = hlorun_value(argc, argv, i, "--device"))) {
+      fprintf(stderr, "hlorun: error: --device needs a name\n");
+      return -1;
+    }
+    a->device = v;
+    return 1;
+  }
+  if (hlorun_is(arg, "--memory-config")) {
+    if (!(v = hlorun_value(argc, argv, i, "--memory-config"))) {
+      fprintf(stderr, "hlorun: error: --memory-config needs a file\n");
+      return -1;
+    }
+    a->memory_config = v;
+    return 1;
+  }
+  if (hlorun_is(arg, "--stats-format")) {
+    if (!(v = hlorun_value(argc, argv, i, "--stats-format")) ||
+        !hlorun_format(v, &a->stats_format)) {
+      fprintf(stderr, "hlorun: error: --stats-format takes text, yaml or json\n");
+      return -1;
+    }
+    return 1;
+  }
+  if (hlorun_is(arg, "--stats")) {
+    a->stats = true;
+    if (arg[7] == '=') a->stats_file = arg + 8;
+    return 1;
+  }
+  if (hlorun_is(arg, "--trace")) {
+    a->trace = true;
+    if (arg[7] == '=' && !hlorun_format(arg + 8, &a->trace_format)) {
+      fprintf(stderr, "hlorun: error: --trace takes text, yaml or json\n");
+      return -1;
+    }
+    return 1;
+  }
+  if (hlorun_is(arg, "--repeat")) {
+    char *end;
+    if (!(v = hlorun_value(argc, argv, i, "--repeat"))) {
+      fprintf(stderr, "hlorun: error: --repeat needs a number\n");
+      return -1;
+    }
+    errno = 0;
+    long long r = strtoll(v, &end, 10);
+    if (!*v || *end || errno || r < 1 || r > 1000000) {
+      fprintf(stderr, "hlorun: error: --repeat needs a number from 1 to 1000000, got '%s'\n", v);
+      return -1;
+    }
+    a->repeat = r;
+    return 1;
+  }
+  if (hlorun_is(arg, "--replicas")) {
+    char *end;
+    if (!(v = hlorun_value(argc, argv, i, "--replicas"))) {
+      fprintf(stderr, "hlorun: error: --replicas needs a number\n");
+      return -1;
+    }
+    errno = 0;
+    long long r = strtoll(v, &end, 10);
+    if (!*v || *end || errno || r < 1) {
+      fprintf(stderr, "hlorun: error: --replicas needs a positive number, got '%s'\n", v);
+      return -1;
+    }
+    a->replicas = r;
+    return 1;
+  }
+  return 0;
+}
+
+void hlorun_run_args_free(HlorunRunArgs *a) {
+  for (int i = 0; i < a->ninputs; i++) free((char *)a->inputs[i]);
+  a->ninputs = 0;
+}
+
+/* Loaded input files. */
+typedef struct HlorunInputs {
+  int n, cap;
+  RunInput *items;
+  NpyArray *npys; /* one per .npy file */
+  int nnpy;
+  NpzFile *npzs;
+  int nnpz;
+} HlorunInputs;
+
+static bool hlorun_push_input(HlorunInputs *in, const char *source, const char *name,
+                              const NpyArray *a) {
+  if (in->n == in->cap) {
+    int cap = in->cap ? in->cap * 2 : 16;
+    RunInput *ni = realloc(in->items, sizeof *ni * (size_t)cap);
+    if (!ni) return false;
+    in->items = ni;
+    in->cap = cap;
+  }
+  in->items[in->n++] = (RunInput){source, name, a};
+  return true;
+}
+
+static void hlorun_inputs_free(HlorunInputs *in) {
+  for (int i = 0; i < in->n; i++) free((char *)in->items[i].source);
+  free(in->items);
+  for (int i = 0; i < in->nnpy; i++) npy_free(&in->npys[i]);
+  free(in->npys);
+  for (int i = 0; i < in->nnpz; i++) npz_free(&in->npzs[i]);
+  free(in->npzs);
+}
+
+static bool hlorun_load_inputs(const char *const *files, int nfiles, HlorunInputs *in,
+                               Error *err) {
+  memset(in, 0, sizeof *in);
+  in->npys = calloc((size_t)(nfiles ? nfiles : 1), sizeof *in->npys);
+  in->npzs = calloc((size_t)(nfiles ? nfiles : 1), sizeof *in->npzs);
+  if (!in->npys || !in->npzs) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  for (int f = 0; f < nfiles; f++) {
+    const char *path = files[f];
+    size_t n = strlen(path);
+    if (n >= 4 && !strcmp(path + n - 4, ".npz")) {
+      NpzFile *z = &in->npzs[in->nnpz];
+      if (!npz_read_file(path, z, err)) return false;
+      in->nnpz++;
+      for (int e = 0; e < z->count; e++) {
+        size_t len = n + strlen(z->entries[e].name) + 2;
+        char *src = malloc(len);
+        if (!src) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+        snprintf(src, len, "%s:%s", path, z->entries[e].name);
+        if (!hlorun_push_input(in, src, z->entries[e].name, &z->entries[e].array)) {
+          free(src);
+          return error_set(err, ERR_RUNTIME, -1, "out of memory");
+        }
+      }
+    } else {
+      NpyArray *y = &in->npys[in->nnpy];
+      if (!npy_read_file(path, y, err)) return false;
+      in->nnpy++;
+      char *src = strdup(path);
+      if (!src || !hlorun_push_input(in, src, NULL, y)) {
+        free(src);
+        return error_set(err, ERR_RUNTIME, -1, "out of memory");
+      }
+    }
+  }
+  return true;
+}
+
+/* The result as a literal tree over the leaves, in flattened order. */
+static bool hlorun_literal_node(const Shape *s, const RunResult *r, int *leaf, LiteralNode *node) {
+  memset(node, 0, sizeof *node);
+  if (shape_is_tuple(s)) {
+    LiteralNode *el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
+    if (!el) return false;
+    node->etype = ET_TUPLE;
+    node->count = s->ntuple;
+    node->elems = el;
+    for (int i = 0; i < s->ntuple; i++)
+      if (!hlorun_literal_node(&s->tuple[i], r, leaf, &el[i])) return false;
+    return true;
+  }
+  if (!value_shape_has_data(s)) {
+    node->etype = ET_TOKEN;
+    return true;
+  }
+  const RunLeaf *l = &r->leaves[(*leaf)++];
+  node->etype = l->shape->etype;
+  node->rank = l->shape->rank;
+  node->dims = l->shape->dims;
+  node->data = l->data;
+  return true;
+}
+
+static void hlorun_literal_free(LiteralNode *node) {
+  if (node->etype != ET_TUPLE) return;
+  for (int i = 0; i < node->count; i++) hlorun_literal_free((LiteralNode *)&node->elems[i]);
+  free((void *)node->elems);
+}
+
+static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *r, Error *err) {
+  size_t n = strlen(a->output);
+  if (!strcmp(a->output + n - 4, ".npy")) {
+    if (shape_is_tuple(r->shape) || r->nleaves != 1)
+      return error_set(err, ERR_RUNTIME, -1,
+                       "--output %s: the result is a tuple of %d arrays; write it as .npz",
+                       a->output, r->nleaves);
+    const RunLeaf *l = &r->leaves[0];
+    return npy_write_file(a->output, l->shape->etype, l->shape->rank, l->shape->dims, l->data,
+                          a->output_raw, err);
+  }
+  NpzMember *m = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *m);
+  char (*names)[32] = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *names);
+  if (!m || !names) {
+    free(m);
+    free(names);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  for (int i = 0; i < r->nleaves; i++) {
+    snprintf(names[i], sizeof names[i], "out%d", i);
+    const RunLeaf *l = &r->leaves[i];
+    m[i] = (NpzMember){names[i], l->shape->etype, l->shape->rank, l->shape->dims, l->data};
+  }
+  bool ok = npz_write_file(a->output, m, r->nleaves, a->output_raw, err);
+  free(m);
+  free(names);
+  return ok;
+}
+
+/* --outfeed-dir DIR: DIR/outfeed0.npy, outfeed1.npy, ... (DIR must exist). */
+static bool hlorun_write_outfeed(const HlorunRunArgs *a, const RunResult *r, Error *err) {
+  for (int i = 0; i < r->noutfeed; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/outfeed%d.npy", a->outfeed_dir, i);
+    const RunLeaf *l = &r->outfeed[i];
+    if (!npy_write_file(path, l->shape->etype, l->shape->rank, l->shape->dims, l->data,
+                        a->output_raw, err))
+      return false;
+  }
+  return true;
+}
+
+/* Runs a parsed, verified module.  Returns the exit status (cli.md). */
+int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
+  Error err = {0};
+  MemConfig cfg;
+  if (a->device && a->memory_config) {
+    fprintf(stderr, "%s: error: --device and --memory-config exclude each other\n", prog);
+    return 2;
+  }
+  bool ok = true;
+  if (a->memory_config) ok = config_load_file(a->memory_config, &cfg, &err);
+  else if (a->device) ok = config_preset(a->device, &cfg, &err);
+  else config_default(&cfg);
+  if (!ok) {
+    fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    return err.kind == ERR_RUNTIME ? 1 : 2;
+  }
+  HlorunInputs in, feed;
+  bool loaded = hlorun_load_inputs(a->inputs, a->ninputs, &in, &err);
+  bool fed = loaded && hlorun_load_inputs(a->infeeds, a->ninfeeds, &feed, &err);
+  if (!fed) {
+    fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    hlorun_inputs_free(&in);
+    if (loaded) hlorun_inputs_free(&feed);
+    return 1;
+  }
+  RunOptions opt = {0};
+  opt.memory = &cfg;
+  opt.replicas = a->replicas;
+  opt.random_inputs = a->random_inputs;
+  opt.seed = a->seed;
+  opt.stats = a->stats;
+  opt.repeat = a->repeat;
+  opt.trace = a->trace ? stderr : NULL;
+  opt.trace_format = a->trace_format;
+  opt.infeed = feed.items;
+  opt.ninfeed = feed.n;
+  RunResult res;
+  ok = run_module(m, &opt, in.items, in.n, &res, &err);
+  hlorun_inputs_free(&in);
+  hlorun_inputs_free(&feed);
+  if (!ok) {
+    fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    return 1;
+  }
+  int status = 0;
+  if (!a->quiet) {
+    LiteralNode node;
+    int leaf = 0;
+    StrBuf sb;
+    sb_init(&sb);
+    if (hlorun_literal_node(res.shape, &res, &leaf, &node)) {
+      literal_print(&sb, &node, true);
+      fwrite(sb.data ? sb.data : "", 1, sb.len, stdout);
+      if (!sb.len || sb.data[sb.len - 1] != '\n') fputc('\n', stdout);
+    }
+    hlorun_literal_free(&node);
+    sb_free(&sb);
+  }
+  if (a->output && !hlorun_write_output(a, &res, &err)) {
+    fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    status = 1;
+  }
+  if (a->outfeed_dir && !hlorun_write_outfeed(a, &res, &err)) {
+    fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    status = 1;
+  }
+  if (a->stats) {
+    StrBuf sb;
+    sb_init(&sb);
+    run_format_stats(&res, a->stats_format, &sb);
+    FILE *f = stderr;
+    if (a->stats_file && !(f = fopen(a->stats_file, "w"))) {
+      fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->stats_file, strerror(errno));
+      status = 1;
+    } else {
+      fwrite(sb.data ? sb.data : "", 1, sb.len, f);
+      if (f != stderr) fclose(f);
+    }
+    sb_free(&sb);
+  }
+  run_result_free(&res);
+  return status;
+}
