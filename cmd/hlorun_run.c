@@ -13,7 +13,6 @@
 #include "interp/run.h"
 #include "cmd/hlorun_run.h"
 
-
 void hlorun_run_usage(FILE *f) {
   fputs("run options:\n"
         "  --inputs FILE[,FILE...]   bind entry parameters in order (.npy: one array,\n"
