@@ -15,6 +15,7 @@
 #include "interp/eval_fft.h"
 #include "interp/eval_gather.h"
 #include "interp/eval_linalg.h"
+#include "interp/eval_ragged.h"
 #include "interp/eval_rng.h"
 #include "interp/eval_sort.h"
 #include "interp/eval_vecfn.h"
@@ -155,6 +156,7 @@ bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Valu
   case OP_REDUCE_WINDOW: return exec_reduce(ctx, f, in, rs, out, err, true);
   case OP_SELECT_AND_SCATTER: return exec_select_and_scatter(ctx, f, in, rs, out, err);
   case OP_CONVOLUTION: return eval_convolution(ctx, f, in, rs, out, err);
+  case OP_RAGGED_DOT: return eval_ragged_dot(ctx, f, in, rs, out, err);
   case OP_FFT: return eval_fft(ctx, f, in, rs, out, err);
   case OP_CHOLESKY: return eval_cholesky(ctx, f, in, rs, out, err);
   case OP_TRIANGULAR_SOLVE: return eval_triangular_solve(ctx, f, in, rs, out, err);
