@@ -1084,6 +1084,21 @@ static bool exec_async_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape
   return value_coerce(&ctx->vc, r, rs, who, out, err);
 }
 
+/* Whether each array of `src` has as many elements as the matching array of
+ * `rs` (a collective or sharding custom call that changes them spans more
+ * than one device). */
+static bool same_element_counts(const Value *src, const Shape *rs) {
+  if (shape_is_tuple(rs)) {
+    if (src->ntuple != rs->ntuple) return true; /* copy_to reports the arity */
+    for (int i = 0; i < rs->ntuple; i++)
+      if (!same_element_counts(src->elems[i], &rs->tuple[i])) return false;
+    return true;
+  }
+  int64_t n;
+  return !shape_is_array(rs) || !src->info || src->info->elements == 0 ||
+         !shape_element_count(rs, &n) || n == src->info->elements;
+}
+
 /* Collectives on a single device: a group of one. */
 static bool exec_collective(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                             Value **out, Error *err) {
@@ -1124,18 +1139,18 @@ static bool exec_collective(EvalCtx *ctx, Frame *f, const Instr *in, const Shape
     own = true;
   }
   const Shape *res = rs;
-  bool start_tuple = (in->op == OP_ALL_GATHER_START) && shape_is_tuple(rs) && rs->ntuple == 2 &&
+  /* all-gather-start, and all-reduce-start in its (operand, result) pair form
+   * (accepted by XLA's parser, see infer_collectives.c), return the pair. */
+  bool start_tuple = (in->op == OP_ALL_GATHER_START || in->op == OP_ALL_REDUCE_START) &&
+                     in->noperands == 1 && shape_is_tuple(rs) && rs->ntuple == 2 &&
                      !shape_is_tuple(&src->shape[0]);
   if (start_tuple) res = &rs->tuple[1];
-  if (shape_is_array(res) && src->info && src->info->elements != 0) {
-    int64_t n;
-    if (shape_element_count(res, &n) && n != src->info->elements) {
-      if (own) value_unref(&ctx->vc, src);
-      return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: %s across more than one device is not supported yet "
-                       "(single-device run)",
-                       in->name, opcode_name(in->op));
-    }
+  if (!same_element_counts(src, res)) {
+    if (own) value_unref(&ctx->vc, src);
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: %s across more than one device is not supported yet "
+                     "(single-device run)",
+                     in->name, opcode_name(in->op));
   }
   Value *r;
   bool ok = copy_to(ctx, in, src, res, &r, err);
@@ -1161,8 +1176,14 @@ static bool exec_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shap
                                          "annotate_device_placement", "LayoutConstraint", "SetBound",
                                          NULL};
   for (int i = 0; identity[i]; i++) {
-    if (strcmp(target, identity[i]) == 0 && in->noperands == 1)
+    if (strcmp(target, identity[i]) == 0 && in->noperands == 1) {
+      if (!same_element_counts(frame_operand(f, in, 0), rs))
+        return error_set(err, ERR_RUNTIME, in->offset,
+                         "instruction %s: custom-call %s changes the shape: the module is "
+                         "sharded across more than one device (single-device run)",
+                         in->name, target);
       return copy_to(ctx, in, frame_operand(f, in, 0), rs, out, err);
+    }
   }
   bool handled = false;
   if (eval_custom_call_known(ctx, f, in, target, rs, out, &handled, err)) return true;

@@ -15,12 +15,14 @@
 #include "interp/eval_fft.h"
 #include "interp/eval_gather.h"
 #include "interp/eval_linalg.h"
+#include "interp/eval_ragged.h"
 #include "interp/eval_rng.h"
 #include "interp/eval_sort.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "kernels/k_dot.h"
 #include "kernels/k_reduce.h"
+#include "kernels/kernels.h"
 
 static bool select_cb(void *vctx, const void *a, const void *b, uint8_t *out, int64_t n,
                       Error *err) {
@@ -146,6 +148,15 @@ static bool exec_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, co
   return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
+static bool stochastic_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,
+                              int nouts, Error *err) {
+  (void)in, (void)arg, (void)nouts;
+  int64_t n = 1;
+  for (int d = 0; d < outs[0].rank; d++) n *= outs[0].dims[d];
+  return k_stochastic_convert(outs[0].etype, outs[0].data, ins[0].etype, ins[0].data, ins[1].etype,
+                              ins[1].data, n, err);
+}
+
 bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                   bool *handled, Error *err) {
   *handled = true;
@@ -155,6 +166,9 @@ bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Valu
   case OP_REDUCE_WINDOW: return exec_reduce(ctx, f, in, rs, out, err, true);
   case OP_SELECT_AND_SCATTER: return exec_select_and_scatter(ctx, f, in, rs, out, err);
   case OP_CONVOLUTION: return eval_convolution(ctx, f, in, rs, out, err);
+  case OP_RAGGED_DOT: return eval_ragged_dot(ctx, f, in, rs, out, err);
+  case OP_STOCHASTIC_CONVERT:
+    return eval_kernel_op(ctx, f, in, rs, 2, stochastic_kernel, NULL, out, err);
   case OP_FFT: return eval_fft(ctx, f, in, rs, out, err);
   case OP_CHOLESKY: return eval_cholesky(ctx, f, in, rs, out, err);
   case OP_TRIANGULAR_SOLVE: return eval_triangular_solve(ctx, f, in, rs, out, err);

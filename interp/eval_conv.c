@@ -4,14 +4,38 @@
  * floats in f32/f64 as XLA's CPU backend does). */
 #include "interp/eval_conv.h"
 
+#include <stdlib.h>
+
 #include "interp/eval_views.h"
 #include "kernels/k_conv.h"
+#include "kernels/kernels.h"
 
+/* XLA's HloEvaluator converts an operand whose element type differs from
+ * the result's to the result type before convolving; the kernel computes
+ * wider, which only differs for float operands with an integer or pred
+ * result, so those are converted here first (XLA's convert semantics). */
 static bool conv_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,
                         int nouts, Error *err) {
   (void)in;
   (void)nouts;
-  return k_conv(&ins[0], &ins[1], arg, &outs[0], err);
+  EType ot = outs[0].etype;
+  KArray ops[2] = {ins[0], ins[1]};
+  void *owned[2] = {NULL, NULL};
+  bool ok = true;
+  for (int i = 0; i < 2 && ok; i++) {
+    if (etype_is_float(ot) || etype_is_complex(ot) || !etype_is_float(ops[i].etype)) continue;
+    int64_t n = 1;
+    for (int d = 0; d < ops[i].rank; d++) n *= ops[i].dims[d];
+    owned[i] = malloc((size_t)(n ? n : 1) * (size_t)etype_storage_bytes(ot));
+    ok = owned[i] ? k_convert(ot, owned[i], ops[i].etype, ops[i].data, n, err)
+                  : error_set(err, ERR_RUNTIME, -1, "out of memory");
+    ops[i].etype = ot;
+    ops[i].data = owned[i];
+  }
+  ok = ok && k_conv(&ops[0], &ops[1], arg, &outs[0], err);
+  free(owned[0]);
+  free(owned[1]);
+  return ok;
 }
 
 bool eval_convolution(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,

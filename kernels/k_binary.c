@@ -29,7 +29,7 @@ EType k_binary_result_type(KBinaryOp op, EType t) {
   case KB_ADD: case KB_MUL: case KB_MAX: case KB_MIN: return fl || cx || in || pr ? t : ET_INVALID;
   case KB_SUB: case KB_DIV: case KB_POW: return fl || cx || in ? t : ET_INVALID;
   case KB_REM: return fl || in ? t : ET_INVALID;
-  case KB_ATAN2: return fl ? t : ET_INVALID;
+  case KB_ATAN2: return fl || cx ? t : ET_INVALID;
   case KB_AND: case KB_OR: case KB_XOR: return in || pr ? t : ET_INVALID;
   case KB_SHL: case KB_SHR_ARITH: case KB_SHR_LOGICAL: return in ? t : ET_INVALID;
   case KB_COMPLEX: return t == ET_F32 ? ET_C64 : t == ET_F64 ? ET_C128 : ET_INVALID;
@@ -60,11 +60,17 @@ EType k_binary_result_type(KBinaryOp op, EType t) {
 FLOAT_BINARY(binary_f32, float, f, f32)
 FLOAT_BINARY(binary_f64, double, , f64)
 
-#define COMPLEX_BINARY(NAME, C, R, S)                                                                \
+#define COMPLEX_BINARY(NAME, C, R, S, MK)                                                               \
   static C cpow_##S##_xla(C a, C b) {                                                               \
     if (b == 0) return 1;                                                                           \
     if (a == 0 && cimag##S(b) == 0 && creal##S(b) > 0) return 0;                                    \
     return cpow##S(a, b);                                                                           \
+  }                                                                                                 \
+  /* XLA's HloEvaluator: atan2(y, x) = -i * log((x + i*y) / sqrt(x*x + y*y)). */                  \
+  static C catan2_##S##_xla(C y, C x) {                                                             \
+    C iy = MK(-cimag##S(y), creal##S(y));                                                     \
+    C l = clog##S((x + iy) / csqrt##S(x * x + y * y));                                              \
+    return MK(cimag##S(l), -creal##S(l));                                                     \
   }                                                                                                 \
   static void NAME(KBinaryOp op, C *restrict o, const C *restrict a, const C *restrict b, int64_t n) { \
     switch (op) {                                                                                   \
@@ -73,11 +79,12 @@ FLOAT_BINARY(binary_f64, double, , f64)
     case KB_MUL: LOOP(a[i] * b[i]); break;                                                          \
     case KB_DIV: LOOP(a[i] / b[i]); break;                                                          \
     case KB_POW: LOOP(cpow_##S##_xla(a[i], b[i])); break;                                           \
+    case KB_ATAN2: LOOP(catan2_##S##_xla(a[i], b[i])); break;                                       \
     default: break;                                                                                 \
     }                                                                                               \
   }
-COMPLEX_BINARY(binary_c64, float complex, float, f)
-COMPLEX_BINARY(binary_c128, double complex, double, )
+COMPLEX_BINARY(binary_c64, float complex, float, f, CMPLXF)
+COMPLEX_BINARY(binary_c128, double complex, double, , CMPLX)
 
 /* ---- integers.  T storage, U unsigned twin, UW unsigned type wide enough
  * that arithmetic does not promote to int, TMIN the storage minimum. ---- */

@@ -124,3 +124,52 @@ bool k_reduce_precision(EType t, void *restrict out, const void *in, int64_t n, 
   }
   return true;
 }
+
+/* ---- stochastic-convert ---- */
+
+/* XLA's StochasticConvertDecomposer (the only definition XLA gives; float
+ * to signed integers): t = floor(|x|), f = |x| - t; round |x| up when
+ * random < convert(f * 2^bits(random)); negate when x < 0; x <= MIN gives
+ * MIN and x >= MAX gives MAX (MIN/MAX rounded to the operand type).  Every
+ * step is exact in f64 for operands of at most 64 bits, so f64 is used. */
+bool k_stochastic_convert(EType dst_t, void *restrict out, EType src_t, const void *in,
+                          EType rnd_t, const void *rnd, int64_t n, Error *err) {
+  int bits = etype_bits(dst_t), rbits = etype_bits(rnd_t);
+  if (etype_kind(dst_t) != EK_SINT || !etype_is_float(src_t) || etype_kind(rnd_t) != EK_UINT ||
+      bits < 2 || bits > 64 || rbits > 64)
+    return error_set(err, ERR_RUNTIME, -1, "stochastic-convert from %s to %s is not defined",
+                     etype_name(src_t), etype_name(dst_t));
+  int64_t lim[2] = {bits == 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1)),
+                    bits == 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1};
+  double limf[2];
+  char tmp[2 * 8];
+  for (int i = 0; i < 2; i++) { /* MIN / MAX as the operand type rounds them */
+    etype_convert_array(src_t, tmp, ET_S64, &lim[i], 1);
+    etype_convert_array(ET_F64, &limf[i], src_t, tmp, 1);
+  }
+  double scale = ldexp(1.0, rbits);
+  size_t ds = (size_t)etype_storage_bytes(dst_t), ss = (size_t)etype_storage_bytes(src_t),
+         rs = (size_t)etype_storage_bytes(rnd_t);
+  enum { CHUNK = 1024 };
+  double x[CHUNK];
+  uint64_t r[CHUNK];
+  int64_t o[CHUNK];
+  for (int64_t base = 0; base < n; base += CHUNK) {
+    int64_t m = n - base < CHUNK ? n - base : CHUNK;
+    etype_convert_array(ET_F64, x, src_t, (const char *)in + (size_t)base * ss, m);
+    etype_convert_array(ET_U64, r, rnd_t, (const char *)rnd + (size_t)base * rs, m);
+    for (int64_t i = 0; i < m; i++) {
+      double a = fabs(x[i]), t = floor(a), fixed = (a - t) * scale;
+      /* convert(fixed) to the random type: truncation; NaN converts to 0 */
+      uint64_t fx = fixed >= 0 && fixed < scale ? (uint64_t)fixed : 0;
+      int64_t v = t >= limf[1] ? lim[1] : t >= 0 ? (int64_t)t : 0;
+      if (r[i] < fx) v++;
+      if (x[i] < 0) v = -v;
+      if (x[i] <= limf[0]) v = lim[0];
+      if (x[i] >= limf[1]) v = lim[1];
+      o[i] = v;
+    }
+    etype_convert_array(dst_t, (char *)out + (size_t)base * ds, ET_S64, o, m);
+  }
+  return true;
+}

@@ -94,6 +94,10 @@ bool k_clamp(EType t, void *restrict out, const void *lo, bool lo_scalar, const 
 
 /* `convert`: etype_convert_array with validation (no tuples/tokens). */
 bool k_convert(EType dst_t, void *restrict out, EType src_t, const void *in, int64_t n, Error *err);
+/* `stochastic-convert` of float operand `in` with unsigned random bits `rnd`
+ * of the same width to a signed integer type (XLA's decomposition). */
+bool k_stochastic_convert(EType dst_t, void *restrict out, EType src_t, const void *in,
+                          EType rnd_t, const void *rnd, int64_t n, Error *err);
 
 /* `bitcast-convert`: reinterprets the bits of n_in elements of src_t
  * (each etype_bits wide, packed little-endian) as elements of dst_t.  With

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the golden cases of the compute ops (reduce, reduce-window,
-select-and-scatter, dot, convolution, fft, cholesky, triangular-solve,
+select-and-scatter, dot, ragged-dot, convolution, fft, cholesky, triangular-solve,
 batch norm) under testdata/interp-{reduce,dot,conv,fft,linalg}/.
 
 Expected outputs come from scripts/goldens/refs.py and numpy -- reference
@@ -14,12 +14,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gol
 import cases_conv  # noqa: E402
 import cases_dot  # noqa: E402
 import cases_linalg  # noqa: E402
+import cases_ragged  # noqa: E402
 import cases_reduce  # noqa: E402
 import gen  # noqa: E402
 
 
 def main():
-    for mod in (cases_reduce, cases_dot, cases_conv, cases_linalg):
+    for mod in (cases_reduce, cases_dot, cases_conv, cases_linalg, cases_ragged):
         mod.main()
     print("%d cases written" % len(gen.written))
 

@@ -162,8 +162,22 @@ Test(k_binary, pred_and_complex) {
   cr_assert(k_binary(KB_MUL, ET_C64, m, c, c, 2, &err)); /* (1+2i)^2 = -3+4i */
   cr_expect(m[0] == -3 && m[1] == 4);
   cr_expect(!k_binary(KB_AND, ET_F32, m, re, im, 2, &err));
-  cr_expect(!k_binary(KB_ATAN2, ET_C64, m, c, c, 2, &err));
   cr_expect(!k_binary(KB_SHL, ET_F32, m, re, im, 2, &err));
+}
+
+/* XLA's HloEvaluator defines complex atan2(y, x) = -i*log((x + i*y)/sqrt(x^2 + y^2));
+ * expected values from numpy: -1j*np.log((x+1j*y)/np.sqrt(x*x+y*y)). */
+Test(k_binary, complex_atan2) {
+  double y[] = {1, 0, 1, 1, -2, 0.5}, x[] = {1, 0, 2, -1, -1, -3}, o[6];
+  const double want[] = {0.78539816339744828, 0, 0.29400130177378375, 0.6412373393653843,
+                         -3.0554972463283239, -0.77047749244876085};
+  Error err;
+  cr_assert(k_binary(KB_ATAN2, ET_C128, o, y, x, 3, &err));
+  for (int i = 0; i < 6; i++) cr_expect(fabs(o[i] - want[i]) < 1e-14, "%d: %.17g", i, o[i]);
+  float yf[] = {1, 0}, xf[] = {1, 0}, of[2];
+  cr_assert(k_binary(KB_ATAN2, ET_C64, of, yf, xf, 1, &err));
+  cr_expect(fabsf(of[0] - 0.785398163f) < 1e-6f && fabsf(of[1]) < 1e-6f);
+  cr_expect(!k_binary(KB_ATAN2, ET_S32, o, y, x, 1, &err));
 }
 
 Test(k_unary, integers) {
