@@ -5,7 +5,7 @@
 #include "kernels/k_dot.h"
 #include "kernels/k_common.h"
 
-#define PATCH_BYTES (8 << 20)
+#define PATCH_BYTES (1 << 20)
 
 static bool distinct(int rank, int n, const int64_t *const *lists, const int *counts, Error *err) {
   bool used[K_MAX_RANK] = {false};

@@ -197,6 +197,28 @@ Test(k_conv, nhwc_3x3_blas_path) {
   free(L.data); free(R.data); free(O.data); free(W.data);
 }
 
+/* Enough output rows for the im2col patch to be filled and multiplied in
+ * several chunks (the last one partial), with one and with two feature
+ * groups. */
+Test(k_conv, nhwc_3x3_several_patch_chunks) {
+  Rng rng = {78};
+  int64_t N = 3, H = 20, Wd = 21, C = 64, F = 8;
+  for (int64_t G = 1; G <= 2; G++) {
+    KArray L = ka(ET_F32, 4, (int64_t[]){N, H, Wd, C}, rand_array(&rng, ET_F32, N * H * Wd * C, true));
+    KArray R = ka(ET_F32, 4, (int64_t[]){3, 3, C / G, F}, rand_array(&rng, ET_F32, 9 * C / G * F, true));
+    int64_t od[] = {N, H, Wd, F};
+    KArray O = ka(ET_F32, 4, od, malloc((size_t)(N * H * Wd * F) * 4)), W = ka(ET_F32, 4, od, malloc((size_t)(N * H * Wd * F) * 4));
+    KConvParams p = {{2, 0, 3, (int64_t[]){1, 2}, 2, 3, (int64_t[]){0, 1}, 0, 3, (int64_t[]){1, 2}},
+                     {2, NULL, NULL, (int64_t[]){1, 1}, (int64_t[]){1, 1}, NULL, NULL, NULL}, G, 1};
+    Error err;
+    cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+    ref_conv(&L, &R, &p, &W);
+    for (int64_t i = 0; i < N * H * Wd * F; i++)
+      cr_assert(close_enough(((float *)O.data)[i], ((float *)W.data)[i], 1e-4, 1e-4), "G=%lld [%lld]", (long long)G, (long long)i);
+    free(L.data); free(R.data); free(O.data); free(W.data);
+  }
+}
+
 Test(k_conv, errors) {
   float x[16] = {0}, k[16] = {0}, o[16];
   KArray L = ka(ET_F32, 3, (int64_t[]){1, 2, 4}, x), R = ka(ET_F32, 3, (int64_t[]){1, 3, 2}, k), O = ka(ET_F32, 3, (int64_t[]){1, 1, 3}, o);
