@@ -5,10 +5,12 @@
 #   - a broadcast f32[4096] -> f32[4096,4096]
 #   - a 1000-iteration while loop (counter + f32[16] accumulator): the
 #     per-iteration overhead in microseconds
-#   - issue 5's compute ops: dot 512 and 1024 (f32), a batched dot, a
-#     ResNet-style 3x3 convolution (NHWC 8x56x56x64 -> 64, numpy: im2col +
-#     matmul), a 4096x4096 row reduction, a softmax over f32[4096,1024], a
-#     2-layer MLP and an embedding gather (skipped while gather is not wired)
+#   - issue 5's compute ops: dot 512 and 1024 (f32), a batched dot, an
+#     attention-shaped dot (bqhd,bkhd->bhqk; numpy: matmul on transposed
+#     views), a ResNet-style 3x3 convolution (NHWC 8x56x56x64 -> 64, numpy:
+#     im2col + matmul), a 4096x4096 row reduction, a softmax over
+#     f32[4096,1024], a 2-layer MLP and an embedding gather (skipped while
+#     gather is not wired)
 # hlorun's time is its evaluation time (--stats eval_ns: inputs already
 # bound, parsing excluded) with --repeat RUNS: the best of RUNS warm
 # evaluations in one process, each reusing the memory the previous result
@@ -109,6 +111,14 @@ ENTRY main {
   a = f32[32,256,256]{2,1,0} parameter(0)
   b = f32[32,256,256]{2,1,0} parameter(1)
   ROOT d = f32[32,256,256]{2,1,0} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+}
+HLO
+cat >"$tmp/attn.hlo" <<'HLO'
+HloModule attn
+ENTRY main {
+  q = f32[8,512,8,64]{3,2,1,0} parameter(0)
+  k = f32[8,512,8,64]{3,2,1,0} parameter(1)
+  ROOT s = f32[8,8,512,512]{3,2,1,0} dot(q, k), lhs_batch_dims={0,2}, rhs_batch_dims={0,2}, lhs_contracting_dims={3}, rhs_contracting_dims={3}
 }
 HLO
 cat >"$tmp/conv.hlo" <<'HLO'
@@ -274,6 +284,9 @@ def setup():
         a, b = f(1024, 1024), f(1024, 1024); return lambda: a @ b
     if key == "bdot":
         a, b = f(32, 256, 256), f(32, 256, 256); return lambda: np.matmul(a, b)
+    if key == "attn":  # bqhd,bkhd->bhqk as matmul on transposed views
+        q, k = f(8, 512, 8, 64), f(8, 512, 8, 64)
+        return lambda: np.matmul(q.transpose(0, 2, 1, 3), k.transpose(0, 2, 3, 1))
     if key == "conv":  # im2col + one matmul (what a BLAS-backed conv does)
         cx, ck = f(8, 56, 56, 64), f(3, 3, 64, 64)
         def conv():
@@ -310,8 +323,8 @@ PY
 # count and once with OPENBLAS_NUM_THREADS=1 on both sides (the same
 # library's kernels on one core: what is left is our own overhead).
 rounds=${BENCH_ROUNDS:-3}
-ops="dot512 dot1024 bdot conv rowred softmax mlp gather"
-declare -A name=([dot512]="dot f32 512x512" [dot1024]="dot f32 1024x1024" [bdot]="batched dot 32x256^3"
+ops="dot512 dot1024 bdot attn conv rowred softmax mlp gather"
+declare -A name=([dot512]="dot f32 512x512" [dot1024]="dot f32 1024x1024" [bdot]="batched dot 32x256^3" [attn]="attention dot 8x512x8x64"
   [conv]="conv 3x3 8x56x56x64->64" [rowred]="row sum 4096x4096" [softmax]="softmax 4096x1024"
   [mlp]="2-layer MLP 512x1024" [gather]="embedding gather 4096")
 declare -A hbest nbest
