@@ -205,6 +205,11 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
     /* Canonical -> the result's dimension order and type. */
     int64_t cdims[K_MAX_RANK];
     for (int i = 0; i < rank; i++) cdims[i] = out->dims[oinv[i]];
+    if (!out_id && ot == ct) {
+      k_permute(cs, oc, rank, cdims, operm, out->data);
+      ok = true;
+      goto done;
+    }
     if (!out_id) {
       void *tmp = k_malloc(no * cs, err);
       if (!tmp) goto done;
