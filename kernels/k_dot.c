@@ -87,20 +87,20 @@ void k_gemm(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const v
  * ta) with row stride lda, B is K x N (N x K when tb) with row stride ldb, C
  * is dense M x N.  Float and complex compute types only. */
 static void gemm_ld(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
-                    int64_t lda, const void *B, int64_t ldb, void *C) {
+                    int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc) {
   enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
-  blasint m = (blasint)M, n = (blasint)N, k = (blasint)K, la = (blasint)lda, lb = (blasint)ldb;
+  blasint m = (blasint)M, n = (blasint)N, k = (blasint)K, la = (blasint)lda, lb = (blasint)ldb, lc = (blasint)ldc;
   switch (ct) {
-  case ET_F32: cblas_sgemm(CblasRowMajor, TA, TB, m, n, k, 1.0f, A, la, B, lb, 0.0f, C, n); break;
-  case ET_F64: cblas_dgemm(CblasRowMajor, TA, TB, m, n, k, 1.0, A, la, B, lb, 0.0, C, n); break;
+  case ET_F32: cblas_sgemm(CblasRowMajor, TA, TB, m, n, k, 1.0f, A, la, B, lb, 0.0f, C, lc); break;
+  case ET_F64: cblas_dgemm(CblasRowMajor, TA, TB, m, n, k, 1.0, A, la, B, lb, 0.0, C, lc); break;
   case ET_C64: {
     float one[2] = {1, 0}, zero[2] = {0, 0};
-    cblas_cgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, zero, C, n);
+    cblas_cgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, zero, C, lc);
     break;
   }
   default: {
     double one[2] = {1, 0}, zero[2] = {0, 0};
-    cblas_zgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, zero, C, n);
+    cblas_zgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, zero, C, lc);
     break;
   }
   }
@@ -159,7 +159,7 @@ static bool dot_in_place(const KArray *lhs, const KArray *rhs, const KDotDims *d
   int cs = etype_storage_bytes(ct);
   int64_t idx[K_MAX_RANK] = {0}, loff = 0, roff = 0;
   for (char *c = C;; c += M * N * cs) {
-    gemm_ld(ct, ta, tb, M, N, K, (const char *)lhs->data + loff * cs, lda, (const char *)rhs->data + roff * cs, ldb, c);
+    gemm_ld(ct, ta, tb, M, N, K, (const char *)lhs->data + loff * cs, lda, (const char *)rhs->data + roff * cs, ldb, c, N);
     int i = dn->nbatch - 1;
     for (; i >= 0; i--) {
       int64_t size = lhs->dims[dn->lhs_batch[i]];
@@ -174,6 +174,20 @@ static bool dot_in_place(const KArray *lhs, const KArray *rhs, const KDotDims *d
   }
 }
 #endif
+
+bool k_gemm_strided(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
+                    int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc) {
+#ifdef HLO_HAVE_BLAS
+  if (ct == ET_S64 || M <= 0 || N <= 0 || K <= 0 || M > INT_MAX || N > INT_MAX || K > INT_MAX ||
+      lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
+    return false;
+  gemm_ld(ct, ta, tb, M, N, K, A, lda, B, ldb, C, ldc);
+  return true;
+#else
+  (void)ct; (void)ta; (void)tb; (void)M; (void)N; (void)K; (void)A; (void)lda; (void)B; (void)ldb; (void)C; (void)ldc;
+  return false;
+#endif
+}
 
 static bool check_dims(const char *what, int rank, int n, const int64_t *d, bool *used, Error *err) {
   for (int i = 0; i < n; i++) {
