@@ -2,10 +2,12 @@
  * out [Bo, OS..., OF]; im2col per row chunk; gemm per group. */
 #include "kernels/k_conv.h"
 
+#include <limits.h>
+
 #include "kernels/k_dot.h"
 #include "kernels/k_common.h"
 
-#define PATCH_BYTES (8 << 20)
+#define PATCH_BYTES (1 << 20)
 
 static bool distinct(int rank, int n, const int64_t *const *lists, const int *counts, Error *err) {
   bool used[K_MAX_RANK] = {false};
@@ -44,6 +46,123 @@ static void *canon(const KArray *x, const int *perm, EType ct, int64_t n, void *
   free(tmp);
   *owned = c;
   return c;
+}
+
+/* Whether dims p[0..rank) of x are in storage order (size-1 dims ignored). */
+static bool in_order(const KArray *x, const int *p) {
+  for (int i = 0, last = -1; i < x->rank; i++)
+    if (x->dims[p[i]] != 1) { if (p[i] < last) return false; last = p[i]; }
+  return true;
+}
+
+/* Channel-major lhs [B, IF, S...] and result [B, OF, OS...] (NCHW and the
+ * like), no groups, lhs and result of the compute type: im2col into a
+ * [KIF*KSP, pixels] column buffer built from runs of the input's rows, then
+ * kernel [KOF, KIF*KSP] x columns straight into the result (row stride OSP),
+ * whole innermost output rows per chunk.  No permuting copy of the lhs or
+ * the result.  1 done, 0 not applicable (nothing done), -1 error. */
+static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn, KArray *out, EType ct,
+                       const int64_t *in_s, const int64_t *ks, const int64_t *os, int64_t *const *map,
+                       int64_t KIF, int64_t KOF, int64_t KSP, int64_t OSP, int64_t nr, Error *err) {
+#ifndef HLO_HAVE_BLAS
+  (void)lhs; (void)rhs; (void)dn; (void)out; (void)ct; (void)in_s; (void)ks; (void)os; (void)map;
+  (void)KIF; (void)KOF; (void)KSP; (void)OSP; (void)nr; (void)err;
+  return 0;
+#else
+  int ns = dn->nspatial;
+  if (ns < 1 || ct == ET_S64 || lhs->etype != ct || out->etype != ct) return 0;
+  int lp[K_MAX_RANK], op[K_MAX_RANK], kp[K_MAX_RANK];
+  lp[0] = (int)dn->in_batch; lp[1] = (int)dn->in_feature;
+  op[0] = (int)dn->out_batch; op[1] = (int)dn->out_feature;
+  kp[0] = (int)dn->k_out_feature; kp[1] = (int)dn->k_in_feature;
+  for (int d = 0; d < ns; d++) {
+    lp[2 + d] = (int)dn->in_spatial[d]; op[2 + d] = (int)dn->out_spatial[d]; kp[2 + d] = (int)dn->k_spatial[d];
+  }
+  if (!in_order(lhs, lp) || !in_order(out, op)) return 0;
+  int64_t cols = KIF * KSP, OSL = os[ns - 1], outer = OSP / OSL, B = lhs->dims[dn->in_batch];
+  if (cols > INT_MAX || OSP > INT_MAX || KOF > INT_MAX) return 0;
+  int cs = etype_storage_bytes(ct);
+  int64_t nro = PATCH_BYTES / (cols * OSL * cs);
+  if (nro < 1) nro = 1;
+  if (nro > outer) nro = outer;
+  int64_t sp[K_MAX_RANK], ISP = 1;
+  for (int d = ns - 1; d >= 0; d--) { sp[d] = ISP; ISP *= in_s[d]; }
+  /* Innermost dimension: per kernel position, the valid output range and
+   * whether it reads one contiguous input run. */
+  int64_t kl = ks[ns - 1], *lo = NULL, *hi = NULL, *base = NULL;
+  bool *contig = NULL;
+  void *kown = NULL, *colb = NULL;
+  int res = -1;
+  const char *W = canon(rhs, kp, ct, nr, &kown, err);
+  if (!W) goto out;
+  if (!(lo = k_malloc((kl * 3 + 1) * 8, err)) || !(contig = k_malloc(kl + 1, err)) ||
+      !(colb = k_malloc(cols * nro * OSL * cs, err)))
+    goto out;
+  hi = lo + kl;
+  base = hi + kl;
+  for (int64_t k = 0; k < kl; k++) {
+    const int64_t *m = map[ns - 1];
+    int64_t first = -1, last = -1;
+    for (int64_t o = 0; o < OSL; o++)
+      if (m[o * kl + k] >= 0) { if (first < 0) first = o; last = o; }
+    contig[k] = true;
+    if (first < 0) { lo[k] = hi[k] = 0; base[k] = 0; continue; }
+    lo[k] = first; hi[k] = last + 1; base[k] = m[first * kl + k];
+    for (int64_t o = first; o <= last; o++)
+      if (m[o * kl + k] != base[k] + (o - first)) { contig[k] = false; break; }
+  }
+  const char *L = lhs->data;
+  size_t rowb = (size_t)(OSL * cs);
+  for (int64_t b = 0; b < B; b++)
+    for (int64_t q0 = 0; q0 < outer; q0 += nro) {
+      int64_t nq = outer - q0 < nro ? outer - q0 : nro, n = nq * OSL;
+      for (int64_t c = 0; c < KIF; c++) {
+        int64_t kk[K_MAX_RANK] = {0};
+        for (int64_t kpos = 0; kpos < KSP; kpos++) {
+          char *dst = (char *)colb + (c * KSP + kpos) * n * cs;
+          int64_t k = kk[ns - 1];
+          for (int64_t qi = 0; qi < nq; qi++) {
+            char *drow = dst + qi * OSL * cs;
+            int64_t q = q0 + qi, off = (b * KIF + c) * ISP;
+            bool valid = true;
+            for (int d = ns - 2; d >= 0; d--) {
+              int64_t o = q % os[d];
+              q /= os[d];
+              int64_t v = map[d][o * ks[d] + kk[d]];
+              if (v < 0) { valid = false; break; }
+              off += v * sp[d];
+            }
+            if (!valid) { memset(drow, 0, rowb); continue; }
+            const char *srow = L + off * cs;
+            if (contig[k]) {
+              memset(drow, 0, (size_t)(lo[k] * cs));
+              memcpy(drow + lo[k] * cs, srow + base[k] * cs, (size_t)((hi[k] - lo[k]) * cs));
+              memset(drow + hi[k] * cs, 0, (size_t)((OSL - hi[k]) * cs));
+            } else {
+              for (int64_t o = 0; o < OSL; o++) {
+                int64_t v = map[ns - 1][o * kl + k];
+                if (v < 0) memset(drow + o * cs, 0, (size_t)cs);
+                else memcpy(drow + o * cs, srow + v * cs, (size_t)cs);
+              }
+            }
+          }
+          for (int d = ns - 1; d >= 0; d--) {
+            if (++kk[d] < ks[d]) break;
+            kk[d] = 0;
+          }
+        }
+      }
+      if (!k_gemm_strided(ct, false, false, KOF, n, cols, W, cols, colb, n,
+                          (char *)out->data + (b * KOF * OSP + q0 * OSL) * cs, OSP)) {
+        error_set(err, ERR_RUNTIME, -1, "convolution: gemm sizes out of range");
+        goto out;
+      }
+    }
+  res = 1;
+out:
+  free(kown); free(lo); free(contig); free(colb);
+  return res;
+#endif
 }
 
 bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *out, Error *err) {
@@ -117,6 +236,20 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   for (int d = 0; d < ns; d++) rperm[d] = (int)dn->k_spatial[d];
   rperm[ns] = (int)dn->k_in_feature;
   rperm[ns + 1] = (int)dn->k_out_feature;
+  for (int d = 0; d < ns; d++) {
+    if (!(map[d] = k_malloc((os[d] * ks[d] + 1) * 8, err))) goto done;
+    for (int64_t o = 0; o < os[d]; o++)
+      for (int64_t k = 0; k < ks[d]; k++) {
+        int64_t kw = rev[d] ? ks[d] - 1 - k : k;
+        int64_t pos = o * stride[d] + kw * wd[d] - lo[d], v = -1;
+        if (pos >= 0 && pos % bd[d] == 0 && pos / bd[d] < in_s[d]) v = pos / bd[d];
+        map[d][o * ks[d] + k] = v;
+      }
+  }
+  if (G == 1 && BG == 1 && KSP > 0 && KIF > 0 && KOF > 0) {
+    int r = conv_cmajor(lhs, rhs, dn, out, ct, in_s, ks, os, map, KIF, KOF, KSP, OSP, nr, err);
+    if (r != 0) { ok = r > 0; goto done; }
+  }
   const char *L = canon(lhs, lperm, ct, nl, &lown, err);
   if (!L) goto done;
   const char *K = canon(rhs, rperm, ct, nr, &rown, err);
@@ -133,16 +266,6 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   if (out_id && ot == ct) O = out->data;
   else if (!(O = oc = k_malloc(no * cs, err))) goto done;
 
-  for (int d = 0; d < ns; d++) {
-    if (!(map[d] = k_malloc((os[d] * ks[d] + 1) * 8, err))) goto done;
-    for (int64_t o = 0; o < os[d]; o++)
-      for (int64_t k = 0; k < ks[d]; k++) {
-        int64_t kw = rev[d] ? ks[d] - 1 - k : k;
-        int64_t pos = o * stride[d] + kw * wd[d] - lo[d], v = -1;
-        if (pos >= 0 && pos % bd[d] == 0 && pos / bd[d] < in_s[d]) v = pos / bd[d];
-        map[d][o * ks[d] + k] = v;
-      }
-  }
   int64_t ngroups = G * BG, OFg = KOF / ngroups, IFg = KIF;
   int64_t cols, rows_total;
   if (!k_mul3(KSP, IFg, &cols, err) || !k_mul3(Bo, OSP, &rows_total, err)) goto done;
@@ -205,6 +328,11 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
     /* Canonical -> the result's dimension order and type. */
     int64_t cdims[K_MAX_RANK];
     for (int i = 0; i < rank; i++) cdims[i] = out->dims[oinv[i]];
+    if (!out_id && ot == ct) {
+      k_permute(cs, oc, rank, cdims, operm, out->data);
+      ok = true;
+      goto done;
+    }
     if (!out_id) {
       void *tmp = k_malloc(no * cs, err);
       if (!tmp) goto done;

@@ -82,6 +82,113 @@ void k_gemm(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const v
   gemm_portable(ct, ta, tb, M, N, K, A, B, C);
 }
 
+#ifdef HLO_HAVE_BLAS
+/* Row-major gemm straight on strided operands: A is M x K (or K x M when
+ * ta) with row stride lda, B is K x N (N x K when tb) with row stride ldb, C
+ * is dense M x N.  Float and complex compute types only. */
+static void gemm_ld(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
+                    int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc) {
+  enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
+  blasint m = (blasint)M, n = (blasint)N, k = (blasint)K, la = (blasint)lda, lb = (blasint)ldb, lc = (blasint)ldc;
+  switch (ct) {
+  case ET_F32: cblas_sgemm(CblasRowMajor, TA, TB, m, n, k, 1.0f, A, la, B, lb, 0.0f, C, lc); break;
+  case ET_F64: cblas_dgemm(CblasRowMajor, TA, TB, m, n, k, 1.0, A, la, B, lb, 0.0, C, lc); break;
+  case ET_C64: {
+    float one[2] = {1, 0}, zero[2] = {0, 0};
+    cblas_cgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, zero, C, lc);
+    break;
+  }
+  default: {
+    double one[2] = {1, 0}, zero[2] = {0, 0};
+    cblas_zgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, zero, C, lc);
+    break;
+  }
+  }
+}
+
+/* Merges dims l[0..n) (outer to inner; size-1 dims ignored) of an array
+ * with row-major strides st into one dimension: *stride is the innermost
+ * one's stride, 0 when the merged extent is 1.  False when they are not
+ * one evenly strided run. */
+static bool merge_dims(const int64_t *dims, const int64_t *st, int n, const int64_t *l, int64_t *stride) {
+  int64_t prev = -1;
+  for (int i = 0; i < n; i++) {
+    if (dims[l[i]] == 1) continue;
+    if (prev >= 0 && st[prev] != st[l[i]] * dims[l[i]]) return false;
+    prev = l[i];
+  }
+  *stride = prev >= 0 ? st[prev] : 0;
+  return true;
+}
+
+/* An operand's matrices taken in place: each batch's E1 x E2 matrix
+ * (first = the dims the gemm wants as rows: lhs free, rhs contracting) is
+ * row-major with row stride *ld, or (*trans) E2 x E1 row-major.  bstr gets
+ * the batch dims' strides.  False when the layout does not allow it. */
+static bool strided_view(const KArray *x, int nb, const int64_t *bd, int n1, const int64_t *d1, int64_t E1,
+                         int n2, const int64_t *d2, int64_t E2, bool *trans, int64_t *ld, int64_t *bstr) {
+  int64_t st[K_MAX_RANK], s1, s2;
+  int64_t acc = 1;
+  for (int i = x->rank - 1; i >= 0; i--) { st[i] = acc; acc *= x->dims[i]; }
+  if (!merge_dims(x->dims, st, n1, d1, &s1) || !merge_dims(x->dims, st, n2, d2, &s2)) return false;
+  for (int i = 0; i < nb; i++) bstr[i] = st[bd[i]];
+  if ((s2 == 1 || E2 == 1) && (E1 == 1 || s1 >= E2)) {
+    *trans = false;
+    *ld = E1 == 1 ? (E2 > 1 ? E2 : 1) : s1;
+  } else if ((s1 == 1 || E1 == 1) && (E2 == 1 || s2 >= E1)) {
+    *trans = true;
+    *ld = E2 == 1 ? (E1 > 1 ? E1 : 1) : s2;
+  } else {
+    return false;
+  }
+  return *ld <= INT_MAX;
+}
+
+/* dot on float/complex operands already of the compute type, without any
+ * copy: one gemm per batch on strided views.  False (nothing done) when a
+ * layout does not allow it. */
+static bool dot_in_place(const KArray *lhs, const KArray *rhs, const KDotDims *dn, int nlf, const int64_t *lfree,
+                         int nrf, const int64_t *rfree, int64_t M, int64_t N, int64_t K, EType ct, void *C) {
+  if (ct == ET_S64 || lhs->etype != ct || rhs->etype != ct || M > INT_MAX || N > INT_MAX || K > INT_MAX || K == 0)
+    return false;
+  bool ta, tb;
+  int64_t lda, ldb, lbs[K_MAX_RANK], rbs[K_MAX_RANK];
+  if (!strided_view(lhs, dn->nbatch, dn->lhs_batch, nlf, lfree, M, dn->ncontract, dn->lhs_contract, K, &ta, &lda, lbs) ||
+      !strided_view(rhs, dn->nbatch, dn->rhs_batch, dn->ncontract, dn->rhs_contract, K, nrf, rfree, N, &tb, &ldb, rbs))
+    return false;
+  int cs = etype_storage_bytes(ct);
+  int64_t idx[K_MAX_RANK] = {0}, loff = 0, roff = 0;
+  for (char *c = C;; c += M * N * cs) {
+    gemm_ld(ct, ta, tb, M, N, K, (const char *)lhs->data + loff * cs, lda, (const char *)rhs->data + roff * cs, ldb, c, N);
+    int i = dn->nbatch - 1;
+    for (; i >= 0; i--) {
+      int64_t size = lhs->dims[dn->lhs_batch[i]];
+      loff += lbs[i];
+      roff += rbs[i];
+      if (++idx[i] < size) break;
+      loff -= size * lbs[i];
+      roff -= size * rbs[i];
+      idx[i] = 0;
+    }
+    if (i < 0) return true;
+  }
+}
+#endif
+
+bool k_gemm_strided(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
+                    int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc) {
+#ifdef HLO_HAVE_BLAS
+  if (ct == ET_S64 || M <= 0 || N <= 0 || K <= 0 || M > INT_MAX || N > INT_MAX || K > INT_MAX ||
+      lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
+    return false;
+  gemm_ld(ct, ta, tb, M, N, K, A, lda, B, ldb, C, ldc);
+  return true;
+#else
+  (void)ct; (void)ta; (void)tb; (void)M; (void)N; (void)K; (void)A; (void)lda; (void)B; (void)ldb; (void)C; (void)ldc;
+  return false;
+#endif
+}
+
 static bool check_dims(const char *what, int rank, int n, const int64_t *d, bool *used, Error *err) {
   for (int i = 0; i < n; i++) {
     if (d[i] < 0 || d[i] >= rank)
@@ -206,6 +313,9 @@ bool k_dot(const KArray *lhs, const KArray *rhs, const KDotDims *dn, KArray *out
   if (BMN == 0) return true;
   EType ct = k_dot_compute_type(lt, rt, ot);
   int cs = etype_storage_bytes(ct);
+#ifdef HLO_HAVE_BLAS
+  if (ot == ct && dot_in_place(lhs, rhs, dn, nlf, lfree, nrf, rfree, M, N, K, ct, out->data)) return true;
+#endif
   const void *A, *Bm;
   void *abuf = NULL, *bbuf = NULL, *cbuf = NULL;
   bool ta, tb;

@@ -5,17 +5,28 @@
 #   - a broadcast f32[4096] -> f32[4096,4096]
 #   - a 1000-iteration while loop (counter + f32[16] accumulator): the
 #     per-iteration overhead in microseconds
-#   - issue 5's compute ops: dot 512 and 1024 (f32), a batched dot, a
-#     ResNet-style 3x3 convolution (NHWC 8x56x56x64 -> 64, numpy: im2col +
-#     matmul), a 4096x4096 row reduction, a softmax over f32[4096,1024], a
-#     2-layer MLP and an embedding gather (skipped while gather is not wired)
+#   - issue 5's compute ops: dot 512 and 1024 (f32), a batched dot, an
+#     attention-shaped dot (bqhd,bkhd->bhqk; numpy: matmul on transposed
+#     views), a ResNet-style 3x3 convolution (NHWC 8x56x56x64 -> 64, numpy:
+#     im2col + matmul), a 4096x4096 row reduction, a softmax over
+#     f32[4096,1024], a 2-layer MLP and an embedding gather (skipped while
+#     gather is not wired)
 # hlorun's time is its evaluation time (--stats eval_ns: inputs already
 # bound, parsing excluded) with --repeat RUNS: the best of RUNS warm
 # evaluations in one process, each reusing the memory the previous result
 # released; numpy's is the best of RUNS warm calls on arrays already in
 # memory.  Ratio = hlorun / numpy (< 1: faster).  The "numpy cold" column
 # times numpy's first call in a fresh process (ratio/cold), for reference.
-#   usage: scripts/bench.sh [BINDIR] [RUNS]
+# Both sides run without OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (an old core
+# type makes OpenBLAS pick slower kernels: Sandybridge's sgemm is ~15%
+# slower than this CPU's, Prescott's 2.6x).  The compute ops alternate
+# hlorun and numpy op by op for BENCH_ROUNDS rounds (default 3; each side's
+# best over all rounds, so that load changes hit both alike), once with
+# OpenBLAS's default thread count and once with OPENBLAS_NUM_THREADS=1 on
+# both sides; the table names each side's BLAS library and the load average.
+# On a loaded machine single runs of the same binary vary by 1.5x: compare
+# ratios across several runs, and the 1-thread columns first.
+#   usage: [BENCH_ROUNDS=N] scripts/bench.sh [BINDIR] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bindir=${1:-build/bin}
@@ -102,6 +113,14 @@ ENTRY main {
   ROOT d = f32[32,256,256]{2,1,0} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
 }
 HLO
+cat >"$tmp/attn.hlo" <<'HLO'
+HloModule attn
+ENTRY main {
+  q = f32[8,512,8,64]{3,2,1,0} parameter(0)
+  k = f32[8,512,8,64]{3,2,1,0} parameter(1)
+  ROOT s = f32[8,8,512,512]{3,2,1,0} dot(q, k), lhs_batch_dims={0,2}, rhs_batch_dims={0,2}, lhs_contracting_dims={3}, rhs_contracting_dims={3}
+}
+HLO
 cat >"$tmp/conv.hlo" <<'HLO'
 HloModule conv
 ENTRY main {
@@ -176,37 +195,28 @@ ENTRY main {
 }
 HLO
 
+# Both sides run with the same environment: without this machine's
+# older-OpenBLAS workaround variables (these commands only), so that both
+# pick the same OpenBLAS kernels for this CPU.
+benv=(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE)
+
 # best eval time (seconds) of hlorun: one process, $runs warm evaluations of
 # the same bound inputs (--repeat), best of them
 hlo_time() {
-  "$bindir/hlorun" "$1" --random-inputs=1 --quiet --repeat "$runs" --stats="$tmp/s.json" --stats-format json
+  "${benv[@]}" "$@" "$bindir/hlorun" "$hlo" --random-inputs=1 --quiet --repeat "$runs" --stats="$tmp/s.json" --stats-format json
   $py -c 'import json,sys; print(json.load(open(sys.argv[1]))["eval_ns"]/1e9)' "$tmp/s.json"
 }
 
-chain=$(hlo_time "$tmp/chain.hlo")
-transpose=$(hlo_time "$tmp/transpose.hlo")
-broadcast=$(hlo_time "$tmp/broadcast.hlo")
-while_t=$(hlo_time "$tmp/while.hlo")
-compute=""
-for c in dot512 dot1024 bdot conv rowred softmax mlp gather; do
-  if "$bindir/hlorun" "$tmp/$c.hlo" --random-inputs=1 --quiet 2>"$tmp/err"; then
-    compute="$compute $c=$(hlo_time "$tmp/$c.hlo")"
-  elif grep -q "gather" "$tmp/err"; then
-    compute="$compute $c=skip"
-  else
-    cat "$tmp/err" >&2
-    exit 1
-  fi
-done
+hlo=$tmp/chain.hlo; chain=$(hlo_time)
+hlo=$tmp/transpose.hlo; transpose=$(hlo_time)
+hlo=$tmp/broadcast.hlo; broadcast=$(hlo_time)
+hlo=$tmp/while.hlo; while_t=$(hlo_time)
 
-# numpy may run without this machine's older-OpenBLAS workaround variables
-# (this command only).
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $py - "$runs" "$chain" "$transpose" "$broadcast" "$while_t" "$compute" <<'PY'
+"${benv[@]}" $py - "$runs" "$chain" "$transpose" "$broadcast" "$while_t" <<'PY'
 import sys, time
 import numpy as np
 runs = int(sys.argv[1])
 h_chain, h_tr, h_bc, h_wh = map(float, sys.argv[2:6])
-h_compute = dict(kv.split("=") for kv in sys.argv[6].split())
 rng = np.random.default_rng(1)
 a, b, c = (rng.uniform(-1, 1, (4096, 4096)).astype(np.float32) for _ in range(3))
 v = rng.uniform(-1, 1, 4096).astype(np.float32)
@@ -256,42 +266,106 @@ for name, h, n, c in (("elementwise chain (4 ops)", h_chain, n_chain, c_chain),
     print("%-26s %10.2f ms %10.2f ms %10.2f ms %8.2f %8.2f" % (name, h * 1e3, n * 1e3, c * 1e3, h / n, h / c))
 print("while loop overhead: hlorun %.2f us/iteration, numpy (python loop) %.2f us/iteration"
       % (h_wh / 1000 * 1e6, n_wh / 1000 * 1e6))
-
-f = lambda *s: rng.standard_normal(s).astype(np.float32)
-d5a, d5b, d1a, d1b = f(512, 512), f(512, 512), f(1024, 1024), f(1024, 1024)
-ba, bb = f(32, 256, 256), f(32, 256, 256)
-cx, ck = f(8, 56, 56, 64), f(3, 3, 64, 64)
-rx, sx = f(4096, 4096), f(4096, 1024)
-mx, mw1, mb1, mw2, mb2 = f(512, 1024), f(1024, 1024), f(1024), f(1024, 256), f(256)
-table, ids = f(50000, 512), rng.integers(0, 50000, 4096)
-
-def conv():  # im2col + one matmul (what a BLAS-backed conv does)
-    p = np.pad(cx, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    cols = np.lib.stride_tricks.sliding_window_view(p, (3, 3), axis=(1, 2))
-    cols = cols.transpose(0, 1, 2, 4, 5, 3).reshape(8 * 56 * 56, 9 * 64)
-    return (cols @ ck.reshape(9 * 64, 64)).reshape(8, 56, 56, 64)
-
-def softmax():
-    e = np.exp(sx - sx.max(1, keepdims=True))
-    return e / e.sum(1, keepdims=True)
-
-numpy_fns = {
-    "dot512": ("dot f32 512x512", lambda: d5a @ d5b),
-    "dot1024": ("dot f32 1024x1024", lambda: d1a @ d1b),
-    "bdot": ("batched dot 32x256^3", lambda: np.matmul(ba, bb)),
-    "conv": ("conv 3x3 8x56x56x64->64", conv),
-    "rowred": ("row sum 4096x4096", lambda: rx.sum(1)),
-    "softmax": ("softmax 4096x1024", softmax),
-    "mlp": ("2-layer MLP 512x1024", lambda: np.maximum(mx @ mw1 + mb1, 0) @ mw2 + mb2),
-    "gather": ("embedding gather 4096", lambda: table[ids]),
-}
-print()
-print("%-26s %12s %12s %8s" % ("compute op", "hlorun", "numpy", "ratio"))
-for key, (name, fn) in numpy_fns.items():
-    n = best(fn)
-    h = h_compute.get(key, "skip")
-    if h == "skip":
-        print("%-26s %12s %10.2f ms   skipped: gather not wired" % (name, "-", n * 1e3))
-    else:
-        print("%-26s %10.2f ms %10.2f ms %8.2f" % (name, float(h) * 1e3, n * 1e3, float(h) / n))
 PY
+
+# numpy's side of the compute ops: best of RUNS warm calls of one op in a
+# fresh process (seconds)
+cat >"$tmp/np_op.py" <<'PY'
+import sys, time
+import numpy as np
+key, runs = sys.argv[1], int(sys.argv[2])
+rng = np.random.default_rng(1)
+f = lambda *s: rng.standard_normal(s).astype(np.float32)
+
+def setup():
+    if key == "dot512":
+        a, b = f(512, 512), f(512, 512); return lambda: a @ b
+    if key == "dot1024":
+        a, b = f(1024, 1024), f(1024, 1024); return lambda: a @ b
+    if key == "bdot":
+        a, b = f(32, 256, 256), f(32, 256, 256); return lambda: np.matmul(a, b)
+    if key == "attn":  # bqhd,bkhd->bhqk as matmul on transposed views
+        q, k = f(8, 512, 8, 64), f(8, 512, 8, 64)
+        return lambda: np.matmul(q.transpose(0, 2, 1, 3), k.transpose(0, 2, 3, 1))
+    if key == "conv":  # im2col + one matmul (what a BLAS-backed conv does)
+        cx, ck = f(8, 56, 56, 64), f(3, 3, 64, 64)
+        def conv():
+            p = np.pad(cx, ((0, 0), (1, 1), (1, 1), (0, 0)))
+            cols = np.lib.stride_tricks.sliding_window_view(p, (3, 3), axis=(1, 2))
+            cols = cols.transpose(0, 1, 2, 4, 5, 3).reshape(8 * 56 * 56, 9 * 64)
+            return (cols @ ck.reshape(9 * 64, 64)).reshape(8, 56, 56, 64)
+        return conv
+    if key == "rowred":
+        rx = f(4096, 4096); return lambda: rx.sum(1)
+    if key == "softmax":
+        sx = f(4096, 1024)
+        def softmax():
+            e = np.exp(sx - sx.max(1, keepdims=True))
+            return e / e.sum(1, keepdims=True)
+        return softmax
+    if key == "mlp":
+        mx, mw1, mb1, mw2, mb2 = f(512, 1024), f(1024, 1024), f(1024), f(1024, 256), f(256)
+        return lambda: np.maximum(mx @ mw1 + mb1, 0) @ mw2 + mb2
+    if key == "gather":
+        table, ids = f(50000, 512), rng.integers(0, 50000, 4096); return lambda: table[ids]
+    raise SystemExit("unknown op " + key)
+
+fn = setup()
+t = []
+for _ in range(runs):
+    t0 = time.perf_counter(); fn(); t.append(time.perf_counter() - t0)
+print(min(t))
+PY
+
+# Compute ops: hlorun and numpy alternate op by op for $rounds rounds (each
+# side's time is its best over all rounds), so that a change in the
+# machine's load hits both sides alike; once with OpenBLAS's default thread
+# count and once with OPENBLAS_NUM_THREADS=1 on both sides (the same
+# library's kernels on one core: what is left is our own overhead).
+rounds=${BENCH_ROUNDS:-3}
+ops="dot512 dot1024 bdot attn conv rowred softmax mlp gather"
+declare -A name=([dot512]="dot f32 512x512" [dot1024]="dot f32 1024x1024" [bdot]="batched dot 32x256^3" [attn]="attention dot 8x512x8x64"
+  [conv]="conv 3x3 8x56x56x64->64" [rowred]="row sum 4096x4096" [softmax]="softmax 4096x1024"
+  [mlp]="2-layer MLP 512x1024" [gather]="embedding gather 4096")
+declare -A hbest nbest
+minf() { $py -c 'import sys; v=[float(x) for x in sys.argv[1:] if x]; print(min(v))' "$@"; }
+skip=""
+for c in $ops; do
+  if ! "${benv[@]}" "$bindir/hlorun" "$tmp/$c.hlo" --random-inputs=1 --quiet 2>"$tmp/err"; then
+    if grep -q "gather" "$tmp/err"; then skip="$skip $c"; else cat "$tmp/err" >&2; exit 1; fi
+  fi
+done
+for threads in default 1; do
+  tenv=()
+  [ "$threads" = 1 ] && tenv=(OPENBLAS_NUM_THREADS=1)
+  for r in $(seq "$rounds"); do
+    for c in $ops; do
+      hlo=$tmp/$c.hlo
+      if [[ " $skip " != *" $c "* ]]; then hbest[$threads.$c]=$(minf "${hbest[$threads.$c]:-}" "$(hlo_time "${tenv[@]}")"); fi
+      nbest[$threads.$c]=$(minf "${nbest[$threads.$c]:-}" "$("${benv[@]}" "${tenv[@]}" $py "$tmp/np_op.py" "$c" "$runs")")
+    done
+  done
+done
+
+echo
+nthreads=$("${benv[@]}" $py -c 'import ctypes; print(ctypes.CDLL("libopenblas.so.0").openblas_get_num_threads())' 2>/dev/null || echo "?")
+hblas=$(ldd "$bindir/hlorun" | awk '/blas/ {print $3}' | xargs -r readlink -f | tr '\n' ' ')
+nblas=$("${benv[@]}" $py -c 'import numpy, re; print(" ".join(sorted({l.split()[-1] for l in open("/proc/self/maps") if re.search("blas", l)})))')
+echo "compute ops: best over $rounds alternating rounds of best-of-$runs; load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+echo "  hlorun BLAS: ${hblas:-none}"
+echo "  numpy BLAS:  $nblas"
+printf "%-26s %12s %12s %8s   %12s %12s %8s\n" "compute op" "hlorun" "numpy" "ratio" "hlorun 1thr" "numpy 1thr" "ratio"
+printf "%-26s %12s %12s %8s   %12s %12s %8s\n" "  (OpenBLAS threads)" "$nthreads" "" "" "1" "" ""
+for c in $ops; do
+  line=$(printf "%-26s" "${name[$c]}")
+  for threads in default 1; do
+    n=${nbest[$threads.$c]}
+    if [[ " $skip " == *" $c "* ]]; then
+      line="$line $(printf "%12s %10.2f ms %8s  " "-" "$($py -c "print($n*1e3)")" "skip")"
+    else
+      h=${hbest[$threads.$c]}
+      line="$line $($py -c "print('%10.2f ms %10.2f ms %8.2f  ' % ($h*1e3, $n*1e3, $h/$n))")"
+    fi
+  done
+  echo "$line"
+done

@@ -96,11 +96,14 @@ static void shuffle(Rng *r, int *a, int n) {
   for (int i = n - 1; i > 0; i--) { int j = (int)rng_int(r, 0, i), t = a[i]; a[i] = a[j]; a[j] = t; }
 }
 
-static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, double tol, int ns, bool groups) {
+/* cmajor: lhs and result channel-major ([B, F, S...]: the in-place im2col
+ * path), kernel in any order. */
+static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, double tol, int ns, bool groups, bool cmajor) {
   int rank = ns + 2;
   int lp[8], rp[8], op[8];
   for (int i = 0; i < rank; i++) lp[i] = rp[i] = op[i] = i;
-  shuffle(rng, lp, rank); shuffle(rng, rp, rank); shuffle(rng, op, rank);
+  shuffle(rng, rp, rank);
+  if (!cmajor) { shuffle(rng, lp, rank); shuffle(rng, op, rank); }
   int64_t ls[3], ks_[3], os_[3];
   KConvParams p;
   memset(&p, 0, sizeof p);
@@ -157,12 +160,45 @@ Test(k_conv, random_layouts_windows_groups_types) {
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (int rep = 0; rep < 40; rep++)
-      random_case(&rng, cases[c].l, cases[c].r, cases[c].o, cases[c].wide, cases[c].tol, 1 + rep % 3, rep % 2 == 1);
+      random_case(&rng, cases[c].l, cases[c].r, cases[c].o, cases[c].wide, cases[c].tol, 1 + rep % 3, rep % 2 == 1, false);
+}
+
+/* Channel-major (NCHW-like) lhs and result with every window attribute,
+ * float and complex: the column-buffer path; groups and other types take
+ * the general one. */
+Test(k_conv, channel_major_windows) {
+  Rng rng = {3131};
+  struct { EType t; double tol; } cases[] = {{ET_F32, 1e-5}, {ET_F64, 1e-12}, {ET_C64, 1e-5}, {ET_C128, 1e-12}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int rep = 0; rep < 60; rep++)
+      random_case(&rng, cases[c].t, cases[c].t, cases[c].t, true, cases[c].tol, 1 + rep % 3, rep % 4 == 3, true);
+  for (int rep = 0; rep < 10; rep++) random_case(&rng, ET_BF16, ET_BF16, ET_F32, false, 0, 1 + rep % 3, false, true);
+}
+
+/* NCHW 3x3 (OIHW kernel) over several column-buffer chunks, stride 1 and 2. */
+Test(k_conv, nchw_3x3_several_chunks) {
+  Rng rng = {79};
+  int64_t N = 2, C = 48, H = 23, Wd = 37, F = 5;
+  for (int64_t s = 1; s <= 2; s++) {
+    int64_t Ho = (H + 2 - 3) / s + 1, Wo = (Wd + 2 - 3) / s + 1;
+    KArray L = ka(ET_F32, 4, (int64_t[]){N, C, H, Wd}, rand_array(&rng, ET_F32, N * C * H * Wd, true));
+    KArray R = ka(ET_F32, 4, (int64_t[]){F, C, 3, 3}, rand_array(&rng, ET_F32, F * C * 9, true));
+    int64_t od[] = {N, F, Ho, Wo}, no = N * F * Ho * Wo;
+    KArray O = ka(ET_F32, 4, od, malloc((size_t)no * 4)), W = ka(ET_F32, 4, od, malloc((size_t)no * 4));
+    KConvParams p = {{2, 0, 1, (int64_t[]){2, 3}, 1, 0, (int64_t[]){2, 3}, 0, 1, (int64_t[]){2, 3}},
+                     {2, NULL, (int64_t[]){s, s}, (int64_t[]){1, 1}, (int64_t[]){1, 1}, NULL, NULL, NULL}, 1, 1};
+    Error err;
+    cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+    ref_conv(&L, &R, &p, &W);
+    for (int64_t i = 0; i < no; i++)
+      cr_assert(close_enough(((float *)O.data)[i], ((float *)W.data)[i], 1e-4, 1e-4), "s=%lld [%lld]", (long long)s, (long long)i);
+    free(L.data); free(R.data); free(O.data); free(W.data);
+  }
 }
 
 Test(k_conv, zero_spatial_dims_and_depthwise) {
   Rng rng = {8};
-  for (int rep = 0; rep < 20; rep++) random_case(&rng, ET_F32, ET_F32, ET_F32, true, 1e-5, 0, true);
+  for (int rep = 0; rep < 20; rep++) random_case(&rng, ET_F32, ET_F32, ET_F32, true, 1e-5, 0, true, false);
   /* Depthwise: feature_group_count == input features, NHWC / HWIO. */
   int64_t C = 4;
   float x[1 * 3 * 3 * 4], k[3 * 3 * 1 * 4], o[1 * 3 * 3 * 4], want[36];
@@ -195,6 +231,28 @@ Test(k_conv, nhwc_3x3_blas_path) {
   ref_conv(&L, &R, &p, &W);
   for (int64_t i = 0; i < N * H * Wd * F; i++) cr_assert(close_enough(((float *)O.data)[i], ((float *)W.data)[i], 1e-4, 1e-4));
   free(L.data); free(R.data); free(O.data); free(W.data);
+}
+
+/* Enough output rows for the im2col patch to be filled and multiplied in
+ * several chunks (the last one partial), with one and with two feature
+ * groups. */
+Test(k_conv, nhwc_3x3_several_patch_chunks) {
+  Rng rng = {78};
+  int64_t N = 3, H = 20, Wd = 21, C = 64, F = 8;
+  for (int64_t G = 1; G <= 2; G++) {
+    KArray L = ka(ET_F32, 4, (int64_t[]){N, H, Wd, C}, rand_array(&rng, ET_F32, N * H * Wd * C, true));
+    KArray R = ka(ET_F32, 4, (int64_t[]){3, 3, C / G, F}, rand_array(&rng, ET_F32, 9 * C / G * F, true));
+    int64_t od[] = {N, H, Wd, F};
+    KArray O = ka(ET_F32, 4, od, malloc((size_t)(N * H * Wd * F) * 4)), W = ka(ET_F32, 4, od, malloc((size_t)(N * H * Wd * F) * 4));
+    KConvParams p = {{2, 0, 3, (int64_t[]){1, 2}, 2, 3, (int64_t[]){0, 1}, 0, 3, (int64_t[]){1, 2}},
+                     {2, NULL, NULL, (int64_t[]){1, 1}, (int64_t[]){1, 1}, NULL, NULL, NULL}, G, 1};
+    Error err;
+    cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+    ref_conv(&L, &R, &p, &W);
+    for (int64_t i = 0; i < N * H * Wd * F; i++)
+      cr_assert(close_enough(((float *)O.data)[i], ((float *)W.data)[i], 1e-4, 1e-4), "G=%lld [%lld]", (long long)G, (long long)i);
+    free(L.data); free(R.data); free(O.data); free(W.data);
+  }
 }
 
 Test(k_conv, errors) {
