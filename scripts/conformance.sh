@@ -23,6 +23,8 @@ corpus=${3:?missing CORPUS_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 hlorun="$bindir/hlorun"
 hlolayout="$bindir/hlolayout"
+# Seconds one module of the run mode may take (sanitizer builds need more).
+run_timeout=${CONFORMANCE_RUN_TIMEOUT:-20}
 
 # The reason listed for a module in conformance-run-exceptions.txt, or "".
 run_exception() {
@@ -38,7 +40,7 @@ run_one() {
   local f=$1 reason out rc
   reason=$(run_exception "$f")
   case "$reason" in slow:*) printf 'SKIP\t%s\t%s\n' "$f" "$reason"; return ;; esac
-  out=$(timeout 20 "$hlorun" "$f" --random-inputs --quiet 2>&1 >/dev/null)
+  out=$(timeout "$run_timeout" "$hlorun" "$f" --random-inputs --quiet 2>&1 >/dev/null)
   rc=$?
   out=$(printf '%s' "$out" | head -n 1 | cut -c1-300)
   if [ -n "$reason" ]; then
@@ -135,7 +137,7 @@ case "$mode" in
     ;;
   run)
     export -f run_one run_exception
-    export hlorun here
+    export hlorun here run_timeout
     results=$(for f in "${files[@]}"; do known_invalid "$f" || printf '%s\0' "$f"; done |
               xargs -0 -P 2 -n 1 bash -c 'run_one "$1"' _)
     pass=$(grep -c '^PASS' <<<"$results")

@@ -12,7 +12,7 @@ scripts/bootstrap.sh
 scripts/bootstrap.sh --asan
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-(cd build-asan && ctest --output-on-failure -j"$jobs")
+(cd build-asan && CONFORMANCE_RUN_TIMEOUT=90 ctest --output-on-failure -j"$jobs")
 
 if [ -x scripts/fuzz-parser.sh ]; then
   scripts/fuzz-parser.sh --seconds "${FUZZ_SECONDS:-60}"
