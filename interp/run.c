@@ -521,6 +521,7 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     ctx->outfeed = outfeed_leaf;
     ctx->feed_ud = &feeds;
     ctx->timing = opt->stats || opt->trace;
+    ctx->max_instructions = opt->max_instructions;
     if (opt->trace) {
       ctx->trace = trace_fn;
       ctx->trace_ud = &tracer;
