@@ -14,9 +14,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-asan && ctest --output-on-failure -j"$jobs" -E 'conformance/roundtrip')
 
-# FUZZ_SECONDS (default 80) is split between the parser and the whole-pipeline
+# FUZZ_SECONDS (default 60) is split between the parser and the whole-pipeline
 # targets.
-fuzz=${FUZZ_SECONDS:-80}
+fuzz=${FUZZ_SECONDS:-60}
 scripts/fuzz-parser.sh --seconds $((fuzz / 2))
 scripts/fuzz-run.sh --seconds $((fuzz - fuzz / 2))
 echo "all tests passed"
