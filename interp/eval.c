@@ -1397,6 +1397,12 @@ bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nar
   ctx->depth++;
   for (int i = 0; i < n && ok; i++) {
     const Instr *in = comp->instrs[i];
+    if (ctx->max_instructions > 0 && ctx->instructions_executed >= ctx->max_instructions) {
+      ok = error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: over the budget of %" PRId64 " executed instructions",
+                     in->name, ctx->max_instructions);
+      break;
+    }
     const Shape *rs = override ? override[i] : &in->shape;
     InstrStats *st = &plan->stats[i];
     int64_t t0 = ctx->timing ? now_ns() : 0;

@@ -61,6 +61,7 @@ struct EvalCtx {
   int depth;       /* call depth (for traces and a recursion limit) */
   int64_t instructions_executed;
   int64_t while_iterations;
+  int64_t max_instructions; /* > 0: executing more is a runtime error */
   /* infeed / outfeed (eval_feed.c); NULL makes the op an error.  infeed
    * makes each array leaf of the infeed's data shape in order; outfeed is
    * handed each array leaf of the data it sends, in order. */

@@ -137,10 +137,14 @@ void mem_format_bytes(int64_t bytes, char *buf, int bufsize) {
   snprintf(buf, (size_t)bufsize, "%.2f %s", d, units[u]);
 }
 
-bool mem_charge(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error *err) {
+static MemSpace *space_fits(MemSystem *m, int64_t id, int64_t nbytes, const char *who,
+                            Error *err) {
   MemSpace *s = mem_space(m, id, err);
-  if (!s) return false;
-  if (nbytes < 0) return error_set(err, ERR_RUNTIME, -1, "%s: negative buffer size", who);
+  if (!s) return NULL;
+  if (nbytes < 0) {
+    error_set(err, ERR_RUNTIME, -1, "%s: negative buffer size", who);
+    return NULL;
+  }
   if (nbytes > s->capacity - s->live) {
     char ask[48], cap[48], fr[48], pk[48];
     mem_format_bytes(nbytes, ask, sizeof ask);
@@ -148,13 +152,24 @@ bool mem_charge(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error
     mem_format_bytes(s->capacity - s->live, fr, sizeof fr);
     mem_format_bytes(s->peak, pk, sizeof pk);
     bool named = who && *who;
-    return error_set(err, ERR_RUNTIME, -1,
+    error_set(err, ERR_RUNTIME, -1,
                      "%s%smemory space S(%" PRId64 ") %s is exhausted: asked for %" PRId64
                      " bytes (%s), %" PRId64 " bytes free (%s) of capacity %s, peak use %" PRId64
                      " bytes (%s)",
                      named ? who : "", named ? ": " : "", s->id, s->name, nbytes, ask, s->capacity - s->live, fr, cap, s->peak,
                      pk);
+    return NULL;
   }
+  return s;
+}
+
+bool mem_fits(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error *err) {
+  return space_fits(m, id, nbytes, who, err) != NULL;
+}
+
+bool mem_charge(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error *err) {
+  MemSpace *s = space_fits(m, id, nbytes, who, err);
+  if (!s) return false;
   s->live += nbytes;
   if (s->live > s->peak) s->peak = s->live;
   s->nallocs++;

@@ -72,6 +72,10 @@ bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *
  * space (or fails as mem_alloc does) without touching host memory. */
 bool mem_charge(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error *err);
 void mem_discharge(MemSystem *m, int64_t id, int64_t nbytes);
+/* Whether nbytes would fit in space `id` now (the error mem_charge would
+ * give if not), without counting anything: for host temporaries and scratch
+ * buffers tied to a space but not accounted in it. */
+bool mem_fits(MemSystem *m, int64_t id, int64_t nbytes, const char *who, Error *err);
 /* Host allocation used for every buffer (64-byte aligned, rounded up to a
  * whole line whose tail is zeroed); give it back with mem_raw_free. */
 void *mem_raw_alloc(MemSystem *m, int64_t nbytes, bool zero);

@@ -48,6 +48,7 @@ static bool input_value(EvalCtx *ctx, const Shape *s, const RunInput *in, const 
   /* The temporary comes from (and goes back to) the run's block pool, so
    * that results later reuse memory already touched. */
   MemSystem *mem = ctx->vc.mem;
+  if (!mem_fits(mem, ai->space, ai->dense_bytes, pdesc, err)) return false;
   void *dense = mem_raw_alloc(mem, ai->dense_bytes, false);
   if (!dense) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   Error e;
@@ -75,6 +76,8 @@ static bool random_value(EvalCtx *ctx, const Shape *s, uint64_t *state, const ch
   if (!ai) return false;
   int64_t n = ai->elements;
   MemSystem *mem = ctx->vc.mem;
+  /* The temporary must not be bigger than the space the value goes to. */
+  if (!mem_fits(mem, ai->space, ai->dense_bytes, pdesc, err)) return false;
   unsigned char *dense = mem_raw_alloc(mem, ai->dense_bytes, false);
   if (!dense) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   enum { CHUNK = 4096 };
@@ -521,6 +524,7 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     ctx->outfeed = outfeed_leaf;
     ctx->feed_ud = &feeds;
     ctx->timing = opt->stats || opt->trace;
+    ctx->max_instructions = opt->max_instructions;
     if (opt->trace) {
       ctx->trace = trace_fn;
       ctx->trace_ud = &tracer;

@@ -35,6 +35,9 @@ typedef struct RunOptions {
   uint64_t seed;
   bool stats;              /* collect per-instruction time */
   int64_t repeat;          /* evaluate the entry this many times (0 or 1: once) */
+  int64_t max_instructions; /* > 0: a run executing more instructions (loop
+                             * iterations count their bodies' instructions)
+                             * fails with a runtime error; 0: unlimited */
   FILE *trace;             /* one line per executed instruction, or NULL */
   RunFormat trace_format;
   /* infeed data: one array per array leaf an infeed asks for, consumed in

@@ -168,6 +168,11 @@ static bool buffer_new(ValueCtx *vc, int64_t space, int64_t nbytes, bool zero, c
   b->space = space;
   b->nbytes = nbytes;
   if (vc->uncounted > 0) {
+    /* Scratch is not accounted, but cannot be bigger than its space's room. */
+    if (!mem_fits(vc->mem, space, nbytes, who, err)) {
+      free(b);
+      return false;
+    }
     b->data = mem_raw_alloc(vc->mem, nbytes, zero);
     if (!b->data) {
       free(b);

@@ -49,6 +49,24 @@ EType k_unary_result_type(KUnaryOp op, EType t) {
   } while (0)
 
 /* ---- real floats: F = float/double, S = libm suffix ---- */
+/* Round half to even: the builtin where the compiler has it (GCC, clang >=
+ * 15), else nearbyint, which rounds so in the default rounding mode (the
+ * library never changes it). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_roundeven)
+#define K_HAVE_ROUNDEVEN 1
+#endif
+#elif defined(__GNUC__) && __GNUC__ >= 10
+#define K_HAVE_ROUNDEVEN 1
+#endif
+#ifdef K_HAVE_ROUNDEVEN
+#define K_ROUNDEVEN(x) __builtin_roundeven(x)
+#define K_ROUNDEVENf(x) __builtin_roundevenf(x)
+#else
+#define K_ROUNDEVEN(x) nearbyint(x)
+#define K_ROUNDEVENf(x) nearbyintf(x)
+#endif
+
 #define FLOAT_UNARY(NAME, F, S)                                                          \
   static void NAME(KUnaryOp op, F *restrict o, const F *restrict x, int64_t n) {         \
     switch (op) {                                                                        \
@@ -73,7 +91,7 @@ EType k_unary_result_type(KUnaryOp op, EType t) {
     case KU_TANH: LOOP(tanh##S(x[i])); break;                                            \
     case KU_ERF: LOOP(erf##S(x[i])); break;                                              \
     case KU_ROUND_AFZ: LOOP(round##S(x[i])); break;                                      \
-    case KU_ROUND_EVEN: LOOP(__builtin_roundeven##S(x[i])); break;                       \
+    case KU_ROUND_EVEN: LOOP(K_ROUNDEVEN##S(x[i])); break;                               \
     default: break;                                                                      \
     }                                                                                    \
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up (bootstrap) and runs every test: the release build, then the whole
-# suite again under AddressSanitizer + UndefinedBehaviorSanitizer, then a short
-# fuzzing run of the parser.
+# suite again under AddressSanitizer + UndefinedBehaviorSanitizer, then short
+# fuzzing runs of the parser and of the whole pipeline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -14,7 +14,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-asan && CONFORMANCE_RUN_TIMEOUT=90 ctest --output-on-failure -j"$jobs")
 
-if [ -x scripts/fuzz-parser.sh ]; then
-  scripts/fuzz-parser.sh --seconds "${FUZZ_SECONDS:-60}"
-fi
+# FUZZ_SECONDS (default 60) is split between the parser and the whole-pipeline
+# targets.
+fuzz=${FUZZ_SECONDS:-60}
+scripts/fuzz-parser.sh --seconds $((fuzz / 2))
+scripts/fuzz-run.sh --seconds $((fuzz - fuzz / 2))
 echo "all tests passed"
