@@ -18,9 +18,6 @@
 
 #define K_MAX_RANK 64
 
-/* Runtime dispatch (AVX-512 / AVX2 / baseline) of a hot loop. */
-#define K_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-
 typedef float _Complex kc64;
 typedef double _Complex kc128;
 
