@@ -81,7 +81,10 @@ static bool plan_keep(CompPlan *p, const Computation *c) {
       if (x->parent != c || x->index >= u || gfirst[x->index] < 0) continue;
       int g = gfirst[x->index];
       if (u <= p->group_end[g]) continue; /* inside x's own group */
-      if (x->op == OP_BROADCAST && gfirst[u] >= 0) continue; /* re-derived */
+      const Instr *xo = x->op == OP_BROADCAST ? x->operands[0] : NULL;
+      if (xo && gfirst[u] >= 0 &&
+          (xo->parent != c || p->last_use[xo->index] >= p->last_use[x->index]))
+        continue; /* re-derived from its (still live) operand */
       p->keep[x->index] = 1;
     }
   }
@@ -107,12 +110,12 @@ static bool plan_comp(CompPlan *p, const Computation *c) {
       if (o->parent == c && o->index < i) p->last_use[o->index] = i;
     }
   }
-  /* A big broadcast that fused groups read as a view of its operand keeps
-   * that operand alive as long as itself (later groups re-derive it rather
-   * than read a materialised copy). */
+  /* A broadcast that fused groups read as a view of its operand keeps that
+   * operand alive as long as itself (later groups re-derive it rather than
+   * read a materialised copy). */
   for (int i = n - 1; i >= 0; i--) {
     const Instr *b = c->instrs[i];
-    if (b->op != OP_BROADCAST || !fusion_sized(b) || !eval_fusable(b)) continue;
+    if (b->op != OP_BROADCAST || !eval_fusable(b)) continue;
     const Instr *o = b->operands[0];
     if (o->parent == c && o->index < i && p->last_use[i] > p->last_use[o->index])
       p->last_use[o->index] = p->last_use[i];
