@@ -19,6 +19,7 @@ enum { MAX_DEPTH = 200 };
 /* Elementwise chains are fused from this result size on (smaller ones run
  * op by op, so small programs keep exact per-instruction liveness). */
 #define EVAL_FUSE_MIN_BYTES ((int64_t)1 << 20)
+#define EVAL_GROUP_MAX 512 /* instructions spanned by one fused group */
 
 static int64_t now_ns(void) {
   struct timespec ts;
@@ -49,6 +50,48 @@ bool eval_unsupported(const Instr *in, Error *err) {
 
 /* --- plans (once per module) --- */
 
+/* Results of at least EVAL_FUSE_MIN_BYTES start fused groups. */
+static bool fusion_sized(const Instr *in) {
+  int64_t elems;
+  return shape_element_count(&in->shape, &elems) &&
+         elems * etype_storage_bytes(in->shape.etype) >= EVAL_FUSE_MIN_BYTES;
+}
+
+/* keep[x] for the members of groups: whether x's value is needed after its
+ * group (the root, or a user that is not a member of a group; big
+ * broadcasts used by later groups are re-derived there). */
+static bool plan_keep(CompPlan *p, const Computation *c) {
+  int n = c->ninstrs;
+  int *gfirst = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  p->keep = calloc((size_t)(n ? n : 1), 1);
+  if (!gfirst || !p->keep) {
+    free(gfirst);
+    return false;
+  }
+  for (int i = 0; i < n; i++) gfirst[i] = -1;
+  for (int i = 0; i < n; i++)
+    if (p->group_end[i] > i)
+      for (int k = i; k <= p->group_end[i]; k++)
+        if (eval_group_member(c->instrs[k])) gfirst[k] = i;
+  for (int u = 0; u < n; u++) {
+    const Instr *in = c->instrs[u];
+    if (in == c->root && gfirst[u] >= 0) p->keep[u] = 1;
+    for (int k = 0; k < in->noperands; k++) {
+      const Instr *x = in->operands[k];
+      if (x->parent != c || x->index >= u || gfirst[x->index] < 0) continue;
+      int g = gfirst[x->index];
+      if (u <= p->group_end[g]) continue; /* inside x's own group */
+      const Instr *xo = x->op == OP_BROADCAST ? x->operands[0] : NULL;
+      if (xo && gfirst[u] >= 0 &&
+          (xo->parent != c || p->last_use[xo->index] >= p->last_use[x->index]))
+        continue; /* re-derived from its (still live) operand */
+      p->keep[x->index] = 1;
+    }
+  }
+  free(gfirst);
+  return true;
+}
+
 static bool plan_comp(CompPlan *p, const Computation *c) {
   int n = c->ninstrs;
   size_t sz = (size_t)(n ? n : 1);
@@ -66,6 +109,16 @@ static bool plan_comp(CompPlan *p, const Computation *c) {
       const Instr *o = in->operands[k];
       if (o->parent == c && o->index < i) p->last_use[o->index] = i;
     }
+  }
+  /* A broadcast that fused groups read as a view of its operand keeps that
+   * operand alive as long as itself (later groups re-derive it rather than
+   * read a materialised copy). */
+  for (int i = n - 1; i >= 0; i--) {
+    const Instr *b = c->instrs[i];
+    if (b->op != OP_BROADCAST || !eval_fusable(b)) continue;
+    const Instr *o = b->operands[0];
+    if (o->parent == c && o->index < i && p->last_use[i] > p->last_use[o->index])
+      p->last_use[o->index] = p->last_use[i];
   }
   /* Value of instr j dies after instr last_use[j] (or right after itself when
    * unused); the root lives on as the result. */
@@ -96,41 +149,34 @@ static bool plan_comp(CompPlan *p, const Computation *c) {
   for (int i = 0; i < n; i++) p->group_end[i] = -1;
   for (int i = 0; i < n;) {
     const Instr *a = c->instrs[i];
-    int64_t elems;
-    if (!eval_fusable(a) || !shape_element_count(&a->shape, &elems) ||
-        elems * etype_storage_bytes(a->shape.etype) < EVAL_FUSE_MIN_BYTES) {
+    if (!eval_fusable(a) || !fusion_sized(a)) {
       i++;
       continue;
     }
-    /* Extend while members chain (or are broadcasts, read through views);
-     * keep the longest prefix in which every member but the last is used
-     * only inside it (the last is the only value materialised). */
+    /* Extend over the following elementwise ops of the same shape and
+     * layout; constants between them are hoisted (evaluated before the
+     * group).  Members whose value is needed after the group (or is the
+     * root) are materialised, the others live in block-sized scratch. */
     int end = i;
-    for (int j = i + 1; j < n && j - i < 256; j++) {
+    for (int j = i + 1; j < n && j - i < EVAL_GROUP_MAX; j++) {
       const Instr *b = c->instrs[j];
+      if (b->op == OP_CONSTANT) continue;
       if (!eval_fusable(b) || b->shape.rank != a->shape.rank) break;
       bool same = true;
       for (int d = 0; d < a->shape.rank; d++) same = same && b->shape.dims[d] == a->shape.dims[d];
       Layout x = a->shape.layout, y = b->shape.layout;
       x.memory_space = y.memory_space = 0;
       if (!same || !layout_equal(&x, &y)) break;
-      /* b must use something of the group (else it is an independent op);
-       * a broadcast is read through a view by later members, so it may join
-       * unlinked */
-      bool linked = false;
-      for (int o = 0; o < b->noperands; o++)
-        linked = linked || (b->operands[o]->index >= i && b->operands[o]->index < j &&
-                            b->operands[o]->parent == c);
-      if (!linked && b->op != OP_BROADCAST) break;
-      bool ok = true;
-      for (int k = i; k < j && ok; k++)
-        ok = c->instrs[k] != c->root && p->last_use[k] >= 0 && p->last_use[k] <= j;
-      if (ok) end = j;
+      /* a broadcast reads its operand's value: a hoisted constant at most */
+      if (b->op == OP_BROADCAST && b->operands[0]->parent == c && b->operands[0]->index >= i &&
+          eval_group_member(b->operands[0]))
+        break;
+      end = j;
     }
     if (end > i) p->group_end[i] = end;
     i = end + 1;
   }
-  return true;
+  return plan_keep(p, c);
 }
 
 bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, Error *err) {
@@ -161,6 +207,7 @@ void eval_free(EvalCtx *ctx) {
     free(p->consts);
     free(p->aux);
     free(p->group_end);
+    free(p->keep);
   }
   free(ctx->plans);
   ctx->plans = NULL;
@@ -1344,35 +1391,66 @@ static void release_after(EvalCtx *ctx, const CompPlan *plan, Value **vals, int 
   }
 }
 
-/* An elementwise group: one fused loop, then the bookkeeping of each
- * member (stats, trace, releases) as if they had run one by one. */
-static bool run_group(EvalCtx *ctx, Frame *f, int first, int64_t t0, Error *err) {
+/* Instruction i alone: run it, then its stats, trace and releases. */
+static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t t0,
+                    Value *const *args, int nargs, Error *err) {
+  const CompPlan *plan = f->plan;
+  const Instr *in = plan->comp->instrs[i];
+  InstrStats *st = &plan->stats[i];
+  Value *v = NULL;
+  if (!exec_instr(ctx, f, in, rs, args, nargs, &v, err)) {
+    prefix_error(in, err);
+    return false;
+  }
+  f->vals[i] = v;
+  int64_t dt = ctx->timing ? now_ns() - t0 : 0;
+  st->count++;
+  st->ns += dt;
+  ctx->instructions_executed++;
+  if (ctx->vc.uncounted == 0 && counts_traffic(in->op)) {
+    for (int k = 0; k < in->noperands; k++) traffic(ctx, st, f->vals[in->operands[k]->index], false);
+    traffic(ctx, st, v, true);
+  }
+  if (ctx->trace) ctx->trace(ctx->trace_ud, in, v, dt, ctx->depth - 1);
+  release_after(ctx, plan, f->vals, i);
+  return true;
+}
+
+/* An elementwise group: the constants it spans first (one by one), then one
+ * fused loop over its members, then the bookkeeping of each member (stats,
+ * trace, releases) as if they had run one by one. */
+static bool run_group(EvalCtx *ctx, Frame *f, int first, int64_t t0, Value *const *args,
+                      int nargs, Error *err) {
   const CompPlan *plan = f->plan;
   int last = plan->group_end[first];
-  Value *v = NULL;
-  if (!eval_elementwise_group(ctx, f, first, last, &v, err)) {
+  for (int k = first; k <= last; k++)
+    if (!eval_group_member(plan->comp->instrs[k]) &&
+        !run_one(ctx, f, k, &plan->comp->instrs[k]->shape, ctx->timing ? now_ns() : 0, args,
+                 nargs, err))
+      return false;
+  if (!eval_elementwise_group(ctx, f, first, last, err)) {
     prefix_error(plan->comp->instrs[last], err);
     return false;
   }
-  f->vals[last] = v;
   int64_t dt = ctx->timing ? now_ns() - t0 : 0;
-  ctx->fused_instructions += last - first + 1;
   for (int k = first; k <= last; k++) {
     const Instr *in = plan->comp->instrs[k];
+    if (!eval_group_member(in)) continue; /* a hoisted constant, accounted above */
+    ctx->fused_instructions++;
+    Value *v = f->vals[k]; /* NULL unless materialised */
     InstrStats *st = &plan->stats[k];
     st->count++;
     ctx->instructions_executed++;
-    /* traffic: operands from outside the group, and the final result */
+    /* traffic: operands from outside the group, materialised results */
     if (ctx->vc.uncounted == 0)
       for (int o = 0; o < in->noperands; o++) {
-        int idx = in->operands[o]->index;
-        if (idx < first || idx > last) traffic(ctx, st, f->vals[idx], false);
+        const Instr *op = in->operands[o];
+        if (op->index < first || op->index > last || !eval_group_member(op))
+          traffic(ctx, st, f->vals[op->index], false);
       }
-    if (k == last) {
-      st->ns += dt;
-      if (ctx->vc.uncounted == 0) traffic(ctx, st, v, true);
-    }
-    if (ctx->trace) ctx->trace(ctx->trace_ud, in, k == last ? v : NULL, k == last ? dt : 0, ctx->depth - 1);
+    if (k == last) st->ns += dt;
+    if (v && ctx->vc.uncounted == 0) traffic(ctx, st, v, true);
+    if (ctx->trace) ctx->trace(ctx->trace_ud, in, v, k == last ? dt : 0, ctx->depth - 1);
   }
   for (int k = first; k <= last; k++) release_after(ctx, plan, f->vals, k);
   return true;
@@ -1404,30 +1482,13 @@ bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nar
       break;
     }
     const Shape *rs = override ? override[i] : &in->shape;
-    InstrStats *st = &plan->stats[i];
     int64_t t0 = ctx->timing ? now_ns() : 0;
-    Value *v = NULL;
     if (!override && ctx->fuse && plan->group_end[i] > i) {
-      ok = run_group(ctx, &f, i, t0, err);
+      ok = run_group(ctx, &f, i, t0, args, nargs, err);
       i = plan->group_end[i];
       continue;
     }
-    ok = exec_instr(ctx, &f, in, rs, args, nargs, &v, err);
-    if (!ok) {
-      prefix_error(in, err);
-      break;
-    }
-    vals[i] = v;
-    int64_t dt = ctx->timing ? now_ns() - t0 : 0;
-    st->count++;
-    st->ns += dt;
-    ctx->instructions_executed++;
-    if (ctx->vc.uncounted == 0 && counts_traffic(in->op)) {
-      for (int k = 0; k < in->noperands; k++) traffic(ctx, st, vals[in->operands[k]->index], false);
-      traffic(ctx, st, v, true);
-    }
-    if (ctx->trace) ctx->trace(ctx->trace_ud, in, v, dt, ctx->depth - 1);
-    release_after(ctx, plan, vals, i);
+    ok = run_one(ctx, &f, i, rs, t0, args, nargs, err);
   }
   ctx->depth--;
   if (ok) {

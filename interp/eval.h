@@ -35,10 +35,13 @@ typedef struct CompPlan {
   Value **consts;     /* per instr: materialised constants (cached per run) */
   void **aux;         /* per instr: op-specific data prepared on first use */
   /* Elementwise fusion: group_end[i] > i when instructions i..group_end[i]
-   * form a chain of elementwise ops over one big shape whose intermediates
-   * are used only inside the chain; it then runs block by block without
-   * materialising them (as XLA's loop fusion would).  -1 otherwise. */
+   * are elementwise ops over one big shape (and constants, hoisted): they
+   * run block by block (as XLA's loop fusion would), materialising only
+   * the values needed after the group.  -1 otherwise. */
   int *group_end;
+  /* Per group member: 1 when its value is needed after the group (it is
+   * then materialised), else it lives only in block scratch. */
+  unsigned char *keep;
 } CompPlan;
 
 /* Called once per executed instruction when tracing. */

@@ -1,15 +1,24 @@
 /* Well-known custom-call targets:
  *   TopK           -- XLA's top-k custom call (eval_sort.c);
+ *   __cublas$gemm  -- XLA's GPU gemm: alpha * dot(lhs, rhs) + beta * c from
+ *                     the GemmBackendConfig JSON (dot dimension numbers,
+ *                     alpha_real/alpha_imag, beta, epilogue DEFAULT only),
+ *                     computed in dot's compute type and rounded once; a
+ *                     tuple result is (result, workspace), the workspace
+ *                     zeroed;
  *   AllocateBuffer -- an uninitialised buffer of the result shape (zeros);
  *   PadToStatic    -- (data, size of each dimension): values carry no
  *                     dynamic sizes here, so every size is the bound. */
 #include "interp/eval_custom_call.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "interp/eval_sort.h"
+#include "kernels/k_dot.h"
+#include "kernels/kernels.h"
 #include "layout/etype_convert.h"
 
 static bool pad_to_static(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
@@ -36,11 +45,196 @@ static bool pad_to_static(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape 
   return eval_outs_close(ctx, rs, &o, ok, out, err);
 }
 
+/* --- __cublas$gemm --- */
+
+/* The value of JSON key `key` in s (the first occurrence at any depth:
+ * GemmBackendConfig's keys are distinct), just past its ':', or NULL.  s has
+ * had its string escapes removed. */
+static const char *json_value(const char *s, const char *key) {
+  size_t n = strlen(key);
+  for (const char *p = strchr(s, '"'); p; p = strchr(p + 1, '"')) {
+    if (strncmp(p + 1, key, n) || p[1 + n] != '"') continue;
+    const char *q = p + 2 + n;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+    if (*q == ':') return q + 1;
+  }
+  return NULL;
+}
+
+static const char *json_skip_ws(const char *p) {
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  return p;
+}
+
+/* A number, written bare or (proto int64) as a string. */
+static bool json_number(const char *s, const char *key, double dflt, double *v) {
+  const char *p = json_value(s, key);
+  *v = dflt;
+  if (!p) return true;
+  p = json_skip_ws(p);
+  if (*p == '"') p++;
+  char *end;
+  *v = strtod(p, &end);
+  return end != p;
+}
+
+/* A list of integers ("1" or 1), at most max. */
+static bool json_ints(const char *s, const char *key, int64_t *v, int max, int *n) {
+  const char *p = json_value(s, key);
+  *n = 0;
+  if (!p) return true;
+  p = json_skip_ws(p);
+  if (*p++ != '[') return false;
+  for (;;) {
+    p = json_skip_ws(p);
+    if (*p == ']') return true;
+    if (*p == ',') { p++; continue; }
+    if (*p == '"') p++;
+    char *end;
+    long long x = strtoll(p, &end, 10);
+    if (end == p || *n >= max) return false;
+    v[(*n)++] = x;
+    p = end;
+    if (*p == '"') p++;
+  }
+}
+
+typedef struct GemmConfig {
+  double alpha_re, alpha_im, beta;
+  int nlb, nrb, nlc, nrc;
+  int64_t lb[SHAPE_MAX_RANK], rb[SHAPE_MAX_RANK], lc[SHAPE_MAX_RANK], rc[SHAPE_MAX_RANK];
+  char epilogue[32];
+} GemmConfig;
+
+static bool gemm_config(const Instr *in, GemmConfig *g, Error *err) {
+  const Attr *a = ir_attr(in, ATTR_BACKEND_CONFIG);
+  if (!a || (a->kind != AV_STRING_OR_RAW && a->kind != AV_STRING) || !a->v.s)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: __cublas$gemm needs a GemmBackendConfig backend_config",
+                     in->name);
+  size_t len = strlen(a->v.s);
+  char *s = malloc(len + 1), *w = s;
+  if (!s) return error_set(err, ERR_RUNTIME, in->offset, "out of memory");
+  for (const char *r = a->v.s; *r; r++)
+    if (!(*r == '\\' && r[1] == '"')) *w++ = *r; /* \" -> " */
+  *w = 0;
+  memset(g, 0, sizeof *g);
+  strcpy(g->epilogue, "DEFAULT");
+  const char *e = json_value(s, "epilogue");
+  if (e) {
+    e = json_skip_ws(e);
+    size_t k = 0;
+    if (*e == '"')
+      for (e++; *e && *e != '"' && k + 1 < sizeof g->epilogue; e++) g->epilogue[k++] = *e;
+    g->epilogue[k] = 0;
+  }
+  bool ok = json_value(s, "dot_dimension_numbers") &&
+            json_number(s, "alpha_real", 1, &g->alpha_re) &&
+            json_number(s, "alpha_imag", 0, &g->alpha_im) && json_number(s, "beta", 0, &g->beta) &&
+            json_ints(s, "lhs_batch_dimensions", g->lb, SHAPE_MAX_RANK, &g->nlb) &&
+            json_ints(s, "rhs_batch_dimensions", g->rb, SHAPE_MAX_RANK, &g->nrb) &&
+            json_ints(s, "lhs_contracting_dimensions", g->lc, SHAPE_MAX_RANK, &g->nlc) &&
+            json_ints(s, "rhs_contracting_dimensions", g->rc, SHAPE_MAX_RANK, &g->nrc);
+  free(s);
+  if (!ok || g->nlb != g->nrb || g->nlc != g->nrc)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: __cublas$gemm: unreadable GemmBackendConfig (alpha, beta, "
+                     "dot_dimension_numbers)", in->name);
+  if (strcmp(g->epilogue, "DEFAULT"))
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: __cublas$gemm epilogue %s is not supported (only DEFAULT)",
+                     in->name, g->epilogue);
+  return true;
+}
+
+/* acc (n elements of ct) = alpha * acc + beta * c (c NULL: beta term 0). */
+static void gemm_scale(EType ct, void *acc, const void *c, int64_t n, const GemmConfig *g) {
+  if (etype_is_complex(ct)) {
+    for (int64_t i = 0; i < n; i++) {
+      double x, y, cx = 0, cy = 0;
+      if (ct == ET_C64) {
+        x = ((float *)acc)[2 * i], y = ((float *)acc)[2 * i + 1];
+        if (c) cx = ((const float *)c)[2 * i], cy = ((const float *)c)[2 * i + 1];
+      } else {
+        x = ((double *)acc)[2 * i], y = ((double *)acc)[2 * i + 1];
+        if (c) cx = ((const double *)c)[2 * i], cy = ((const double *)c)[2 * i + 1];
+      }
+      double re = g->alpha_re * x - g->alpha_im * y + g->beta * cx;
+      double im = g->alpha_re * y + g->alpha_im * x + g->beta * cy;
+      if (ct == ET_C64) ((float *)acc)[2 * i] = (float)re, ((float *)acc)[2 * i + 1] = (float)im;
+      else ((double *)acc)[2 * i] = re, ((double *)acc)[2 * i + 1] = im;
+    }
+  } else if (ct == ET_F32) {
+    float al = (float)g->alpha_re, be = (float)g->beta, *a = acc;
+    for (int64_t i = 0; i < n; i++) a[i] = al * a[i] + (c ? be * ((const float *)c)[i] : 0.0f);
+  } else {
+    double *a = acc;
+    for (int64_t i = 0; i < n; i++) a[i] = g->alpha_re * a[i] + (c ? g->beta * ((const double *)c)[i] : 0.0);
+  }
+}
+
+static bool cublas_gemm(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
+                        Error *err) {
+  GemmConfig g;
+  if (!gemm_config(in, &g, err)) return false;
+  int nin = g.beta != 0 ? 3 : 2;
+  if (in->noperands < nin || in->noperands > 3)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: __cublas$gemm takes lhs, rhs%s", in->name,
+                     nin == 3 ? " and c (beta is not 0)" : " (and c when beta is not 0)");
+  EvalViews vs = {0};
+  EvalOuts o = {0};
+  bool ok = true;
+  for (int i = 0; i < nin && ok; i++) ok = eval_view(ctx, &vs, frame_operand(fr, in, i), in, err);
+  ok = ok && eval_outs_new(ctx, in, rs, &o, err);
+  if (!ok) {
+    eval_views_free(&vs);
+    return eval_outs_close(ctx, rs, &o, false, out, err);
+  }
+  KArray *r = &o.a[0];
+  EType ct = k_dot_compute_type(vs.a[0].etype, vs.a[1].etype, r->etype);
+  int64_t n = 1;
+  for (int d = 0; d < r->rank; d++) n *= r->dims[d];
+  if (!etype_is_float(ct) && !etype_is_complex(ct))
+    ok = error_set(err, ERR_RUNTIME, in->offset,
+                   "instruction %s: __cublas$gemm of %s: only float and complex gemms", in->name,
+                   etype_name(r->etype));
+  if (ok && nin == 3 && (vs.a[2].rank != r->rank || memcmp(vs.a[2].dims, r->dims, sizeof(int64_t) * (size_t)r->rank)))
+    ok = error_set(err, ERR_RUNTIME, in->offset,
+                   "instruction %s: __cublas$gemm: c must have the result's shape", in->name);
+  int cs = etype_storage_bytes(ct);
+  void *acc = ok ? malloc((size_t)(n ? n : 1) * (size_t)cs) : NULL,
+       *c = ok && nin == 3 ? malloc((size_t)(n ? n : 1) * (size_t)cs) : NULL;
+  if (ok && (!acc || (nin == 3 && !c))) ok = error_set(err, ERR_RUNTIME, in->offset, "out of memory");
+  if (ok) {
+    KDotDims dn = {g.nlb, g.lb, g.rb, g.nlc, g.lc, g.rc};
+    KArray ka = *r;
+    ka.etype = ct;
+    ka.data = acc;
+    ok = k_dot(&vs.a[0], &vs.a[1], &dn, &ka, err) &&
+         (nin < 3 || k_convert(ct, c, vs.a[2].etype, vs.a[2].data, n, err));
+  }
+  if (ok) {
+    if (g.alpha_re != 1 || g.alpha_im != 0 || nin == 3) gemm_scale(ct, acc, c, n, &g);
+    ok = k_convert(r->etype, r->data, ct, acc, n, err);
+  }
+  for (int i = 1; ok && i < o.n; i++) { /* workspace */
+    int64_t m = 1;
+    for (int d = 0; d < o.a[i].rank; d++) m *= o.a[i].dims[d];
+    memset(o.a[i].data, 0, (size_t)m * (size_t)etype_storage_bytes(o.a[i].etype));
+  }
+  free(acc);
+  free(c);
+  eval_views_free(&vs);
+  return eval_outs_close(ctx, rs, &o, ok, out, err);
+}
+
 bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
                             const Shape *rs, Value **out, bool *handled, Error *err) {
   *handled = true;
   if (!strcmp(target, "TopK")) return eval_topk_custom_call(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "PadToStatic")) return pad_to_static(ctx, fr, in, rs, out, err);
+  if (!strcmp(target, "__cublas$gemm")) return cublas_gemm(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "AllocateBuffer") && shape_is_array(rs)) {
     char who[300];
     eval_who(in, who, sizeof who);

@@ -13,7 +13,8 @@
 #include "kernels/kernels.h"
 
 typedef enum { EW_UNARY, EW_BINARY, EW_COMPARE, EW_SELECT, EW_CLAMP, EW_CONVERT,
-               EW_BITCAST_CONVERT, EW_REDUCE_PRECISION, EW_BROADCAST } EwKind;
+               EW_BITCAST_CONVERT, EW_REDUCE_PRECISION, EW_BROADCAST,
+               EW_SKIP /* a constant inside a group's span */ } EwKind;
 
 static bool same_arrangement(const ArrayInfo *a, const ArrayInfo *b) {
   if (a->rank != b->rank || a->packed || b->packed) return false;
@@ -156,7 +157,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
         ok = k_reduce_precision(t0, dst, src[0], n, (int)e->v.i, (int)m->v.i, err);
       break;
     }
-    case EW_BROADCAST: break; /* only in fused groups */
+    case EW_BROADCAST: case EW_SKIP: break; /* only in fused groups */
     }
   }
   for (int k = 0; k < nops; k++) free(tmps[k]);
@@ -190,7 +191,11 @@ typedef struct Member {
   int src[3];     /* operand: member index (>= 0) or -1 - external slot */
   const unsigned char *ext[3];
   int ext_esize[3];
-  unsigned char *scratch;
+  unsigned char *scratch; /* this block, when not materialised */
+  unsigned char *out;     /* the materialised value's data, or NULL */
+  const Instr *bin;       /* a re-derived broadcast: its instruction */
+  bool splat;             /* a broadcast of one element: scratch filled once */
+  bool own;               /* scratch allocated for this member alone */
   /* EW_BROADCAST: the operand (dense row-major) read through a view with
    * stride 0 along the broadcast dimensions; never materialised. */
   int brank;
@@ -273,8 +278,11 @@ bool eval_fusable(const Instr *in) {
   KUnaryOp u;
   KBinaryOp b;
   switch (in->op) {
-  case OP_COMPARE: case OP_CONVERT: break;
-  case OP_SELECT:
+  case OP_COMPARE: case OP_CONVERT: case OP_SELECT: case OP_CLAMP: break;
+  case OP_BITCAST_CONVERT:
+    if (in->noperands != 1 || !shape_is_array(&in->operands[0]->shape) ||
+        etype_storage_bytes(in->operands[0]->shape.etype) != etype_storage_bytes(in->shape.etype))
+      return false;
     break;
   case OP_COPY: case OP_REDUCE_PRECISION: return false;
   case OP_BROADCAST: return broadcast_fusable(in);
@@ -304,16 +312,17 @@ static bool member_apply(const Member *m, void *dst, const void *const *s, int64
   case EW_BINARY: return k_binary(m->bop, m->t0, dst, s[0], s[1], n, err);
   case EW_COMPARE: return k_compare(m->dir, m->ct, m->t0, dst, s[0], s[1], n, err);
   case EW_SELECT: return k_select(m->rt, dst, s[0], false, s[1], s[2], n, err);
+  case EW_CLAMP: return k_clamp(m->rt, dst, s[0], false, s[1], s[2], false, n, err);
   case EW_CONVERT: return k_convert(m->rt, dst, m->t0, s[0], n, err);
+  case EW_BITCAST_CONVERT: return k_bitcast_convert(m->rt, dst, m->t0, s[0], n, err);
   default: return error_set(err, ERR_RUNTIME, -1, "internal: op not fusable");
   }
 }
 
-static bool member_broadcast(EvalCtx *ctx, Frame *f, const Instr *in, const Value *v, Member *m,
-                             Error *err) {
+static bool member_broadcast(EvalCtx *ctx, Frame *f, const Instr *in, Member *m, Error *err) {
   m->kind = EW_BROADCAST;
   const Value *ov = f->vals[in->operands[0]->index];
-  if (!v->info->identity || !ov || !ov->info || !ov->buf || ov->info->packed)
+  if (!ov || !ov->info || !ov->buf || ov->info->packed)
     return error_set(err, ERR_RUNTIME, in->offset,
                      "internal: broadcast %s cannot be read as a view", in->name);
   const void *d;
@@ -328,49 +337,123 @@ static bool member_broadcast(EvalCtx *ctx, Frame *f, const Instr *in, const Valu
     if (ov->info->dims[k] != 1) m->bstride[dims->v[k]] = st;
     st *= ov->info->dims[k];
   }
+  m->splat = ov->info->elements == 1;
   return true;
 }
 
-bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value **out,
-                            Error *err) {
+bool eval_group_member(const Instr *in) { return in->op != OP_CONSTANT; }
+
+/* Scratch slots: a member's block lives in a slot from its computation to
+ * its last use inside the group, then the slot is reused. */
+static bool assign_slots(Member *ms, int nm, const int *last_in, unsigned char **slots,
+                         int *nslots, int64_t block, Error *err) {
+  int *free_list = malloc(sizeof(int) * (size_t)(nm + 1)), nfree = 0;
+  int *slot_of = malloc(sizeof(int) * (size_t)(nm + 1));
+  bool ok = free_list && slot_of;
+  if (!ok) error_set(err, ERR_RUNTIME, -1, "out of memory");
+  for (int k = 0; k < nm && ok; k++) {
+    slot_of[k] = -1;
+    if (ms[k].kind == EW_SKIP || ms[k].out) continue;
+    if (ms[k].kind == EW_BROADCAST && ms[k].splat) { /* the same block every time */
+      if (!(ms[k].scratch = malloc((size_t)block * (size_t)ms[k].esize))) {
+        ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+        break;
+      }
+      ms[k].own = true;
+      broadcast_fill(&ms[k], ms[k].scratch, 0, block);
+      continue;
+    }
+    int sl = nfree ? free_list[--nfree] : (*nslots)++;
+    if (!slots[sl] && !(slots[sl] = malloc((size_t)block * 16)))
+      ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+    slot_of[k] = sl;
+    ms[k].scratch = slots[sl];
+    /* free the slots whose last in-group use is k (after k took its own) */
+    for (int j = 0; j < k; j++)
+      if (slot_of[j] >= 0 && last_in[j] == k) { free_list[nfree++] = slot_of[j]; slot_of[j] = -1; }
+    if (last_in[k] <= k) { free_list[nfree++] = slot_of[k]; slot_of[k] = -1; }
+  }
+  free(free_list);
+  free(slot_of);
+  return ok;
+}
+
+bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *err) {
   const Computation *c = f->plan->comp;
-  int nm = last - first + 1;
-  Member *ms = calloc((size_t)nm, sizeof *ms);
-  if (!ms) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  const Instr *lin = c->instrs[last];
-  char who[300];
-  eval_who(lin, who, sizeof who);
-  Value *v = NULL;
-  bool ok = value_new_array(&ctx->vc, &lin->shape, false, who, &v, err);
-  int64_t n = ok ? v->info->plan.slots : 0;
+  int nm = last - first + 1, nv = nm; /* members, then re-derived broadcasts */
+  Member *ms = calloc((size_t)nm * 4, sizeof *ms);
+  int *last_in = calloc((size_t)nm, sizeof *last_in);
+  unsigned char **slots = calloc((size_t)nm, sizeof *slots);
+  int nslots = 0;
+  bool ok = ms && last_in && slots;
+  if (!ok) error_set(err, ERR_RUNTIME, -1, "out of memory");
+  int64_t n = 0;
   for (int k = 0; k < nm && ok; k++) {
     const Instr *in = c->instrs[first + k];
     Member *m = &ms[k];
+    last_in[k] = -1;
+    if (!eval_group_member(in)) { m->kind = EW_SKIP; continue; }
     m->nops = in->noperands;
     m->t0 = in->operands[0]->shape.etype;
     m->rt = in->shape.etype;
     m->esize = etype_storage_bytes(m->rt);
-    if (in->op == OP_BROADCAST) {
-      ok = member_broadcast(ctx, f, in, v, m, err);
-      if (ok && first + k != last) {
-        m->scratch = malloc((size_t)EW_BLOCK * (size_t)m->esize);
-        if (!m->scratch) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
-      }
-      continue;
+    if (f->plan->keep[first + k]) { /* needed after the group */
+      char who[300];
+      eval_who(in, who, sizeof who);
+      if (!(ok = value_new_array(&ctx->vc, &in->shape, false, who, &f->vals[first + k], err))) break;
+      m->out = f->vals[first + k]->buf->data;
+      if (!n) n = f->vals[first + k]->info->plan.slots;
     }
+    if (in->op == OP_BROADCAST) continue; /* set up below, once n is known */
     switch (in->op) {
     case OP_COMPARE: m->kind = EW_COMPARE; ok = parse_cmp(in, &m->dir, &m->ct, err); break;
     case OP_SELECT: m->kind = EW_SELECT; break;
+    case OP_CLAMP: m->kind = EW_CLAMP; break;
     case OP_CONVERT: m->kind = EW_CONVERT; break;
+    case OP_BITCAST_CONVERT: m->kind = EW_BITCAST_CONVERT; break;
     default:
       if (k_unary_lookup(opcode_name(in->op), &m->uop)) m->kind = EW_UNARY;
       else if (k_binary_lookup(opcode_name(in->op), &m->bop)) m->kind = EW_BINARY;
       else ok = error_set(err, ERR_RUNTIME, in->offset, "internal: %s not fusable", in->name);
     }
+    for (int o = 0; o < m->nops; o++) {
+      const Instr *op = in->operands[o];
+      if (op->parent == c && op->index >= first && op->index < first + k && eval_group_member(op))
+        last_in[op->index - first] = k;
+    }
+  }
+  /* n stays 0 when no member is materialised: the group is dead, nothing runs */
+  if (!n) nm = nv = 0;
+  for (int k = 0; k < nm && ok; k++) {
+    const Instr *in = c->instrs[first + k];
+    Member *m = &ms[k];
+    if (m->kind == EW_SKIP) continue;
+    if (in->op == OP_BROADCAST) {
+      ok = member_broadcast(ctx, f, in, m, err);
+      continue;
+    }
     for (int o = 0; o < m->nops && ok; o++) {
       const Instr *op = in->operands[o];
-      if (op->parent == c && op->index >= first && op->index < first + k) {
+      if (op->parent == c && op->index >= first && op->index < first + k && eval_group_member(op)) {
         m->src[o] = op->index - first;
+      } else if (!f->vals[op->index] && op->op == OP_BROADCAST && op->parent == c) {
+        /* a broadcast of an earlier group, not materialised: re-derived */
+        int j = nm;
+        while (j < nv && ms[j].bin != op) j++;
+        if (j == nv) {
+          Member *b = &ms[nv++];
+          b->bin = op;
+          b->rt = op->shape.etype;
+          b->esize = etype_storage_bytes(b->rt);
+          if (!(ok = member_broadcast(ctx, f, op, b, err))) break;
+          if (!(b->scratch = malloc((size_t)EW_BLOCK * (size_t)b->esize))) {
+            ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+            break;
+          }
+          b->own = true;
+          if (b->splat) broadcast_fill(b, b->scratch, 0, EW_BLOCK);
+        }
+        m->src[o] = j;
       } else {
         const Value *ov = f->vals[op->index];
         if (!ov || !ov->info || !ov->buf || ov->info->plan.slots != n || ov->info->packed) {
@@ -383,38 +466,44 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value *
         m->ext_esize[o] = ov->info->esize;
       }
     }
-    if (ok && first + k != last) {
-      m->scratch = malloc((size_t)EW_BLOCK * (size_t)m->esize);
-      if (!m->scratch) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
-    }
   }
-  unsigned char *dst_base = ok ? v->buf->data : NULL;
+  ok = ok && assign_slots(ms, nm, last_in, slots, &nslots, EW_BLOCK, err);
   for (int64_t lo = 0; lo < n && ok; lo += EW_BLOCK) {
     int64_t cnt = n - lo < EW_BLOCK ? n - lo : EW_BLOCK;
+    for (int k = nm; k < nv; k++)
+      if (!ms[k].splat) broadcast_fill(&ms[k], ms[k].scratch, lo, cnt);
     for (int k = 0; k < nm && ok; k++) {
       Member *m = &ms[k];
+      if (m->kind == EW_SKIP) continue;
+      void *d = m->out ? (void *)(m->out + lo * m->esize) : (void *)m->scratch;
       if (m->kind == EW_BROADCAST) {
-        broadcast_fill(m, k == nm - 1 ? dst_base + lo * m->esize : m->scratch, lo, cnt);
+        if (!m->own) broadcast_fill(m, d, lo, cnt);
         continue;
       }
       const void *s[3];
-      for (int o = 0; o < m->nops; o++)
-        s[o] = m->src[o] >= 0 ? (const void *)ms[m->src[o]].scratch
-                              : (const void *)(m->ext[o] + lo * m->ext_esize[o]);
-      void *d = k == nm - 1 ? (void *)(dst_base + lo * m->esize) : (void *)m->scratch;
+      for (int o = 0; o < m->nops; o++) {
+        const Member *src = m->src[o] >= 0 ? &ms[m->src[o]] : NULL;
+        s[o] = !src ? (const void *)(m->ext[o] + lo * m->ext_esize[o])
+               : src->out ? (const void *)(src->out + lo * src->esize)
+                          : (const void *)src->scratch;
+      }
       ok = member_apply(m, d, s, cnt, err);
     }
   }
-  for (int k = 0; k < nm; k++) {
-    free(ms[k].scratch);
-    free(ms[k].btmp);
-  }
+  for (int k = 0; k < nv && ms; k++) free(ms[k].btmp);
+  for (int k = 0; k < nv && ms; k++)
+    if (ms[k].own) free(ms[k].scratch);
+  for (int k = 0; k < nslots; k++) free(slots[k]);
+  free(slots);
+  free(last_in);
   free(ms);
-  if (ok) ok = value_zero_padding(&ctx->vc, v, err);
-  if (!ok) {
-    value_unref(&ctx->vc, v);
-    return false;
-  }
-  *out = v;
-  return true;
+  for (int k = first; k <= last && ok; k++)
+    if (eval_group_member(c->instrs[k]) && f->vals[k]) ok = value_zero_padding(&ctx->vc, f->vals[k], err);
+  if (!ok)
+    for (int k = first; k <= last; k++)
+      if (eval_group_member(c->instrs[k]) && f->vals[k]) {
+        value_unref(&ctx->vc, f->vals[k]);
+        f->vals[k] = NULL;
+      }
+  return ok;
 }

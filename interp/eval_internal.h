@@ -27,10 +27,14 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
 
 /* Whether `in` can be part of an elementwise group (IR-level check). */
 bool eval_fusable(const Instr *in);
-/* Runs instructions first..last of f's computation as one blockwise loop;
- * *out is the value of `last`. */
-bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Value **out,
-                            Error *err);
+/* Whether instruction `in` inside a group's span is one of its members (the
+ * others are constants, evaluated before the group). */
+bool eval_group_member(const Instr *in);
+/* Runs the members among instructions first..last of f's computation as one
+ * blockwise loop (the constants among them already evaluated): members whose
+ * value is used after `last`, or that are the root, get their value in
+ * f->vals; the others live only in block-sized scratch. */
+bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *err);
 
 /* Ops whose kernels live in kernels2 (eval_compute.c): dot, reduce, ... */
 bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,

@@ -101,8 +101,10 @@ static inline uint64_t ipow_u64(uint64_t base, uint64_t e) {
   return r;
 }
 
+/* Cloned for AVX2 / AVX-512: their per-lane shifts (vpsllv/vpsrlv) vectorise
+ * shift-left/shift-right-logical, which SSE2 cannot. */
 #define INT_BINARY(NAME, T, U, UW, SIGNED, ISNEG, TMIN)                                             \
-  static void NAME(KBinaryOp op, T *restrict o, const T *restrict a, const T *restrict b, int64_t n, \
+  K_CLONES static void NAME(KBinaryOp op, T *restrict o, const T *restrict a, const T *restrict b, int64_t n, \
                    int w) {                                                                         \
     uint64_t mask = w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;                                  \
     switch (op) {                                                                                   \

@@ -63,8 +63,6 @@ bool k_apply_pairs(const KReducer *r, int nvals, const EType *wtypes, void *cons
                    int64_t ntargets, const void *const *upd, const int64_t *tidx,
                    const int64_t *uidx, int64_t npairs, Error *err);
 
-/* Compute type of a dot/conv with these operand and result types. */
-EType k_dot_compute_type(EType l, EType r, EType o);
 
 /* Loads n integer indices of any integer type as int64 (u64 above INT64_MAX
  * saturates).  *out is malloc'ed. */

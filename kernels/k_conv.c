@@ -1,5 +1,7 @@
 /* convolution: canonicalise to lhs [B, S..., IF], kernel [S..., KIF, KOF],
- * out [Bo, OS..., OF]; im2col per row chunk; gemm per group. */
+ * out [Bo, OS..., OF]; im2col per row chunk; gemm per group.  Depthwise
+ * convolutions (feature groups of one input feature) computed in f32 take a
+ * direct loop instead, vectorised over the features of an output row. */
 #include "kernels/k_conv.h"
 
 #include <limits.h>
@@ -165,6 +167,64 @@ out:
 #endif
 }
 
+/* Where the taps of one output row read the canonical lhs. */
+typedef struct Taps {
+  int ns;
+  int64_t OSP, KSP;
+  const int64_t *os, *ks, *lstr; /* lstr: canonical lhs strides (elements) */
+  int64_t *const *map;           /* per dim: [o * ks + k] -> input position or -1 */
+} Taps;
+
+/* Output row `row` (batch b, output position oi...): offs[c] = element offset
+ * (from the start of batch b) of the input read by kernel position c, or -1
+ * where it falls into padding or between dilated elements.  Returns b. */
+static int64_t row_taps(const Taps *t, int64_t row, int64_t *offs) {
+  int64_t osp = t->OSP ? t->OSP : 1, b = row / osp, orem = row % osp, oi[K_MAX_RANK], kk[K_MAX_RANK] = {0};
+  for (int d = t->ns - 1; d >= 0; d--) { oi[d] = orem % t->os[d]; orem /= t->os[d]; }
+  for (int64_t c = 0; c < t->KSP; c++) {
+    int64_t off = 0;
+    for (int d = 0; d < t->ns && off >= 0; d++) {
+      int64_t v = t->map[d][oi[d] * t->ks[d] + kk[d]];
+      off = v < 0 ? -1 : off + v * t->lstr[1 + d];
+    }
+    offs[c] = off;
+    for (int d = t->ns - 1; d >= 0; d--) {
+      if (++kk[d] < t->ks[d]) break;
+      kk[d] = 0;
+    }
+  }
+  return b;
+}
+
+/* One tap of a depthwise row: o[g * M + m] += in[g] * k[g * M + m]. */
+K_CLONES static void depthwise_tap(float *restrict o, const float *restrict in,
+                                   const float *restrict k, int64_t G, int64_t M) {
+  if (M == 1) {
+    for (int64_t g = 0; g < G; g++) o[g] += in[g] * k[g];
+    return;
+  }
+  for (int64_t g = 0; g < G; g++)
+    for (int64_t m = 0; m < M; m++) o[g * M + m] += in[g] * k[g * M + m];
+}
+
+/* Depthwise f32: out[row, g * M + m] = sum over kernel positions c (in
+ * order) of lhs[tap c, g] * K[c, 0, g * M + m], taps outside the input
+ * skipped. */
+static bool depthwise_f32(const Taps *t, int64_t rows, int64_t G, int64_t M, const float *L,
+                          const float *K, float *O, Error *err) {
+  int64_t *offs = k_malloc(t->KSP * 8, err), KOF = G * M;
+  if (!offs) return false;
+  for (int64_t row = 0; row < rows; row++) {
+    int64_t b = row_taps(t, row, offs);
+    float *o = O + row * KOF;
+    memset(o, 0, (size_t)KOF * sizeof *o);
+    for (int64_t c = 0; c < t->KSP; c++)
+      if (offs[c] >= 0) depthwise_tap(o, L + b * t->lstr[0] + offs[c], K + c * KOF, G, M);
+  }
+  free(offs);
+  return true;
+}
+
 bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *out, Error *err) {
   const KConvDims *dn = &p->dn;
   int ns = dn->nspatial, rank = ns + 2;
@@ -228,6 +288,7 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   int cs = etype_storage_bytes(ct);
   bool ok = false;
   void *lown = NULL, *rown = NULL, *oc = NULL, *patch = NULL, *kg = NULL, *og = NULL;
+  int64_t *offs = NULL;
   int64_t *map[K_MAX_RANK] = {0};
   int lperm[K_MAX_RANK], rperm[K_MAX_RANK], operm[K_MAX_RANK], oinv[K_MAX_RANK];
   lperm[0] = (int)dn->in_batch;
@@ -269,17 +330,20 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   int64_t ngroups = G * BG, OFg = KOF / ngroups, IFg = KIF;
   int64_t cols, rows_total;
   if (!k_mul3(KSP, IFg, &cols, err) || !k_mul3(Bo, OSP, &rows_total, err)) goto done;
+  int64_t lstr[K_MAX_RANK]; /* canonical lhs strides (elements) */
+  lstr[rank - 1] = 1;
+  for (int i = rank - 2; i >= 0; i--) lstr[i] = lstr[i + 1] * lhs->dims[lperm[i + 1]];
+  Taps taps = {ns, OSP, KSP, os, ks, lstr, map};
   if (cols == 0 || OFg == 0) {
     memset(O, 0, (size_t)(no * cs));
+  } else if (G > 1 && IFg == 1 && ct == ET_F32) {
+    if (!depthwise_f32(&taps, rows_total, G, OFg, (const float *)L, (const float *)K, (float *)O, err)) goto done;
   } else {
     int64_t chunk = PATCH_BYTES / (cols * cs);
     if (chunk < 1) chunk = 1;
     if (chunk > rows_total) chunk = rows_total;
-    if (!(patch = k_malloc(chunk * cols * cs, err))) goto done;
+    if (!(patch = k_malloc(chunk * cols * cs, err)) || !(offs = k_malloc(KSP * 8, err))) goto done;
     if (ngroups > 1 && (!(kg = k_malloc(cols * OFg * cs, err)) || !(og = k_malloc(chunk * OFg * cs, err)))) goto done;
-    int64_t lstr[K_MAX_RANK]; /* canonical lhs strides (elements) */
-    lstr[rank - 1] = 1;
-    for (int i = rank - 2; i >= 0; i--) lstr[i] = lstr[i + 1] * lhs->dims[lperm[i + 1]];
     size_t run = (size_t)(IFg * cs);
     for (int64_t gi = 0; gi < ngroups; gi++) {
       int64_t fg = BG > 1 ? 0 : gi, bg = BG > 1 ? gi : 0;
@@ -292,26 +356,12 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
       for (int64_t r0 = 0; r0 < rows_total; r0 += chunk) {
         int64_t nrow = rows_total - r0 < chunk ? rows_total - r0 : chunk;
         for (int64_t rI = 0; rI < nrow; rI++) {
-          int64_t row = r0 + rI, b = row / (OSP ? OSP : 1), orem = row % (OSP ? OSP : 1);
-          int64_t oi[K_MAX_RANK];
-          for (int d = ns - 1; d >= 0; d--) { oi[d] = orem % os[d]; orem /= os[d]; }
+          int64_t b = row_taps(&taps, r0 + rI, offs);
           const char *lb = L + ((bg * Bo + b) * lstr[0] + fg * IFg) * cs;
           char *dst = (char *)patch + rI * cols * cs;
-          int64_t kk[K_MAX_RANK] = {0};
           for (int64_t c = 0; c < KSP; c++) {
-            int64_t off = 0;
-            bool valid = true;
-            for (int d = 0; d < ns; d++) {
-              int64_t v = map[d][oi[d] * ks[d] + kk[d]];
-              if (v < 0) { valid = false; break; }
-              off += v * lstr[1 + d];
-            }
-            if (valid) memcpy(dst + c * run, lb + off * cs, run);
+            if (offs[c] >= 0) memcpy(dst + c * run, lb + offs[c] * cs, run);
             else memset(dst + c * run, 0, run);
-            for (int d = ns - 1; d >= 0; d--) {
-              if (++kk[d] < ks[d]) break;
-              kk[d] = 0;
-            }
           }
         }
         if (ngroups == 1) {
@@ -345,6 +395,6 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   ok = true;
 done:
   for (int d = 0; d < ns; d++) free(map[d]);
-  free(lown); free(rown); free(oc); free(patch); free(kg); free(og);
+  free(lown); free(rown); free(oc); free(patch); free(kg); free(og); free(offs);
   return ok;
 }

@@ -31,6 +31,11 @@ typedef struct KDotDims {
 /* out->dims must be the result shape above; out->data is written whole. */
 bool k_dot(const KArray *lhs, const KArray *rhs, const KDotDims *dn, KArray *out, Error *err);
 
+/* Compute type of a dot/conv with these operand and result types (f32 for
+ * narrow floats, f64/c64/c128 when any side is, s64 for integers); a result
+ * of this type is exactly what k_dot computes before rounding. */
+EType k_dot_compute_type(EType l, EType r, EType o);
+
 /* C[M,N] = op(A) * op(B), row-major, overwriting C, in compute type ct
  * (F32, F64, C64, C128, or S64 = exact wrapping integers).  A is [M,K]
  * ([K,M] when ta); B is [K,N] ([N,K] when tb).  Used by k_conv too. */

@@ -8,6 +8,9 @@
 #include "layout/etype.h"
 #include "layout/etype_convert.h"
 
+/* Runtime dispatch (AVX-512 / AVX2 / baseline) of a hot loop. */
+#define K_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+
 /* Narrow floats are processed in blocks widened to f32. */
 enum { K_BLOCK = 512 };
 

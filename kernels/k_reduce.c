@@ -9,10 +9,9 @@
 typedef float v8f __attribute__((vector_size(32)));
 typedef double v4d __attribute__((vector_size(32)));
 
-/* Runtime dispatch (AVX-512 / AVX2 / baseline) for the streaming row sums:
- * the same 32 (16) lanes and fold order on every path, so results do not
- * depend on the machine. */
-#define K_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+/* The streaming row sums run through K_CLONES (k_common.h) with the same
+ * 32 (16) lanes and fold order on every path, so results do not depend on
+ * the machine. */
 
 /* 32 interleaved partial sums, folded in lane order. */
 K_CLONES static float sum_row_f32(const float *x, int64_t n) {

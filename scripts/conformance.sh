@@ -8,7 +8,7 @@
 #                 listing); known-invalid files must exit 3 with a diagnostic.
 # MODE run:       hlorun --random-inputs --quiet on every module of
 #                 CORPUS_DIR/xla-hlo (CORPUS_DIR itself if it has no xla-hlo)
-#                 must exit 0, two at a time, 20 s each; the exceptions are
+#                 must exit 0, two at a time, 60 s each (CONFORMANCE_RUN_TIMEOUT); the exceptions are
 #                 scripts/conformance-run-exceptions.txt (FILE  # reason):
 #                 they must fail, an unexpected pass is a failure; those whose
 #                 reason starts with "slow:" are not run.
@@ -24,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 hlorun="$bindir/hlorun"
 hlolayout="$bindir/hlolayout"
 # Seconds one module of the run mode may take (sanitizer builds need more).
-run_timeout=${CONFORMANCE_RUN_TIMEOUT:-20}
+run_timeout=${CONFORMANCE_RUN_TIMEOUT:-60}
 
 # The reason listed for a module in conformance-run-exceptions.txt, or "".
 run_exception() {

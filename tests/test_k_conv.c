@@ -96,9 +96,11 @@ static void shuffle(Rng *r, int *a, int n) {
   for (int i = n - 1; i > 0; i--) { int j = (int)rng_int(r, 0, i), t = a[i]; a[i] = a[j]; a[j] = t; }
 }
 
-/* cmajor: lhs and result channel-major ([B, F, S...]: the in-place im2col
- * path), kernel in any order. */
-static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, double tol, int ns, bool groups, bool cmajor) {
+/* groups: 0 none, 1 random feature or batch groups, 2 depthwise (feature
+ * groups of one input feature, 1..3 outputs each).  cmajor: lhs and result
+ * channel-major ([B, F, S...]: the in-place im2col path), kernel in any
+ * order. */
+static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, double tol, int ns, int groups, bool cmajor) {
   int rank = ns + 2;
   int lp[8], rp[8], op[8];
   for (int i = 0; i < rank; i++) lp[i] = rp[i] = op[i] = i;
@@ -114,8 +116,9 @@ static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, doubl
   for (int d = 0; d < ns; d++) { ls[d] = lp[2 + d]; ks_[d] = rp[2 + d]; os_[d] = op[2 + d]; }
   p.dn.in_spatial = ls; p.dn.k_spatial = ks_; p.dn.out_spatial = os_;
   int64_t G = 1, BG = 1;
-  if (groups) { if (rng_next(rng) & 1) G = rng_int(rng, 1, 3); else BG = rng_int(rng, 1, 3); }
-  int64_t Bo = rng_int(rng, 1, 2), IFg = rng_int(rng, 1, 3), OFg = rng_int(rng, 1, 3);
+  if (groups == 1) { if (rng_next(rng) & 1) G = rng_int(rng, 1, 3); else BG = rng_int(rng, 1, 3); }
+  if (groups == 2) G = rng_int(rng, 2, 9);
+  int64_t Bo = rng_int(rng, 1, 2), IFg = groups == 2 ? 1 : rng_int(rng, 1, 3), OFg = rng_int(rng, 1, 3);
   int64_t ld[8], rd[8], od[8];
   ld[p.dn.in_batch] = Bo * BG; ld[p.dn.in_feature] = IFg * G;
   rd[p.dn.k_in_feature] = IFg; rd[p.dn.k_out_feature] = OFg * G * BG;
@@ -160,7 +163,7 @@ Test(k_conv, random_layouts_windows_groups_types) {
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (int rep = 0; rep < 40; rep++)
-      random_case(&rng, cases[c].l, cases[c].r, cases[c].o, cases[c].wide, cases[c].tol, 1 + rep % 3, rep % 2 == 1, false);
+      random_case(&rng, cases[c].l, cases[c].r, cases[c].o, cases[c].wide, cases[c].tol, 1 + rep % 3, rep % 2, false);
 }
 
 /* Channel-major (NCHW-like) lhs and result with every window attribute,
@@ -171,8 +174,8 @@ Test(k_conv, channel_major_windows) {
   struct { EType t; double tol; } cases[] = {{ET_F32, 1e-5}, {ET_F64, 1e-12}, {ET_C64, 1e-5}, {ET_C128, 1e-12}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (int rep = 0; rep < 60; rep++)
-      random_case(&rng, cases[c].t, cases[c].t, cases[c].t, true, cases[c].tol, 1 + rep % 3, rep % 4 == 3, true);
-  for (int rep = 0; rep < 10; rep++) random_case(&rng, ET_BF16, ET_BF16, ET_F32, false, 0, 1 + rep % 3, false, true);
+      random_case(&rng, cases[c].t, cases[c].t, cases[c].t, true, cases[c].tol, 1 + rep % 3, rep % 4 == 3 ? 1 : 0, true);
+  for (int rep = 0; rep < 10; rep++) random_case(&rng, ET_BF16, ET_BF16, ET_F32, false, 0, 1 + rep % 3, 0, true);
 }
 
 /* NCHW 3x3 (OIHW kernel) over several column-buffer chunks, stride 1 and 2. */
@@ -198,7 +201,7 @@ Test(k_conv, nchw_3x3_several_chunks) {
 
 Test(k_conv, zero_spatial_dims_and_depthwise) {
   Rng rng = {8};
-  for (int rep = 0; rep < 20; rep++) random_case(&rng, ET_F32, ET_F32, ET_F32, true, 1e-5, 0, true, false);
+  for (int rep = 0; rep < 20; rep++) random_case(&rng, ET_F32, ET_F32, ET_F32, true, 1e-5, 0, 1, false);
   /* Depthwise: feature_group_count == input features, NHWC / HWIO. */
   int64_t C = 4;
   float x[1 * 3 * 3 * 4], k[3 * 3 * 1 * 4], o[1 * 3 * 3 * 4], want[36];
@@ -215,6 +218,20 @@ Test(k_conv, zero_spatial_dims_and_depthwise) {
   float s = 0;
   for (int a = 0; a < 3; a++) for (int b = 0; b < 3; b++) s += x[(a * 3 + b) * C + 0] * k[(a * 3 + b) * C + 0];
   cr_expect_eq(o[(1 * 3 + 1) * C + 0], s);
+}
+
+/* The direct depthwise path (f32 compute: f32, bf16, f16) against the
+ * reference, every layout / window / dilation / reversal / multiplier; f64 and
+ * integers keep the im2col path. */
+Test(k_conv, depthwise_direct_path) {
+  Rng rng = {4242};
+  struct { EType l, r, o; bool wide; double tol; } cases[] = {
+    {ET_F32, ET_F32, ET_F32, true, 1e-5}, {ET_BF16, ET_BF16, ET_BF16, false, 0}, {ET_F16, ET_F16, ET_F32, false, 0},
+    {ET_BF16, ET_F32, ET_F32, true, 1e-5}, {ET_F64, ET_F64, ET_F64, true, 1e-12}, {ET_S32, ET_S32, ET_S32, true, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int rep = 0; rep < 60; rep++)
+      random_case(&rng, cases[c].l, cases[c].r, cases[c].o, cases[c].wide, cases[c].tol, rep % 4, 2, false);
 }
 
 Test(k_conv, nhwc_3x3_blas_path) {
