@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmplx.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "interp/eval_sort.h"
@@ -228,7 +229,7 @@ static bool cublas_gemm(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *r
   for (int i = 1; ok && i < o.n; i++) { /* workspace */
     int64_t m = 1;
     for (int d = 0; d < o.a[i].rank; d++) m *= o.a[i].dims[d];
-    memset(o.a[i].data, 0, (size_t)m * (size_t)etype_storage_bytes(o.a[i].etype));
+    if (m > 0) memset(o.a[i].data, 0, (size_t)m * (size_t)etype_storage_bytes(o.a[i].etype));
   }
   free(acc);
   free(c);
@@ -268,7 +269,7 @@ static bool builder_math(EvalCtx *ctx, Frame *fr, const Instr *in, const MathFn 
   if (ok) {
     for (int d = 0; d < r->rank; d++) n *= r->dims[d];
     if (a->etype != r->etype || a->rank != r->rank ||
-        memcmp(a->dims, r->dims, sizeof(int64_t) * (size_t)r->rank))
+        (r->rank > 0 && memcmp(a->dims, r->dims, sizeof(int64_t) * (size_t)r->rank)))
       ok = error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: xla_builder.math.%s: the result must have the operand's shape",
                      in->name, m->name);

@@ -6,8 +6,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/cmplx.h"
 #include "kernels/k_internal.h"
 #include "kernels/kernels.h"
+
 
 static const char *const binary_names[KB_COUNT] = {
 #define KOP(id, name) [KB_##id] = name,
