@@ -725,6 +725,12 @@ static void stats_text(const RunResult *res, const StatsView *v, StrBuf *o) {
 
 static void num(char *buf, size_t size, int64_t x) { snprintf(buf, size, "%" PRId64, x); }
 
+static void yaml_kv_i64(yaml_emitter_t *em, const char *k, int64_t v) {
+  char a[32];
+  num(a, sizeof a, v);
+  yaml_kv(em, k, a);
+}
+
 static int yaml_write_sb(void *data, unsigned char *buffer, size_t size) {
   sb_append(data, (const char *)buffer, size);
   return 1;
@@ -739,37 +745,25 @@ static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
   char a[64];
   yaml_simple(&em, 0);
   yaml_kv(&em, "device", res->device);
-  num(a, sizeof a, res->wall_ns);
-  yaml_kv(&em, "run_time_ns", a);
-  num(a, sizeof a, res->eval_ns);
-  yaml_kv(&em, "eval_ns", a);
-  num(a, sizeof a, res->repeat);
-  yaml_kv(&em, "repeat", a);
-  num(a, sizeof a, res->eval_median_ns);
-  yaml_kv(&em, "eval_median_ns", a);
-  num(a, sizeof a, res->eval_first_ns);
-  yaml_kv(&em, "eval_first_ns", a);
-  num(a, sizeof a, res->instructions_executed);
-  yaml_kv(&em, "instructions_executed", a);
-  num(a, sizeof a, res->while_iterations);
-  yaml_kv(&em, "while_iterations", a);
+  yaml_kv_i64(&em, "run_time_ns", res->wall_ns);
+  yaml_kv_i64(&em, "eval_ns", res->eval_ns);
+  yaml_kv_i64(&em, "repeat", res->repeat);
+  yaml_kv_i64(&em, "eval_median_ns", res->eval_median_ns);
+  yaml_kv_i64(&em, "eval_first_ns", res->eval_first_ns);
+  yaml_kv_i64(&em, "instructions_executed", res->instructions_executed);
+  yaml_kv_i64(&em, "while_iterations", res->while_iterations);
   yaml_scalar(&em, "memory_spaces");
   yaml_simple(&em, 2);
   for (int i = 0; i < res->mem.nspaces; i++) {
     const MemSpace *s = &res->mem.spaces[i];
     yaml_simple(&em, 0);
-    num(a, sizeof a, s->id);
-    yaml_kv(&em, "id", a);
+    yaml_kv_i64(&em, "id", s->id);
     yaml_kv(&em, "name", s->name);
     if (s->capacity == MEM_UNLIMITED) snprintf(a, sizeof a, "unlimited");
-    else num(a, sizeof a, s->capacity);
-    yaml_kv(&em, "capacity_bytes", a);
-    num(a, sizeof a, s->peak);
-    yaml_kv(&em, "peak_bytes", a);
-    num(a, sizeof a, s->bytes_read);
-    yaml_kv(&em, "bytes_read", a);
-    num(a, sizeof a, s->bytes_written);
-    yaml_kv(&em, "bytes_written", a);
+    else yaml_kv_i64(&em, "capacity_bytes", s->capacity);
+    yaml_kv_i64(&em, "peak_bytes", s->peak);
+    yaml_kv_i64(&em, "bytes_read", s->bytes_read);
+    yaml_kv_i64(&em, "bytes_written", s->bytes_written);
     snprintf(a, sizeof a, "%.0f", s->bandwidth);
     yaml_kv(&em, "bandwidth_bytes_per_s", a);
     yaml_kv(&em, "configured", s->implicit ? "false" : "true");
@@ -778,18 +772,14 @@ static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
   yaml_simple(&em, 3);
   yaml_scalar(&em, "padding");
   yaml_simple(&em, 0);
-  num(a, sizeof a, res->nbuffers);
-  yaml_kv(&em, "buffers", a);
-  num(a, sizeof a, res->alloc_logical_bytes);
-  yaml_kv(&em, "logical_bytes", a);
-  num(a, sizeof a, res->alloc_physical_bytes);
-  yaml_kv(&em, "physical_bytes", a);
+  yaml_kv_i64(&em, "buffers", res->nbuffers);
+  yaml_kv_i64(&em, "logical_bytes", res->alloc_logical_bytes);
+  yaml_kv_i64(&em, "physical_bytes", res->alloc_physical_bytes);
   snprintf(a, sizeof a, "%.2f",
            pct(res->alloc_physical_bytes - res->alloc_logical_bytes, res->alloc_logical_bytes));
   yaml_kv(&em, "overhead_percent", a);
   yaml_simple(&em, 1);
-  num(a, sizeof a, res->conversions);
-  yaml_kv(&em, "layout_conversions", a);
+  yaml_kv_i64(&em, "layout_conversions", res->conversions);
   for (int pass = 0; pass < 2; pass++) {
     yaml_scalar(&em, pass ? "top_by_bytes" : "top_by_time");
     yaml_simple(&em, 2);
@@ -799,14 +789,10 @@ static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
       yaml_simple(&em, 0);
       yaml_kv(&em, "name", r->instr->name);
       yaml_kv(&em, "opcode", opcode_name(r->instr->op));
-      num(a, sizeof a, r->s.count);
-      yaml_kv(&em, "count", a);
-      num(a, sizeof a, r->s.ns);
-      yaml_kv(&em, "time_ns", a);
-      num(a, sizeof a, r->s.bytes_read);
-      yaml_kv(&em, "bytes_read", a);
-      num(a, sizeof a, r->s.bytes_written);
-      yaml_kv(&em, "bytes_written", a);
+      yaml_kv_i64(&em, "count", r->s.count);
+      yaml_kv_i64(&em, "time_ns", r->s.ns);
+      yaml_kv_i64(&em, "bytes_read", r->s.bytes_read);
+      yaml_kv_i64(&em, "bytes_written", r->s.bytes_written);
       yaml_simple(&em, 1);
     }
     yaml_simple(&em, 3);
