@@ -1037,21 +1037,12 @@ static bool exec_fusion(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs
   return true;
 }
 
+static bool build_state_tuple(EvalCtx *ctx, const Instr *in, const Shape *s, Value **first,
+                              int nfirst, Value **out, Error *err);
+
 /* A zero-filled value of shape s (async contexts, tokens). */
 static bool zero_value(EvalCtx *ctx, const Instr *in, const Shape *s, Value **out, Error *err) {
-  if (shape_is_tuple(s)) {
-    Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
-    if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-    for (int i = 0; i < s->ntuple; i++)
-      if (!zero_value(ctx, in, &s->tuple[i], &el[i], err)) {
-        for (int j = 0; j < i; j++) value_unref(&ctx->vc, el[j]);
-        free(el);
-        return false;
-      }
-    *out = value_new_tuple(s, s->ntuple, el);
-    free(el);
-    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
-  }
+  if (shape_is_tuple(s)) return build_state_tuple(ctx, in, s, NULL, 0, out, err);
   if (!value_shape_has_data(s)) {
     *out = value_new_token(s);
     return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
