@@ -63,11 +63,16 @@ enum { DIAG_WINDOW = 60 };
 
 char *diag_render(const char *filename, const char *src, size_t len, int64_t offset,
                   const char *msg) {
+  return diag_render_as(filename, src, len, offset, "error", msg);
+}
+
+char *diag_render_as(const char *filename, const char *src, size_t len, int64_t offset,
+                     const char *severity, const char *msg) {
   if (!filename) filename = "<input>";
   if (offset < 0 || !src) {
-    size_t n = strlen(filename) + strlen(msg) + 16;
+    size_t n = strlen(filename) + strlen(severity) + strlen(msg) + 16;
     char *out = malloc(n);
-    if (out) snprintf(out, n, "%s: error: %s\n", filename, msg);
+    if (out) snprintf(out, n, "%s: %s: %s\n", filename, severity, msg);
     return out;
   }
   int64_t line, col;
@@ -88,11 +93,11 @@ char *diag_render(const char *filename, const char *src, size_t len, int64_t off
     cut_right = true;
   }
   size_t shown = show_end - show_start;
-  size_t n = strlen(filename) + strlen(msg) + 2 * shown + 128;
+  size_t n = strlen(filename) + strlen(severity) + strlen(msg) + 2 * shown + 128;
   char *out = malloc(n);
   if (!out) return NULL;
-  int w = snprintf(out, n, "%s:%lld:%lld: error: %s\n%s", filename, (long long)line,
-                   (long long)col, msg, cut_left ? "..." : "");
+  int w = snprintf(out, n, "%s:%lld:%lld: %s: %s\n%s", filename, (long long)line,
+                   (long long)col, severity, msg, cut_left ? "..." : "");
   size_t k = (size_t)w;
   for (size_t i = show_start; i < show_end; i++) {
     char c = src[i];

@@ -38,6 +38,9 @@ void diag_line_col(const char *src, size_t len, int64_t offset, int64_t *line, i
  * With offset < 0 only "file: error: msg\n". */
 char *diag_render(const char *filename, const char *src, size_t len, int64_t offset,
                   const char *msg);
+/* The same with another severity word ("warning", "note") in place of "error". */
+char *diag_render_as(const char *filename, const char *src, size_t len, int64_t offset,
+                     const char *severity, const char *msg);
 
 /* Appends every diagnostic of d rendered as above, then "FILE: N more errors
  * not shown" when some were dropped. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "interp/config.h"
 #include "interp/literal.h"
 #include "interp/npy.h"
@@ -358,6 +359,28 @@ static bool hlorun_write_outfeed(const HlorunRunArgs *a, const RunResult *r, Err
 }
 
 /* Runs a parsed, verified module.  Returns the exit status (cli.md). */
+/* hlo-text.md: "{...}" means the text does not say what the values are; the
+ * run uses zeros, so say so once (with the first such constant located). */
+static void hlorun_warn_elided(const Module *m) {
+  const Instr *first;
+  int n = module_elided_constants(m, &first);
+  if (!n) return;
+  char msg[512];
+  if (n == 1)
+    snprintf(msg, sizeof msg,
+             "constant %s has elided contents ({...}): the text does not give its values, "
+             "they are taken as zeros",
+             first->name);
+  else
+    snprintf(msg, sizeof msg,
+             "%d constants, the first %s, have elided contents ({...}): the text does not give "
+             "their values, they are taken as zeros",
+             n, first->name);
+  char *s = diag_render_as(m->filename, m->source, m->source_len, first->offset, "warning", msg);
+  if (s) fputs(s, stderr);
+  free(s);
+}
+
 int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   Error err = {0};
   MemConfig cfg;
@@ -394,6 +417,7 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   opt.infeed = feed.items;
   opt.ninfeed = feed.n;
   RunResult res;
+  hlorun_warn_elided(m);
   ok = run_module(m, &opt, in.items, in.n, &res, &err);
   hlorun_inputs_free(&in);
   hlorun_inputs_free(&feed);

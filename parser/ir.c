@@ -66,6 +66,26 @@ const Attr *ir_attr(const Instr *instr, AttrKey key) {
   return NULL;
 }
 
+static bool literal_has_elided(const Literal *l) {
+  if (l->elided) return true;
+  for (int i = 0; i < l->ntuple; i++)
+    if (literal_has_elided(&l->tuple[i])) return true;
+  return false;
+}
+
+int module_elided_constants(const Module *m, const Instr **first) {
+  int n = 0;
+  *first = NULL;
+  for (int c = 0; c < m->ncomps; c++)
+    for (int i = 0; i < m->comps[c]->ninstrs; i++) {
+      const Instr *in = m->comps[c]->instrs[i];
+      if (in->op != OP_CONSTANT || !in->literal || !literal_has_elided(in->literal)) continue;
+      if (!*first || in->offset < (*first)->offset) *first = in;
+      n++;
+    }
+  return n;
+}
+
 void module_free(Module *m) {
   if (m) arena_free(m->arena); /* the Module itself lives in its arena */
 }

@@ -256,5 +256,8 @@ typedef struct Module {
 /* First attribute with this key, or NULL. */
 const Attr *ir_attr(const Instr *instr, AttrKey key);
 void module_free(Module *m);
+/* The constants whose contents are elided ({...}, also inside a tuple
+ * literal): their count, and the first in text order (NULL when none). */
+int module_elided_constants(const Module *m, const Instr **first);
 
 #endif
