@@ -151,13 +151,14 @@ static MemSpace *space_fits(MemSystem *m, int64_t id, int64_t nbytes, const char
     mem_format_bytes(s->capacity, cap, sizeof cap);
     mem_format_bytes(s->capacity - s->live, fr, sizeof fr);
     mem_format_bytes(s->peak, pk, sizeof pk);
+    char label[MEM_NAME_MAX + 32];
+    mem_space_label(s, label, sizeof label);
     bool named = who && *who;
     error_set(err, ERR_RUNTIME, -1,
-                     "%s%smemory space S(%" PRId64 ") %s is exhausted: asked for %" PRId64
-                     " bytes (%s), %" PRId64 " bytes free (%s) of capacity %s, peak use %" PRId64
-                     " bytes (%s)",
-                     named ? who : "", named ? ": " : "", s->id, s->name, nbytes, ask, s->capacity - s->live, fr, cap, s->peak,
-                     pk);
+              "%s%smemory space %s is exhausted: asked for %" PRId64 " bytes (%s), %" PRId64
+              " bytes free (%s) of capacity %s, peak use %" PRId64 " bytes (%s)",
+              named ? who : "", named ? ": " : "", label, nbytes, ask, s->capacity - s->live, fr,
+              cap, s->peak, pk);
     return NULL;
   }
   return s;
@@ -274,4 +275,11 @@ void mem_count_read(MemSystem *m, int64_t id, int64_t nbytes) {
 void mem_count_write(MemSystem *m, int64_t id, int64_t nbytes) {
   MemSpace *s = mem_find(m, id);
   if (s) s->bytes_written += nbytes;
+}
+
+void mem_space_label(const MemSpace *s, char *buf, int bufsize) {
+  char plain[32];
+  snprintf(plain, sizeof plain, "S(%" PRId64 ")", s->id);
+  if (!strcmp(s->name, plain)) snprintf(buf, (size_t)bufsize, "%s", plain);
+  else snprintf(buf, (size_t)bufsize, "%s %s", plain, s->name);
 }

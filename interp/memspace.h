@@ -89,5 +89,8 @@ void mem_count_write(MemSystem *m, int64_t id, int64_t nbytes);
 
 /* "32 GiB", "16 MiB", "1.5 KiB", "123 B" (exact binary units when whole). */
 void mem_format_bytes(int64_t bytes, char *buf, int bufsize);
+/* "S(1) vmem"; just "S(3)" when the space has no name of its own (its name
+ * is the default "S(3)"). */
+void mem_space_label(const MemSpace *s, char *buf, int bufsize);
 
 #endif

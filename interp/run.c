@@ -373,7 +373,8 @@ static void space_of(const Value *v, MemSystem *mem, char *buf, size_t size) {
     return;
   }
   MemSpace *s = mem_find(mem, v->info->space);
-  snprintf(buf, size, "S(%" PRId64 ") %s", v->info->space, s ? s->name : "?");
+  if (s) mem_space_label(s, buf, (int)size);
+  else snprintf(buf, size, "S(%" PRId64 ")", v->info->space);
 }
 
 static void trace_fn(void *ud, const Instr *in, const Value *result, int64_t ns, int depth) {
@@ -674,7 +675,9 @@ static void stats_text(const RunResult *res, const StatsView *v, StrBuf *o) {
     fmt_bytes(s->peak, b, sizeof b);
     fmt_bytes(s->bytes_read, c, sizeof c);
     fmt_bytes(s->bytes_written, d, sizeof d);
-    sb_printf(o, "  S(%" PRId64 ") %-6s capacity %-10s peak %-10s", s->id, s->name, a, b);
+    char label[MEM_NAME_MAX + 32];
+    mem_space_label(s, label, sizeof label);
+    sb_printf(o, "  %-11s capacity %-10s peak %-10s", label, a, b);
     if (s->capacity != MEM_UNLIMITED) sb_printf(o, " (%5.1f%%)", pct(s->peak, s->capacity));
     sb_printf(o, "  read %-10s written %-10s", c, d);
     if (s->bandwidth > 0) {
