@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "interp/eval_custom_call.h"
+#include "interp/eval_inline.h"
 #include "interp/eval_internal.h"
 #include "kernels/k_movement.h"
 #include "layout/etype_convert.h"
@@ -185,12 +186,37 @@ bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, 
   ctx->fuse = true;
   if (!value_ctx_init(&ctx->vc, mem, run_arena))
     return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  ctx->nplans = m->ncomps;
-  ctx->plans = calloc((size_t)(m->ncomps ? m->ncomps : 1), sizeof(CompPlan));
-  if (!ctx->plans) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  /* Flat forms of scalar computations get plans after the module's. */
+  size_t nc = (size_t)(m->ncomps ? m->ncomps : 1);
+  Computation **flat = calloc(nc, sizeof *flat);
+  ctx->scalar_body = calloc(nc, sizeof *ctx->scalar_body);
+  if (!flat || !ctx->scalar_body) {
+    free(flat);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  int nflat = 0;
   for (int i = 0; i < m->ncomps; i++)
-    if (!plan_comp(&ctx->plans[i], m->comps[i])) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  return true;
+    if ((flat[i] = eval_flatten_scalar(run_arena, m->comps[i]))) {
+      flat[i]->index = m->ncomps + nflat++;
+      ctx->scalar_body[i] = flat[i];
+    }
+  ctx->nplans = m->ncomps + nflat;
+  ctx->plans = calloc((size_t)(ctx->nplans ? ctx->nplans : 1), sizeof(CompPlan));
+  bool ok = ctx->plans != NULL;
+  for (int i = 0; ok && i < m->ncomps; i++) {
+    ok = plan_comp(&ctx->plans[i], m->comps[i]);
+    if (ok && flat[i]) ok = plan_comp(&ctx->plans[flat[i]->index], flat[i]);
+  }
+  free(flat);
+  return ok ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+}
+
+const Computation *eval_scalar_body(const EvalCtx *ctx, const Computation *c) {
+  const Module *m = ctx->module;
+  if (c->index >= 0 && c->index < m->ncomps && m->comps[c->index] == c &&
+      ctx->scalar_body[c->index])
+    return ctx->scalar_body[c->index];
+  return c;
 }
 
 void eval_free(EvalCtx *ctx) {
@@ -211,6 +237,8 @@ void eval_free(EvalCtx *ctx) {
   }
   free(ctx->plans);
   ctx->plans = NULL;
+  free(ctx->scalar_body);
+  ctx->scalar_body = NULL;
   value_ctx_free(&ctx->vc);
 }
 
@@ -952,6 +980,7 @@ static bool exec_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, V
   const Computation *comp = attr_comp(in, ATTR_TO_APPLY);
   if (!comp)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: map needs to_apply", in->name);
+  comp = eval_scalar_body(ctx, comp);
   CompPlan *p = (CompPlan *)f->plan;
   const Shape **ov = p->aux[in->index];
   if (!ov) {

@@ -55,6 +55,10 @@ struct EvalCtx {
   ValueCtx vc;
   CompPlan *plans; /* by Computation.index */
   int nplans;
+  /* By the module's Computation.index: the flat form of a scalar
+   * computation that has fusions/calls/tuples inside (eval_inline.c), its
+   * plan after the module's; NULL where the computation is used as is. */
+  const Computation **scalar_body;
   int64_t replica_id, partition_id;
   bool timing;     /* measure per-instruction time */
   bool fuse;       /* run elementwise groups fused (default on) */
@@ -75,6 +79,9 @@ struct EvalCtx {
 
 bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, Error *err);
 void eval_free(EvalCtx *ctx);
+/* The form of a scalar computation to run over vectors (reducers,
+ * comparators, combiners, map bodies): its flat form when it has one. */
+const Computation *eval_scalar_body(const EvalCtx *ctx, const Computation *c);
 
 /* Runs comp on args (nargs values, borrowed); *out receives a new reference
  * to the result. */

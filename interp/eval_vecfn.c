@@ -50,6 +50,7 @@ bool reducer_recognise(const Computation *c, int nvals, KReduceOp *ops) {
 
 static bool vecfn_prepare(VecFn *f, int64_t n, Error *err) {
   if (f->ov && f->n == n) return true;
+  if (!f->ov) f->comp = eval_scalar_body(f->ctx, f->comp);
   const Computation *c = f->comp;
   if (!f->ov) {
     f->ov = calloc((size_t)(c->ninstrs ? c->ninstrs : 1), sizeof *f->ov);
