@@ -13,6 +13,7 @@
 #include "interp/eval_custom_call.h"
 #include "interp/eval_inline.h"
 #include "interp/eval_internal.h"
+#include "interp/eval_neuron.h"
 #include "kernels/k_movement.h"
 #include "layout/etype_convert.h"
 
@@ -1241,7 +1242,9 @@ static bool exec_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shap
   static const char *const identity[] = {"Sharding", "SPMDFullToShardShape",
                                          "SPMDShardToFullShape", "MoveToHost", "MoveToDevice",
                                          "annotate_device_placement", "LayoutConstraint", "SetBound",
-                                         NULL};
+                                         /* torch-neuronx's parameter transfer,
+                                            erased by the Neuron compiler */
+                                         "AwsNeuronTransferWithStaticRing", NULL};
   for (int i = 0; identity[i]; i++) {
     if (strcmp(target, identity[i]) == 0 && in->noperands == 1) {
       if (!same_element_counts(frame_operand(f, in, 0), rs))
@@ -1254,6 +1257,8 @@ static bool exec_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shap
   }
   bool handled = false;
   if (eval_custom_call_known(ctx, f, in, target, rs, out, &handled, err)) return true;
+  if (handled) return false;
+  if (eval_neuron_custom_call(ctx, f, in, target, rs, out, &handled, err)) return true;
   if (handled) return false;
   const Computation *c = attr_comp(in, ATTR_TO_APPLY);
   const Attr *cc = ir_attr(in, ATTR_CALLED_COMPUTATIONS);

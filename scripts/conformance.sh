@@ -7,7 +7,8 @@
 # MODE layout:    hlolayout --module on every file must exit 0 (and print a
 #                 listing); known-invalid files must exit 3 with a diagnostic.
 # MODE run:       hlorun --random-inputs --quiet on every module of
-#                 CORPUS_DIR/xla-hlo (CORPUS_DIR itself if it has no xla-hlo)
+#                 CORPUS_DIR/xla-hlo and CORPUS_DIR/real-dumps (CORPUS_DIR
+#                 itself if it has neither)
 #                 must exit 0, two at a time, 60 s each (CONFORMANCE_RUN_TIMEOUT); the exceptions are
 #                 scripts/conformance-run-exceptions.txt (FILE  # reason):
 #                 they must fail, an unexpected pass is a failure; those whose
@@ -71,8 +72,12 @@ roundtrip_one() {
   fi
 }
 
-[ "$mode" = run ] && [ -d "$corpus/xla-hlo" ] && corpus="$corpus/xla-hlo"
-mapfile -d '' files < <(find "$corpus" -name '*.hlo' -type f -print0 | sort -z)
+roots=("$corpus")
+if [ "$mode" = run ] && [ -d "$corpus/xla-hlo" -o -d "$corpus/real-dumps" ]; then
+  roots=()
+  for d in xla-hlo real-dumps; do [ -d "$corpus/$d" ] && roots+=("$corpus/$d"); done
+fi
+mapfile -d '' files < <(find "${roots[@]}" -name '*.hlo' -type f -print0 | sort -z)
 if [ "${#files[@]}" -eq 0 ]; then
   echo "conformance: no .hlo files under $corpus" >&2
   exit 1

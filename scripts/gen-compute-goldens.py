@@ -14,13 +14,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gol
 import cases_conv  # noqa: E402
 import cases_dot  # noqa: E402
 import cases_linalg  # noqa: E402
+import cases_neuron  # noqa: E402
 import cases_ragged  # noqa: E402
 import cases_reduce  # noqa: E402
 import gen  # noqa: E402
 
 
 def main():
-    for mod in (cases_reduce, cases_dot, cases_conv, cases_linalg, cases_ragged):
+    for mod in (cases_reduce, cases_dot, cases_conv, cases_linalg, cases_ragged, cases_neuron):
         mod.main()
     print("%d cases written" % len(gen.written))
 
