@@ -226,20 +226,28 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
 
 /* --- results --- */
 
-/* A malloc'd dense copy of array v. */
+/* A malloc'd dense copy of array v (its valid elements when it has sizes
+ * below its bounds). */
 static bool leaf_copy(EvalCtx *ctx, const Value *v, RunLeaf *l, Error *err) {
   const void *d;
   void *tmp;
   if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
   l->shape = v->info->shape;
-  l->nbytes = v->info->dense_bytes;
-  if (tmp) {
+  int64_t n = 1;
+  for (int i = 0; i < v->info->rank; i++) n *= l->dims[i] = value_dim_size(v, i);
+  l->nbytes = n * v->info->esize;
+  if (tmp && !v->dyn) {
     l->data = tmp;
-  } else {
-    l->data = malloc((size_t)(l->nbytes ? l->nbytes : 1));
-    if (!l->data) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-    if (l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
+    return true;
   }
+  l->data = malloc((size_t)(l->nbytes ? l->nbytes : 1));
+  if (!l->data) {
+    free(tmp);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  if (v->dyn) value_dense_valid(v, d, l->data);
+  else if (l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
+  free(tmp);
   return true;
 }
 
