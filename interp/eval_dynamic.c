@@ -20,6 +20,7 @@ typedef enum {
   DK_REDUCE,
   DK_DOT,
   DK_CONCATENATE,
+  DK_KEEP,        /* sort, reverse, pad: sizes kept; the op's own dims must be full */
   DK_UNSUPPORTED,
 } DynKind;
 
@@ -53,6 +54,7 @@ static DynKind dyn_kind(const Instr *in) {
   case OP_REDUCE: return DK_REDUCE;
   case OP_DOT: return DK_DOT;
   case OP_CONCATENATE: return DK_CONCATENATE;
+  case OP_SORT: case OP_REVERSE: case OP_PAD: return DK_KEEP;
   case OP_CUSTOM_CALL: {
     const char *t = custom_call_target(in);
     if (!strcmp(t, "SliceToDynamic") || !strcmp(t, "PadToStatic")) return DK_SELF;
@@ -101,6 +103,30 @@ static bool unsupported(const Frame *f, const Instr *in, const char *what, Error
                    "instruction %s: dynamic size of dimension %d of operand %d (%" PRId64
                    " of <=%" PRId64 ") reaches %s, which does not support dynamic sizes yet",
                    in->name, d, k, v->dyn[d], v->info->dims[d], what);
+}
+
+/* DK_KEEP ops: marks the dimensions the op works along (sort's dimension,
+ * reverse's dimensions, pad's padded dimensions), which must hold no
+ * padding: a dynamic size there would need the valid data moved. */
+static bool own_dims(const Instr *in, int rank, bool *own, Error *err) {
+  memset(own, 0, sizeof(bool) * (size_t)rank);
+  if (in->op == OP_PAD) {
+    const Attr *a = ir_attr(in, ATTR_PADDING);
+    if (!a || a->kind != AV_PADDING || a->v.padding.n != rank)
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad padding", in->name);
+    for (int d = 0; d < rank; d++) {
+      const PadDim *p = &a->v.padding.dims[d];
+      own[d] = p->lo || p->hi || p->interior;
+    }
+    return true;
+  }
+  const IntList *dl = eval_attr_ints(in, ATTR_DIMENSIONS);
+  for (int k = 0; dl && k < dl->n; k++) {
+    if (dl->v[k] < 0 || dl->v[k] >= rank)
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad dimensions", in->name);
+    own[dl->v[k]] = true;
+  }
+  return true;
 }
 
 /* --- masking --- */
@@ -180,7 +206,22 @@ bool eval_dyn_before(EvalCtx *ctx, Frame *f, const Instr *in, DynSwap *sw, Error
       const Value *v = frame_operand(f, in, i);
       if (v->ntuple && value_has_dyn(v)) return unsupported(f, in, opcode_name(in->op), err);
     }
-  if (k == DK_REDUCE) {
+  if (k == DK_KEEP) {
+    int nin = in->op == OP_PAD ? 1 : in->noperands; /* pad's value is a scalar */
+    for (int i = 0; i < nin; i++) {
+      const Value *x = frame_operand(f, in, i);
+      if (!x->dyn) continue;
+      bool own[SHAPE_MAX_RANK];
+      if (!own_dims(in, x->info->rank, own, err)) return false;
+      for (int d = 0; d < x->info->rank; d++)
+        if (own[d] && x->dyn[d] < x->info->dims[d])
+          return error_set(err, ERR_RUNTIME, in->offset,
+                           "instruction %s: dynamic size of dimension %d of operand %d (%" PRId64
+                           " of <=%" PRId64 ") reaches %s along that dimension, which does not "
+                           "support dynamic sizes yet",
+                           in->name, d, i, x->dyn[d], x->info->dims[d], opcode_name(in->op));
+    }
+  } else if (k == DK_REDUCE) {
     int n = in->noperands / 2;
     for (int i = 0; i < n; i++) {
       const Value *init = frame_operand(f, in, n + i), *x = frame_operand(f, in, i);
@@ -480,6 +521,18 @@ bool eval_dyn_after(EvalCtx *ctx, const Frame *f, const Instr *in, const Shape *
          sizes_dot(in, o, frame_operand(f, in, 1), r, sz, err);
     break;
   case DK_CONCATENATE: ok = concat_dynamic(ctx, f, in, v, sz, err); break;
+  case DK_KEEP: { /* the op's own dims are full (checked before), the rest keep their sizes */
+    bool own[SHAPE_MAX_RANK];
+    ok = o->info->rank == leaf->info->rank && own_dims(in, o->info->rank, own, err);
+    for (int i = 0; ok && i < (in->op == OP_PAD ? 1 : in->noperands); i++) {
+      const Value *x = frame_operand(f, in, i);
+      for (int d = 0; d < leaf->info->rank && x->info && x->info->rank == leaf->info->rank; d++)
+        if (!own[d] && !merge(in, &sz[d], leaf->info->dims[d], value_dim_size(x, d), d, err))
+          ok = false;
+    }
+    if (o->info->rank != leaf->info->rank) ok = unsupported(f, in, opcode_name(in->op), err);
+    break;
+  }
   default: ok = unsupported(f, in, opcode_name(in->op), err); break;
   }
   if (!ok) return false;

@@ -20,6 +20,8 @@
  *     sizes;
  *   - concatenate: the other dimensions keep their sizes; along the
  *     concatenated dimension the valid parts are packed one after another;
+ *   - sort, reverse, pad: sizes kept; along the dimensions the op works on
+ *     (sort's, reverse's, padded ones) a size below the bound is an error;
  *   - pass-through ops (tuple, get-tuple-element, call, while, conditional,
  *     fusion, ...) hand the Values on unchanged;
  *   - anything else is an error naming the dimension and the op.
