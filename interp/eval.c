@@ -1405,7 +1405,7 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t t0,
   bool ok = !dyn || eval_dyn_before(ctx, f, in, &sw, err);
   ok = ok && exec_instr(ctx, f, in, rs, args, nargs, &v, err);
   if (dyn) eval_dyn_restore(ctx, f, &sw);
-  if (ok && dyn && !eval_dyn_after(ctx, f, in, rs, &v, err)) {
+  if (ok && dyn && !eval_dyn_after(ctx, f, in, &v, err)) {
     value_unref(&ctx->vc, v);
     ok = false;
   }

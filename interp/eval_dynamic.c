@@ -500,9 +500,7 @@ static bool concat_dynamic(EvalCtx *ctx, const Frame *f, const Instr *in, Value 
   return value_dense_commit(&ctx->vc, *v, dtmp, err) && ok;
 }
 
-bool eval_dyn_after(EvalCtx *ctx, const Frame *f, const Instr *in, const Shape *rs, Value **v,
-                    Error *err) {
-  (void)rs;
+bool eval_dyn_after(EvalCtx *ctx, const Frame *f, const Instr *in, Value **v, Error *err) {
   DynKind k = dyn_kind(in);
   if (k == DK_PASS || k == DK_SELF) return true;
   Value *r = *v;

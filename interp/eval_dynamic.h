@@ -49,8 +49,7 @@ bool eval_dyn_before(EvalCtx *ctx, Frame *f, const Instr *in, DynSwap *sw, Error
 void eval_dyn_restore(EvalCtx *ctx, Frame *f, DynSwap *sw);
 /* After `in` ran: gives its result (*v, replaced when shared) the sizes the
  * op propagates. */
-bool eval_dyn_after(EvalCtx *ctx, const Frame *f, const Instr *in, const Shape *rs, Value **v,
-                    Error *err);
+bool eval_dyn_after(EvalCtx *ctx, const Frame *f, const Instr *in, Value **v, Error *err);
 
 /* set-dimension-size: *v (a fresh copy of operand 0) gets the operand's
  * sizes with dimension `dimensions={d}` set to operand 1 (0..bound). */
