@@ -305,8 +305,10 @@ static bool hlorun_literal_node(const Shape *s, const RunResult *r, int *leaf, L
   const RunLeaf *l = &r->leaves[(*leaf)++];
   node->etype = l->shape->etype;
   node->rank = l->shape->rank;
-  node->dims = l->shape->dims;
+  node->dims = l->dims;
   node->data = l->data;
+  node->bounds = l->shape->dims;
+  node->dynamic = l->shape->dynamic;
   return true;
 }
 
@@ -324,7 +326,7 @@ static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *r, Erro
                        "--output %s: the result is a tuple of %d arrays; write it as .npz",
                        a->output, r->nleaves);
     const RunLeaf *l = &r->leaves[0];
-    return npy_write_file(a->output, l->shape->etype, l->shape->rank, l->shape->dims, l->data,
+    return npy_write_file(a->output, l->shape->etype, l->shape->rank, l->dims, l->data,
                           a->output_raw, err);
   }
   NpzMember *m = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *m);
@@ -337,7 +339,7 @@ static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *r, Erro
   for (int i = 0; i < r->nleaves; i++) {
     snprintf(names[i], sizeof names[i], "out%d", i);
     const RunLeaf *l = &r->leaves[i];
-    m[i] = (NpzMember){names[i], l->shape->etype, l->shape->rank, l->shape->dims, l->data};
+    m[i] = (NpzMember){names[i], l->shape->etype, l->shape->rank, l->dims, l->data};
   }
   bool ok = npz_write_file(a->output, m, r->nleaves, a->output_raw, err);
   free(m);
@@ -351,7 +353,7 @@ static bool hlorun_write_outfeed(const HlorunRunArgs *a, const RunResult *r, Err
     char path[4096];
     snprintf(path, sizeof path, "%s/outfeed%d.npy", a->outfeed_dir, i);
     const RunLeaf *l = &r->outfeed[i];
-    if (!npy_write_file(path, l->shape->etype, l->shape->rank, l->shape->dims, l->data,
+    if (!npy_write_file(path, l->shape->etype, l->shape->rank, l->dims, l->data,
                         a->output_raw, err))
       return false;
   }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "interp/eval_custom_call.h"
+#include "interp/eval_dynamic.h"
 #include "interp/eval_inline.h"
 #include "interp/eval_internal.h"
 #include "interp/eval_neuron.h"
@@ -1321,7 +1322,16 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   case OP_TRANSPOSE: return move_op(ctx, f, in, rs, mv_transpose, out, err);
   case OP_SLICE: return move_op(ctx, f, in, rs, mv_slice, out, err);
   case OP_REVERSE: return move_op(ctx, f, in, rs, mv_reverse, out, err);
-  case OP_SET_DIMENSION_SIZE: return move_op(ctx, f, in, rs, mv_identity, out, err);
+  case OP_SET_DIMENSION_SIZE: {
+    if (in->noperands != 2 || !require_array(in, frame_operand(f, in, 1), "the size", err))
+      return error_set(err, ERR_RUNTIME, in->offset,
+                       "instruction %s: set-dimension-size takes an array and a size", in->name);
+    if (!move_op(ctx, f, in, rs, mv_identity, out, err)) return false;
+    if (eval_set_dimension_size(ctx, f, in, *out, err)) return true;
+    value_unref(&ctx->vc, *out);
+    *out = NULL;
+    return false;
+  }
   case OP_PAD: return exec_pad(ctx, f, in, rs, out, err);
   case OP_CONCATENATE: return exec_concatenate(ctx, f, in, rs, out, err);
   case OP_DYNAMIC_SLICE: return exec_dynamic_slice(ctx, f, in, rs, out, err);
@@ -1333,7 +1343,7 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
     if (!require_array(in, o, "the operand", err)) return false;
     if (!d || d->n != 1 || d->v[0] < 0 || d->v[0] >= o->info->rank)
       return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad dimension", in->name);
-    return scalar_result(ctx, in, rs, o->info->dims[d->v[0]], out, err);
+    return scalar_result(ctx, in, rs, value_dim_size(o, (int)d->v[0]), out, err);
   }
   case OP_REPLICA_ID: return scalar_result(ctx, in, rs, ctx->replica_id, out, err);
   case OP_PARTITION_ID: return scalar_result(ctx, in, rs, ctx->partition_id, out, err);
@@ -1423,7 +1433,17 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t t0,
   const Instr *in = plan->comp->instrs[i];
   InstrStats *st = &plan->stats[i];
   Value *v = NULL;
-  if (!exec_instr(ctx, f, in, rs, args, nargs, &v, err)) {
+  /* Operands with sizes below their bounds go through eval_dynamic.c. */
+  bool dyn = eval_dyn_operands(f, in);
+  DynSwap sw = {0};
+  bool ok = !dyn || eval_dyn_before(ctx, f, in, &sw, err);
+  ok = ok && exec_instr(ctx, f, in, rs, args, nargs, &v, err);
+  if (dyn) eval_dyn_restore(ctx, f, &sw);
+  if (ok && dyn && !eval_dyn_after(ctx, f, in, &v, err)) {
+    value_unref(&ctx->vc, v);
+    ok = false;
+  }
+  if (!ok) {
     prefix_error(in, err);
     return false;
   }
@@ -1481,6 +1501,19 @@ static bool run_group(EvalCtx *ctx, Frame *f, int first, int64_t t0, Value *cons
   return true;
 }
 
+/* Whether a group starting at `first` reads a value with dynamic sizes
+ * (then its members run one by one, through eval_dynamic.c). */
+static bool group_has_dyn(const Frame *f, int first) {
+  const CompPlan *plan = f->plan;
+  for (int k = first; k <= plan->group_end[first]; k++) {
+    const Instr *in = plan->comp->instrs[k];
+    for (int o = 0; o < in->noperands; o++)
+      if (in->operands[o]->index < first && value_has_dyn(f->vals[in->operands[o]->index]))
+        return true;
+  }
+  return false;
+}
+
 bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
               const Shape *const *override, Value **out, Error *err) {
   *out = NULL;
@@ -1508,7 +1541,7 @@ bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nar
     }
     const Shape *rs = override ? override[i] : &in->shape;
     int64_t t0 = ctx->timing ? now_ns() : 0;
-    if (!override && ctx->fuse && plan->group_end[i] > i) {
+    if (!override && ctx->fuse && plan->group_end[i] > i && !group_has_dyn(&f, i)) {
       ok = run_group(ctx, &f, i, t0, args, nargs, err);
       i = plan->group_end[i];
       continue;

@@ -53,15 +53,44 @@ static void print_rec(Printer *p, int depth) {
   else sb_puts(sb, "\n}");
 }
 
+/* XLA's dynamic literal header: "s32[2,<=2,2](2,1,2)". */
+static void print_dynamic_shape(StrBuf *sb, EType t, int rank, const int64_t *sizes,
+                                const int64_t *bounds, const bool *dynamic) {
+  sb_printf(sb, "%s[", etype_name(t));
+  for (int d = 0; d < rank; d++)
+    sb_printf(sb, "%s%s%" PRId64, d ? "," : "", dynamic[d] ? "<=" : "", bounds[d]);
+  sb_puts(sb, "](");
+  for (int d = 0; d < rank; d++) sb_printf(sb, "%s%" PRId64, d ? "," : "", sizes[d]);
+  sb_putc(sb, ')');
+}
+
+static void print_elements(StrBuf *sb, EType t, int rank, const int64_t *dims, const void *data) {
+  if (rank > 64) rank = 64;
+  Printer p = {sb, t, rank, etype_storage_bytes(t), dims, data, 0, {0}};
+  print_rec(&p, 0);
+}
+
 void literal_print_array(StrBuf *sb, EType t, int rank, const int64_t *dims, const void *data,
                          bool print_shape) {
   if (print_shape) {
     literal_print_shape(sb, t, rank, dims);
     sb_putc(sb, ' ');
   }
-  if (rank > 64) rank = 64;
-  Printer p = {sb, t, rank, etype_storage_bytes(t), dims, data, 0, {0}};
-  print_rec(&p, 0);
+  print_elements(sb, t, rank, dims, data);
+}
+
+static void print_array_node(StrBuf *sb, const LiteralNode *node, bool print_shape) {
+  bool dynamic = false;
+  for (int d = 0; node->dynamic && d < node->rank; d++) dynamic |= node->dynamic[d];
+  if (!dynamic || !node->bounds) {
+    literal_print_array(sb, node->etype, node->rank, node->dims, node->data, print_shape);
+    return;
+  }
+  if (print_shape) {
+    print_dynamic_shape(sb, node->etype, node->rank, node->dims, node->bounds, node->dynamic);
+    sb_putc(sb, ' ');
+  }
+  print_elements(sb, node->etype, node->rank, node->dims, node->data);
 }
 
 void literal_print(StrBuf *sb, const LiteralNode *node, bool print_shape) {
@@ -78,5 +107,5 @@ void literal_print(StrBuf *sb, const LiteralNode *node, bool print_shape) {
     sb_puts(sb, "token");
     return;
   }
-  literal_print_array(sb, node->etype, node->rank, node->dims, node->data, print_shape);
+  print_array_node(sb, node, print_shape);
 }

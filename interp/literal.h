@@ -7,7 +7,9 @@
  *   }
  * rank >= 4 adds "/ *i0=0* /" markers (without the spaces) after inner opening braces, pred
  * elements print as 0/1 in arrays and true/false as scalars, tuples print as
- * "(\n" + elements joined by ",\n" + "\n)".  Shapes print without layout. */
+ * "(\n" + elements joined by ",\n" + "\n)".  Shapes print without layout.
+ * A dynamic array prints its shape with "<=" bounds, then its sizes, then
+ * only the elements below them: "s32[<=4](2) {1, 2}". */
 #ifndef HLO_INTERP_LITERAL_H
 #define HLO_INTERP_LITERAL_H
 
@@ -25,6 +27,10 @@ typedef struct LiteralNode {
   const void *data; /* natural storage, row-major */
   int count;        /* tuples: number of elements */
   const struct LiteralNode *elems;
+  /* Dynamic arrays: the shape's bounds and dynamic flags (dims are then the
+   * runtime sizes); NULL for static arrays. */
+  const int64_t *bounds;
+  const bool *dynamic;
 } LiteralNode;
 
 /* Prints one dense array; with print_shape the "f32[2,3] " prefix. */

@@ -23,28 +23,67 @@ int run_count_leaves(const Shape *s) {
   return value_shape_has_data(s) ? 1 : 0;
 }
 
-static void dims_text(char *buf, size_t size, EType t, int rank, const int64_t *dims) {
+static void dims_text(char *buf, size_t size, EType t, int rank, const int64_t *dims,
+                      const bool *dynamic) {
   int n = snprintf(buf, size, "%s[", etype_name(t));
   for (int i = 0; i < rank && n < (int)size; i++)
-    n += snprintf(buf + n, size - (size_t)n, "%s%" PRId64, i ? "," : "", dims[i]);
+    n += snprintf(buf + n, size - (size_t)n, "%s%s%" PRId64, i ? "," : "",
+                  dynamic && dynamic[i] ? "<=" : "", dims[i]);
   if (n < (int)size) snprintf(buf + n, size - (size_t)n, "]");
 }
 
 /* --- binding inputs --- */
 
+/* An input smaller than its dynamic bounds: bound as the array's elements
+ * at their places in the bounded shape, zeros elsewhere, with its dims as
+ * the value's sizes. */
+static bool input_dynamic(EvalCtx *ctx, const Shape *s, const ArrayInfo *ai,
+                          const RunInput *in, const char *pdesc, const char *have, Value **out,
+                          Error *err) {
+  const NpyArray *a = in->array;
+  char *compact = malloc((size_t)(a->count ? a->count : 1) * (size_t)ai->esize);
+  char *dense = calloc((size_t)(ai->dense_bytes ? ai->dense_bytes : 1), 1);
+  bool ok = compact && dense;
+  if (!ok) error_set(err, ERR_RUNTIME, -1, "out of memory");
+  Error e;
+  if (ok && !npy_bind(a, s->etype, compact, &e))
+    ok = error_set(err, ERR_RUNTIME, -1, "%s: %s holds %s: %s", pdesc, in->source, have, e.msg);
+  int64_t idx[SHAPE_MAX_RANK] = {0};
+  for (int64_t i = 0; ok && i < a->count; i++) {
+    int64_t at = 0;
+    for (int d = 0; d < ai->rank; d++) at = at * ai->dims[d] + idx[d];
+    memcpy(dense + at * ai->esize, compact + i * ai->esize, (size_t)ai->esize);
+    for (int d = ai->rank - 1; d >= 0 && ++idx[d] == a->dims[d]; d--) idx[d] = 0;
+  }
+  ok = ok && value_from_dense(&ctx->vc, s, dense, pdesc, out, err);
+  if (ok && !value_set_dyn(*out, a->dims)) {
+    value_unref(&ctx->vc, *out);
+    ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  free(compact);
+  free(dense);
+  return ok;
+}
+
 static bool input_value(EvalCtx *ctx, const Shape *s, const RunInput *in, const char *pdesc,
                         Value **out, Error *err) {
   const NpyArray *a = in->array;
   char want[160], have[160];
-  dims_text(want, sizeof want, s->etype, s->rank, s->dims);
+  dims_text(want, sizeof want, s->etype, s->rank, s->dims, s->dynamic);
   npy_describe(a, have, sizeof have);
-  bool dims_ok = a->rank == s->rank;
-  for (int i = 0; dims_ok && i < s->rank; i++) dims_ok = a->dims[i] == s->dims[i];
+  /* A dynamic dimension ("<=N") takes any size up to its bound: the value
+   * then carries that size, its padding zeroed. */
+  bool dims_ok = a->rank == s->rank, partial = false;
+  for (int i = 0; dims_ok && i < s->rank; i++) {
+    if (s->dynamic && s->dynamic[i] && a->dims[i] < s->dims[i]) partial = true;
+    else dims_ok = a->dims[i] == s->dims[i];
+  }
   if (!dims_ok)
     return error_set(err, ERR_RUNTIME, -1, "%s: expects %s, %s holds %s", pdesc, want,
                      in->source, have);
   const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
   if (!ai) return false;
+  if (partial) return input_dynamic(ctx, s, ai, in, pdesc, have, out, err);
   /* The temporary comes from (and goes back to) the run's block pool, so
    * that results later reuse memory already touched. */
   MemSystem *mem = ctx->vc.mem;
@@ -226,20 +265,28 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
 
 /* --- results --- */
 
-/* A malloc'd dense copy of array v. */
+/* A malloc'd dense copy of array v (its valid elements when it has sizes
+ * below its bounds). */
 static bool leaf_copy(EvalCtx *ctx, const Value *v, RunLeaf *l, Error *err) {
   const void *d;
   void *tmp;
   if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
   l->shape = v->info->shape;
-  l->nbytes = v->info->dense_bytes;
-  if (tmp) {
+  int64_t n = 1;
+  for (int i = 0; i < v->info->rank; i++) n *= l->dims[i] = value_dim_size(v, i);
+  l->nbytes = n * v->info->esize;
+  if (tmp && !v->dyn) {
     l->data = tmp;
-  } else {
-    l->data = malloc((size_t)(l->nbytes ? l->nbytes : 1));
-    if (!l->data) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-    if (l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
+    return true;
   }
+  l->data = malloc((size_t)(l->nbytes ? l->nbytes : 1));
+  if (!l->data) {
+    free(tmp);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  if (v->dyn) value_dense_valid(v, d, l->data);
+  else if (l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
+  free(tmp);
   return true;
 }
 

@@ -47,9 +47,12 @@ typedef struct RunOptions {
   int ninfeed;
 } RunOptions;
 
-/* One array leaf of the result, dense row-major natural storage. */
+/* One array leaf of the result, dense row-major natural storage of its
+ * actual dims: the shape's, or for dynamic dimensions the runtime sizes
+ * (only the valid elements, as XLA's literals print and hand out). */
 typedef struct RunLeaf {
   const Shape *shape;
+  int64_t dims[SHAPE_MAX_RANK];
   void *data; /* malloc'd */
   int64_t nbytes;
 } RunLeaf;

@@ -293,8 +293,45 @@ void value_unref(ValueCtx *vc, Value *v) {
   if (!v || --v->refs > 0) return;
   for (int i = 0; i < v->ntuple; i++) value_unref(vc, v->elems[i]);
   free(v->elems);
+  free(v->dyn);
   buffer_unref(vc, v->buf);
   free(v);
+}
+
+bool value_set_dyn(Value *v, const int64_t *sizes) {
+  bool below = false;
+  for (int d = 0; sizes && v->info && d < v->info->rank; d++) below |= sizes[d] != v->info->dims[d];
+  if (!below) {
+    free(v->dyn);
+    v->dyn = NULL;
+    return true;
+  }
+  if (!v->dyn) v->dyn = malloc(sizeof(int64_t) * (size_t)v->info->rank);
+  if (!v->dyn) return false;
+  if (v->dyn != sizes) memcpy(v->dyn, sizes, sizeof(int64_t) * (size_t)v->info->rank);
+  return true;
+}
+
+void value_dense_valid(const Value *v, const void *dense, void *out) {
+  const ArrayInfo *ai = v->info;
+  int r = ai->rank;
+  int64_t n = 1;
+  for (int d = 0; d < r; d++) n *= value_dim_size(v, d);
+  int64_t idx[SHAPE_MAX_RANK] = {0};
+  for (int64_t i = 0; i < n; i++) {
+    int64_t at = 0;
+    for (int d = 0; d < r; d++) at = at * ai->dims[d] + idx[d];
+    memcpy((char *)out + i * ai->esize, (const char *)dense + at * ai->esize, (size_t)ai->esize);
+    for (int d = r - 1; d >= 0 && ++idx[d] == value_dim_size(v, d); d--) idx[d] = 0;
+  }
+}
+
+bool value_has_dyn(const Value *v) {
+  if (!v) return false;
+  if (v->dyn) return true;
+  for (int i = 0; i < v->ntuple; i++)
+    if (value_has_dyn(v->elems[i])) return true;
+  return false;
 }
 
 /* --- dense views --- */
@@ -461,7 +498,11 @@ bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value
   bool arr = same_arrangement(&vs->layout, &s->layout);
   if (arr && ai->space == v->info->space) {
     *out = value_wrap_buffer(s, ai, v->buf);
-    if (!*out) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    if (!*out || !value_set_dyn(*out, v->dyn)) {
+      value_unref(vc, *out);
+      *out = NULL;
+      return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    }
     return true;
   }
   Value *nv;
@@ -474,6 +515,7 @@ bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value
     vc->conversions++;
     vc->conversion_bytes += ai->phys_bytes;
   }
+  if (ok && !value_set_dyn(nv, v->dyn)) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
   if (!ok) {
     value_unref(vc, nv);
     return false;

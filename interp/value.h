@@ -64,6 +64,13 @@ typedef struct Value {
   Buffer *buf;           /* arrays (NULL for tokens) */
   int ntuple;
   struct Value **elems;  /* tuples */
+  /* Arrays with dynamic dimensions ("<=N"): the runtime size of every
+   * dimension (malloc'd, owned by this Value; Values sharing a buffer keep
+   * their own), set only while some size is below its bound.  NULL: every
+   * size is the bound.  The buffer stays allocated at the bound and element
+   * (i, j, ...) sits where the bounded shape puts it, as in XLA's literals;
+   * slots past a size are padding nobody reads (docs/interpreter.md). */
+  int64_t *dyn;
 } Value;
 
 /* An array that has data (tokens and opaque values are "arrays" to
@@ -142,6 +149,21 @@ bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value
 
 /* Iterates the compiled shapes: *pos starts at 0; NULL at the end. */
 const ArrayInfo *value_ctx_next_info(const ValueCtx *vc, int *pos);
+
+/* --- dynamic sizes --- */
+/* Runtime size of dimension d of array v (its bound unless v->dyn says less). */
+static inline int64_t value_dim_size(const Value *v, int d) {
+  return v->dyn ? v->dyn[d] : v->info->dims[d];
+}
+/* Sets v's sizes (rank entries; NULL = the bounds).  Sizes equal to the
+ * bounds store nothing.  False on out of memory. */
+bool value_set_dyn(Value *v, const int64_t *sizes);
+/* Copies the valid elements of array v (indices below its sizes) from its
+ * dense bounded view `dense` to `out`, dense row-major with the sizes as
+ * dims. */
+void value_dense_valid(const Value *v, const void *dense, void *out);
+/* Whether v, or any leaf of a tuple v, has a size below its bound. */
+bool value_has_dyn(const Value *v);
 
 /* Total physical bytes of all array leaves. */
 int64_t value_phys_bytes(const Value *v);
