@@ -75,7 +75,13 @@ static void unary_apply(const UnaryFn *m, EType t, const void *src, void *dst, i
 
 /* --- special functions (k_special.h) --- */
 
-typedef enum { SF_IGAMMA_GRAD_A, SF_RANDOM_GAMMA_GRAD, SF_POLYGAMMA, SF_BETAINC, SF_NEXTAFTER } SpecialKind;
+typedef enum {
+  SF_IGAMMA_GRAD_A,
+  SF_RANDOM_GAMMA_GRAD,
+  SF_POLYGAMMA,
+  SF_BETAINC,
+  SF_NEXTAFTER
+} SpecialKind;
 
 typedef struct SpecialFn {
   const char *name;
@@ -244,7 +250,8 @@ static bool unary_kernel(const Instr *in, const void *arg, const KArray *ins, KA
   if (nouts != 1 || a->etype != r->etype || a->rank != r->rank ||
       (r->rank > 0 && memcmp(a->dims, r->dims, sizeof(int64_t) * (size_t)r->rank)))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: xla_builder.math.%s: the result must have the operand's shape",
+                     "instruction %s: xla_builder.math.%s: the result must have the operand's "
+                     "shape",
                      in->name, m->name);
   if (!etype_is_float(r->etype) && !etype_is_complex(r->etype))
     return error_set(err, ERR_RUNTIME, in->offset,

@@ -103,7 +103,8 @@ T FN(k_zeta)(T x, T q) {
   if (x < one) out = K(NAN);
   if (q <= K(0) && x != floor(x)) out = K(NAN);
   /* Poles at the integers q <= 0: +inf only for even integer x. */
-  if (q <= K(0) && q == floor(q)) out = fmod(x, K(2)) == K(0) && x == floor(x) ? K(INFINITY) : K(NAN);
+  if (q <= K(0) && q == floor(q))
+    out = fmod(x, K(2)) == K(0) && x == floor(x) ? K(INFINITY) : K(NAN);
   return out;
 }
 

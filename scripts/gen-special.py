@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "goldens"))
 from gen import write  # noqa: E402
-from hlolit import const, shape_str  # noqa: E402
+from hlolit import cast, const, shape_str  # noqa: E402
 
 mp.mp.dps = 40
 NAN, INF = float("nan"), float("inf")
@@ -131,9 +131,10 @@ def tables():
 #
 # Approximate results are compared after the module scales them and rounds
 # (round-nearest-even, then +0 so -0 prints as 0): each element's scale is
-# the largest power of ten at which the tolerance (rel_tol * |v| * scale) stays below 0.05
-# of a unit and every scaled reference sits at least 0.08 away from a
-# rounding boundary, so any result within the tolerance prints the same.
+# the largest power of ten at which the tolerance (REL_TOL * |v| * scale)
+# stays below 0.05 of a unit and the scaled reference sits at least 0.08
+# away from a rounding tie, so any result within the tolerance prints the
+# same.  REL_TOL covers what tests/test_special.c measures for these points.
 
 DIR = "interp-builder-math"
 REL_TOL = {"f32": 2e-5, "f64": 1e-11}
@@ -250,6 +251,87 @@ def golden_nextafter():
     m.write("next_after_f16_f32_f64")
 
 
+def golden_narrow(name, fn, ref, points):
+    """f16 and bf16 operands, which XLA (and hlorun) compute in f32 and round
+    once: the expected value is the reference rounded to the type, for the
+    points whose reference lies at least 0.05 ulp away from a rounding tie
+    (the f32 computation is good to ~1e-5 relative, well inside that)."""
+    m = Mod()
+    for et, p in (("f16", 11), ("bf16", 8)):
+        pts, want = [], []
+        for pt in points:
+            pt = tuple(float(cast(et, np.float64(v))) for v in pt)
+            v = ref(*pt)
+            w = v / 2.0 ** (math.frexp(v)[1] - p)  # v in ulps of et
+            if abs(w - math.floor(w) - 0.5) > 0.05:  # else: too near a tie, skipped
+                pts.append(pt)
+                want.append(v)
+        assert len(pts) >= 3, (name, et)
+        r = m.call(et, fn, list(zip(*pts)))
+        m.out(r, et, cast(et, np.asarray(want, np.float64)))
+    m.write(name)
+
+
+def golden_nextafter_fnuz():
+    """f8e5m2fnuz by hand (bias 16, 2 mantissa bits, no -0, NaN = 0x80):
+    2^-17 = 7.62939453125e-06 is the smallest subnormal (0x01), 1.0 is 0x40
+    and 0.875 (0x3f) its lower neighbour, 57344 (0x7f) the largest.
+      -2^-17 -> 1      : +0 (the step would land on -0, which is NaN here)
+      0      -> -1     : -2^-17 (0x81)
+      1      -> 0      : 0.875
+      1      -> 57344  : 1.25 (0x41)
+      57344  -> 57344  : 57344
+      -1     -> 1      : -0.875 (signs differ: towards zero)
+      nan    -> 1      : nan (0x80, which convert to f32 reads as -nan: the
+                         NaN keeps its sign bit, set in 0x80)"""
+    m = Mod()
+    fr = "-7.62939453125e-06, 0, 1, 1, 57344, -1, nan"
+    to = "1, -1, 0, 57344, 57344, 1, 1"
+    m.lines += ["  c_1 = f8e5m2fnuz[7] constant({%s})" % fr,
+                "  c_2 = f8e5m2fnuz[7] constant({%s})" % to,
+                '  r_3 = f8e5m2fnuz[7] custom-call(c_1, c_2), '
+                'custom_call_target="xla_builder.math.NextAfter"',
+                "  r_4 = f32[7] convert(r_3)"]
+    m.outs.append(("r_4", "f32", [7]))
+    m.exp.append(("f32", np.asarray([0, -7.62939453125e-06, 0.875, 1.25, 57344, -0.875, -NAN],
+                                    np.float32)))
+    m.write("next_after_f8e5m2fnuz")
+
+
+def golden_errors():
+    """Operands XLA rejects (or computes in 8-bit arithmetic, which hlorun
+    does not reproduce) are errors naming the instruction."""
+    cases = [
+        ("error_shapes_differ", "f32[3]", "f32[2]", "f32[3]", "IgammaGradA",
+         "instruction r: xla_builder.math.IgammaGradA needs operands and result of one shape"),
+        ("error_types_differ", "f32[2]", "f64[2]", "f32[2]", "Polygamma",
+         "instruction r: xla_builder.math.Polygamma needs operands and result of one shape"),
+        ("error_f8_polygamma", "f8e4m3fn[2]", "f8e4m3fn[2]", "f8e4m3fn[2]", "Polygamma",
+         "instruction r: xla_builder.math.Polygamma of f8e4m3fn is not supported"),
+        ("error_integer_operands", "s32[2]", "s32[2]", "s32[2]", "NextAfter",
+         "instruction r: xla_builder.math.NextAfter of s32: operands must be real floats"),
+    ]
+    for name, s0, s1, rs, fn, msg in cases:
+        hlo = ("HloModule %s\n\nENTRY main {\n  p0 = %s parameter(0)\n  p1 = %s parameter(1)\n"
+               '  ROOT r = %s custom-call(p0, p1), custom_call_target="xla_builder.math.%s"\n}\n'
+               % (name, s0, s1, rs, fn))
+        write_error(name, hlo, msg)
+    hlo = ("HloModule error_operand_count\n\nENTRY main {\n  p0 = f32[2] parameter(0)\n"
+           '  ROOT r = f32[2] custom-call(p0, p0), '
+           'custom_call_target="xla_builder.math.RegularizedIncompleteBeta"\n}\n')
+    write_error("error_operand_count", hlo, "instruction r: xla_builder.math."
+                "RegularizedIncompleteBeta takes 3 arrays and returns one array")
+
+
+def write_error(name, hlo, msg):
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", DIR)
+    with open(os.path.join(path, name + ".hlo"), "w") as f:
+        f.write(hlo)
+    with open(os.path.join(path, name + ".yaml"), "w") as f:
+        f.write("command: hlorun\nargs: ['%s.hlo', '--random-inputs']\nexit: 1\n"
+                "stderr_contains: '%s'\n" % (name, msg))
+
+
 def hlo_float(v):
     v = float(v)
     if math.isnan(v):
@@ -275,7 +357,14 @@ def main():
                    (3.5, 0.75, 0.6875)],
                   [(0.0, 1.0, 0.5), (1.0, -1.0, 0.5), (1.0, 1.0, -0.5), (1.0, 1.0, 1.5),
                    (2.0, 3.0, 0.0), (2.0, 3.0, 1.0)])
+    golden_narrow("polygamma_f16_bf16", "Polygamma", ref_polygamma,
+                  [(0, 2.5), (1, 0.5), (2, 1.25), (1, -1.5), (1, -1.25), (3, 4.0), (0, 7.0)])
+    golden_narrow("regularized_incomplete_beta_f16_bf16", "RegularizedIncompleteBeta", ref_betainc,
+                  [(0.5, 0.5, 0.25), (2.0, 3.0, 0.375), (5.0, 5.0, 0.75), (3.5, 0.75, 0.6875),
+                   (1.5, 4.0, 0.125)])
     golden_nextafter()
+    golden_nextafter_fnuz()
+    golden_errors()
     print("/* wrote %s */" % ", ".join(sorted(os.path.basename(w) for w in __import__("gen").written)),
           file=sys.stderr)
 

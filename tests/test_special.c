@@ -153,8 +153,10 @@ Test(special, betainc_matches_mpmath) {
   cr_assert(k_betainc_f64(a64, b64, x64, y64, N, &err), "%s", err.msg);
   for (int i = 0; i < N; i++) {
     double scale = 16 * (1 + a64[i] + b64[i]);
-    expect_close("RegularizedIncompleteBeta f32", i, y32[i], betainc_ref[i][3], scale * FLT_EPSILON);
-    expect_close("RegularizedIncompleteBeta f64", i, y64[i], betainc_ref[i][3], scale * DBL_EPSILON);
+    expect_close("RegularizedIncompleteBeta f32", i, y32[i], betainc_ref[i][3],
+                 scale * FLT_EPSILON);
+    expect_close("RegularizedIncompleteBeta f64", i, y64[i], betainc_ref[i][3],
+                 scale * DBL_EPSILON);
   }
   /* Alone, an element stops at its own convergence: the same value to within
    * the tolerance. */
@@ -277,7 +279,8 @@ Test(special, nextafter_fnuz_by_hand) {
       {0x7f, 0x40, 0x7e},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    cr_expect(k_nextafter_bits(&e5m2fnuz, cases[i].from, false, cases[i].to, false) == cases[i].want,
+    cr_expect(k_nextafter_bits(&e5m2fnuz, cases[i].from, false, cases[i].to, false) ==
+                  cases[i].want,
               "case %zu", i);
   cr_expect(k_nextafter_bits(&e5m2fnuz, 0x80, true, 0x40, false) == 0x80);
 }
