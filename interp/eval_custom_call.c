@@ -11,20 +11,15 @@
  *                     dimension);
  *   SliceToDynamic -- (data, sizes...) -> data with those dynamic sizes
  *                     (interp/eval_dynamic.h);
- *   xla_builder.math.{Acos,Acosh,Asin,Asinh,Atan,Cosh}
- *                  -- XlaBuilder's math helpers, elementwise on one
- *                     float/complex operand: C libm for f32/f64 (narrower
- *                     floats computed in f32 and rounded once), <complex.h>
- *                     for c64/c128. */
+ *   xla_builder.math.*
+ *                  -- XlaBuilder's math helpers (eval_builder_math.c). */
 #include "interp/eval_custom_call.h"
 
-#include <complex.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cmplx.h"
+#include "interp/eval_builder_math.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "interp/eval_sort.h"
@@ -309,89 +304,6 @@ static bool cublas_gemm(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *r
   return eval_outs_close(ctx, rs, &o, ok, out, err);
 }
 
-/* --- xla_builder.math.* --- */
-
-typedef struct MathFn {
-  const char *name;
-  float (*f)(float);
-  double (*d)(double);
-  float complex (*cf)(float complex);
-  double complex (*cd)(double complex);
-} MathFn;
-
-static const MathFn math_fns[] = {
-    {"Acos", acosf, acos, cacosf, cacos},     {"Acosh", acoshf, acosh, cacoshf, cacosh},
-    {"Asin", asinf, asin, casinf, casin},     {"Asinh", asinhf, asinh, casinhf, casinh},
-    {"Atan", atanf, atan, catanf, catan},     {"Cosh", coshf, cosh, ccoshf, ccosh},
-};
-
-static bool builder_math(EvalCtx *ctx, Frame *fr, const Instr *in, const MathFn *m,
-                         const Shape *rs, Value **out, Error *err) {
-  const Value *src = in->noperands == 1 ? frame_operand(fr, in, 0) : NULL;
-  if (!src || !src->info || !shape_is_array(rs))
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: xla_builder.math.%s takes one array and returns one",
-                     in->name, m->name);
-  EvalViews vs = {0};
-  EvalOuts o = {0};
-  bool ok = eval_view(ctx, &vs, src, in, err) && eval_outs_new(ctx, in, rs, &o, err);
-  const KArray *a = ok ? &vs.a[0] : NULL;
-  KArray *r = ok ? &o.a[0] : NULL;
-  int64_t n = 1;
-  if (ok) {
-    for (int d = 0; d < r->rank; d++) n *= r->dims[d];
-    if (a->etype != r->etype || a->rank != r->rank ||
-        (r->rank > 0 && memcmp(a->dims, r->dims, sizeof(int64_t) * (size_t)r->rank)))
-      ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: xla_builder.math.%s: the result must have the operand's shape",
-                     in->name, m->name);
-    else if (!etype_is_float(r->etype) && !etype_is_complex(r->etype))
-      ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: xla_builder.math.%s of %s: only float and complex types",
-                     in->name, m->name, etype_name(r->etype));
-  }
-  if (ok) {
-    EType t = r->etype;
-    if (t == ET_F32) {
-      const float *x = a->data;
-      float *y = r->data;
-      for (int64_t i = 0; i < n; i++) y[i] = m->f(x[i]);
-    } else if (t == ET_F64) {
-      const double *x = a->data;
-      double *y = r->data;
-      for (int64_t i = 0; i < n; i++) y[i] = m->d(x[i]);
-    } else if (t == ET_C64) {
-      const float *x = a->data;
-      float *y = r->data;
-      for (int64_t i = 0; i < n; i++) {
-        float complex z = m->cf(CMPLXF(x[2 * i], x[2 * i + 1]));
-        y[2 * i] = crealf(z);
-        y[2 * i + 1] = cimagf(z);
-      }
-    } else if (t == ET_C128) {
-      const double *x = a->data;
-      double *y = r->data;
-      for (int64_t i = 0; i < n; i++) {
-        double complex z = m->cd(CMPLX(x[2 * i], x[2 * i + 1]));
-        y[2 * i] = creal(z);
-        y[2 * i + 1] = cimag(z);
-      }
-    } else if (etype_is_float(t)) {
-      int es = etype_storage_bytes(t);
-      const char *x = a->data;
-      char *y = r->data;
-      for (int64_t i = 0; i < n; i++)
-        etype_store_f32(t, m->f(etype_load_f32(t, x + i * es)), y + i * es);
-    } else {
-      ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: xla_builder.math.%s of %s is not supported", in->name,
-                     m->name, etype_name(t));
-    }
-  }
-  eval_views_free(&vs);
-  return eval_outs_close(ctx, rs, &o, ok, out, err);
-}
-
 bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
                             const Shape *rs, Value **out, bool *handled, Error *err) {
   *handled = true;
@@ -399,10 +311,7 @@ bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char
   if (!strcmp(target, "PadToStatic")) return pad_to_static(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "SliceToDynamic")) return slice_to_dynamic(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "__cublas$gemm")) return cublas_gemm(ctx, fr, in, rs, out, err);
-  if (!strncmp(target, "xla_builder.math.", 17))
-    for (size_t i = 0; i < sizeof math_fns / sizeof math_fns[0]; i++)
-      if (!strcmp(target + 17, math_fns[i].name))
-        return builder_math(ctx, fr, in, &math_fns[i], rs, out, err);
+  if (!strncmp(target, "xla_builder.math.", 17)) return eval_builder_math(ctx, fr, in, target + 17, rs, out, handled, err);
   if (!strcmp(target, "AllocateBuffer") && shape_is_array(rs)) {
     char who[300];
     eval_who(in, who, sizeof who);
