@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the golden cases of the compute ops (reduce, reduce-window,
-select-and-scatter, dot, ragged-dot, convolution, fft, cholesky, triangular-solve,
+select-and-scatter, dot, ragged-dot, sparse dot, convolution, fft, cholesky, triangular-solve,
 batch norm, custom-call PartialReduce) under
 testdata/interp-{reduce,dot,conv,fft,linalg,sort}/.
 
@@ -18,12 +18,13 @@ import cases_linalg  # noqa: E402
 import cases_partial_reduce  # noqa: E402
 import cases_ragged  # noqa: E402
 import cases_reduce  # noqa: E402
+import cases_sparse_dot  # noqa: E402
 import gen  # noqa: E402
 
 
 def main():
     for mod in (cases_reduce, cases_dot, cases_conv, cases_linalg, cases_ragged,
-                cases_partial_reduce):
+                cases_partial_reduce, cases_sparse_dot):
         mod.main()
     print("%d cases written" % len(gen.written))
 
