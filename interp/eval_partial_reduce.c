@@ -16,12 +16,14 @@
  *     log2_reduction rounded up to the 128 TPU lanes).
  *
  * Bins: element j of the reduction dimension falls into bin j mod L.  The
- * TPU kernel is not public; this is the folding its shape rules imply
- * (L is whole 128-lane rows, the reduction 2^log2_reduction rows deep, so
- * rows of L lanes are combined elementwise and each output lane only sees
- * its own lane of the input).  When L * 2^log2_reduction > N, the only case
- * where folding whole rows other than j mod L would group elements
- * differently, XLA's shapes leave the grouping unspecified.  Each result element is its bin reduced with approx_topk.cc's
+ * TPU kernel is not public.  Its shape rules (L is whole 128-lane rows,
+ * the reduction 2^log2_reduction rows deep) point to rows combined
+ * elementwise, each output lane seeing only its own input lane; when L is
+ * one row of 128 (what ApproxTopK picks for top_k == 1 and for most inputs
+ * up to 128 * 2^log2_reduction, as in the corpus), every such fold is
+ * exactly j mod L.  With several output rows, which input rows share an
+ * output row is an assumption here (row t joins row t mod (L / 128), the
+ * natural halving fold), not something XLA states.  Each result element is its bin reduced with approx_topk.cc's
  * BuildReductionComputation, select(comparator(acc, x), acc, x) for every
  * operand, folded from the init values over the bin in index order: the
  * comparator-best element of the bin, and among elements the comparator
