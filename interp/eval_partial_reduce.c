@@ -19,8 +19,9 @@
  * TPU kernel is not public.  Its shape rules (L is whole 128-lane rows,
  * the reduction 2^log2_reduction rows deep) point to rows combined
  * elementwise, each output lane seeing only its own input lane; when L is
- * one row of 128 (what ApproxTopK picks for top_k == 1 and for most inputs
- * up to 128 * 2^log2_reduction, as in the corpus), every such fold is
+ * one row of 128 (ApproxTopKReductionOutputSize gives that whenever
+ * N <= 128 * 2^log2_reduction, always for top_k == 1, and in the corpus),
+ * every such fold is
  * exactly j mod L.  With several output rows, which input rows share an
  * output row is an assumption here (row t joins row t mod (L / 128), the
  * natural halving fold), not something XLA states.  Each result element is its bin reduced with approx_topk.cc's
