@@ -21,10 +21,11 @@
  * elementwise, each output lane seeing only its own input lane; when L is
  * one row of 128 (ApproxTopKReductionOutputSize gives that whenever
  * N <= 128 * 2^log2_reduction, always for top_k == 1, and in the corpus),
- * every such fold is
- * exactly j mod L.  With several output rows, which input rows share an
- * output row is an assumption here (row t joins row t mod (L / 128), the
- * natural halving fold), not something XLA states.  Each result element is its bin reduced with approx_topk.cc's
+ * every such fold is exactly j mod L.  With several output rows, which
+ * input rows share an output row is an assumption here (row t joins row
+ * t mod (L / 128), the natural halving fold), not something XLA states.
+ *
+ * Each result element is its bin reduced with approx_topk.cc's
  * BuildReductionComputation, select(comparator(acc, x), acc, x) for every
  * operand, folded from the init values over the bin in index order: the
  * comparator-best element of the bin, and among elements the comparator
