@@ -18,6 +18,7 @@
 #include "interp/eval_ragged.h"
 #include "interp/eval_rng.h"
 #include "interp/eval_sort.h"
+#include "interp/eval_sparse_dot.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "kernels/k_dot.h"
@@ -36,11 +37,6 @@ static bool select_cb(void *vctx, const void *a, const void *b, uint8_t *out, in
 
 static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
-  if (in->noperands != 2)
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: sparse dot is not supported yet", in->name);
-  EvalViews vs = {0};
-  EvalOuts o = {0};
   const IntList *lb = eval_attr_ints(in, ATTR_LHS_BATCH_DIMS), *rb = eval_attr_ints(in, ATTR_RHS_BATCH_DIMS);
   const IntList *lc = eval_attr_ints(in, ATTR_LHS_CONTRACTING_DIMS),
                 *rc = eval_attr_ints(in, ATTR_RHS_CONTRACTING_DIMS);
@@ -49,6 +45,9 @@ static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
   if ((lb ? lb->n : 0) != (rb ? rb->n : 0) || (lc ? lc->n : 0) != (rc ? rc->n : 0))
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: lhs and rhs dimension lists differ in length", in->name);
+  if (in->noperands != 2) return eval_sparse_dot(ctx, fr, in, &dn, rs, out, err);
+  EvalViews vs = {0};
+  EvalOuts o = {0};
   bool ok = eval_view(ctx, &vs, frame_operand(fr, in, 0), in, err) &&
             eval_view(ctx, &vs, frame_operand(fr, in, 1), in, err) && eval_outs_new(ctx, in, rs, &o, err) &&
             k_dot(&vs.a[0], &vs.a[1], &dn, &o.a[0], err);

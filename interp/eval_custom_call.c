@@ -1,5 +1,7 @@
 /* Well-known custom-call targets:
  *   TopK           -- XLA's top-k custom call (eval_sort.c);
+ *   PartialReduce  -- the TPU approximate top-k stage XLA's ApproxTopK
+ *                     emits (eval_partial_reduce.c);
  *   __cublas$gemm  -- XLA's GPU gemm: alpha * dot(lhs, rhs) + beta * c from
  *                     the GemmBackendConfig JSON (dot dimension numbers,
  *                     alpha_real/alpha_imag, beta, epilogue DEFAULT only),
@@ -19,9 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmplx.h"
+#include "interp/backend_json.h"
 #include "interp/eval_builder_math.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
+#include "interp/eval_partial_reduce.h"
 #include "interp/eval_sort.h"
 #include "kernels/k_dot.h"
 #include "kernels/kernels.h"
@@ -122,58 +127,6 @@ static bool slice_to_dynamic(EvalCtx *ctx, Frame *fr, const Instr *in, const Sha
 
 /* --- __cublas$gemm --- */
 
-/* The value of JSON key `key` in s (the first occurrence at any depth:
- * GemmBackendConfig's keys are distinct), just past its ':', or NULL.  s has
- * had its string escapes removed. */
-static const char *json_value(const char *s, const char *key) {
-  size_t n = strlen(key);
-  for (const char *p = strchr(s, '"'); p; p = strchr(p + 1, '"')) {
-    if (strncmp(p + 1, key, n) || p[1 + n] != '"') continue;
-    const char *q = p + 2 + n;
-    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
-    if (*q == ':') return q + 1;
-  }
-  return NULL;
-}
-
-static const char *json_skip_ws(const char *p) {
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-  return p;
-}
-
-/* A number, written bare or (proto int64) as a string. */
-static bool json_number(const char *s, const char *key, double dflt, double *v) {
-  const char *p = json_value(s, key);
-  *v = dflt;
-  if (!p) return true;
-  p = json_skip_ws(p);
-  if (*p == '"') p++;
-  char *end;
-  *v = strtod(p, &end);
-  return end != p;
-}
-
-/* A list of integers ("1" or 1), at most max. */
-static bool json_ints(const char *s, const char *key, int64_t *v, int max, int *n) {
-  const char *p = json_value(s, key);
-  *n = 0;
-  if (!p) return true;
-  p = json_skip_ws(p);
-  if (*p++ != '[') return false;
-  for (;;) {
-    p = json_skip_ws(p);
-    if (*p == ']') return true;
-    if (*p == ',') { p++; continue; }
-    if (*p == '"') p++;
-    char *end;
-    long long x = strtoll(p, &end, 10);
-    if (end == p || *n >= max) return false;
-    v[(*n)++] = x;
-    p = end;
-    if (*p == '"') p++;
-  }
-}
-
 typedef struct GemmConfig {
   double alpha_re, alpha_im, beta;
   int nlb, nrb, nlc, nrc;
@@ -182,27 +135,17 @@ typedef struct GemmConfig {
 } GemmConfig;
 
 static bool gemm_config(const Instr *in, GemmConfig *g, Error *err) {
-  const Attr *a = ir_attr(in, ATTR_BACKEND_CONFIG);
-  if (!a || (a->kind != AV_STRING_OR_RAW && a->kind != AV_STRING) || !a->v.s)
+  bool oom;
+  char *s = backend_json_text(in, &oom);
+  if (oom) return error_set(err, ERR_RUNTIME, in->offset, "out of memory");
+  if (!s)
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: __cublas$gemm needs a GemmBackendConfig backend_config",
                      in->name);
-  size_t len = strlen(a->v.s);
-  char *s = malloc(len + 1), *w = s;
-  if (!s) return error_set(err, ERR_RUNTIME, in->offset, "out of memory");
-  for (const char *r = a->v.s; *r; r++)
-    if (!(*r == '\\' && r[1] == '"')) *w++ = *r; /* \" -> " */
-  *w = 0;
   memset(g, 0, sizeof *g);
   strcpy(g->epilogue, "DEFAULT");
-  const char *e = json_value(s, "epilogue");
-  if (e) {
-    e = json_skip_ws(e);
-    size_t k = 0;
-    if (*e == '"')
-      for (e++; *e && *e != '"' && k + 1 < sizeof g->epilogue; e++) g->epilogue[k++] = *e;
-    g->epilogue[k] = 0;
-  }
+  if (json_value(s, "epilogue") && !json_string(s, "epilogue", g->epilogue, sizeof g->epilogue))
+    g->epilogue[0] = 0;
   bool ok = json_value(s, "dot_dimension_numbers") &&
             json_number(s, "alpha_real", 1, &g->alpha_re) &&
             json_number(s, "alpha_imag", 0, &g->alpha_im) && json_number(s, "beta", 0, &g->beta) &&
@@ -308,6 +251,7 @@ bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char
                             const Shape *rs, Value **out, bool *handled, Error *err) {
   *handled = true;
   if (!strcmp(target, "TopK")) return eval_topk_custom_call(ctx, fr, in, rs, out, err);
+  if (!strcmp(target, "PartialReduce")) return eval_partial_reduce(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "PadToStatic")) return pad_to_static(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "SliceToDynamic")) return slice_to_dynamic(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "__cublas$gemm")) return cublas_gemm(ctx, fr, in, rs, out, err);

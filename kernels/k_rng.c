@@ -87,6 +87,16 @@ static uint64_t threefry32(uint64_t key, uint64_t ctr, int rank, const int64_t *
   return ctr + (uint64_t)nhalf;
 }
 
+/* XLA's expansion reads the key and counter from the first words of the
+ * state and builds its new state from those alone ([key, counter'], 2 words
+ * for three_fry, 3 for philox), so the words after them take part in
+ * nothing.  They are carried over unchanged: the result must keep the
+ * operand's shape, and XLA's expanded module (whose call root is then
+ * shorter than the instruction's state) gives them no other value. */
+static void keep_extra_words(const uint64_t *state, int nstate, int used, uint64_t *new_state) {
+  for (int i = used; i < nstate; i++) new_state[i] = state[i];
+}
+
 bool k_rng_bit_generator(KRngAlgorithm alg, const uint64_t *state, int nstate, uint64_t *new_state, KArray *out, Error *err) {
   EType t = out->etype;
   int bits = etype_bits(t);
@@ -99,8 +109,9 @@ bool k_rng_bit_generator(KRngAlgorithm alg, const uint64_t *state, int nstate, u
   if (alg == K_RNG_DEFAULT) alg = K_RNG_PHILOX;
   uint64_t key = nstate > 0 ? state[0] : 0;
   if (alg == K_RNG_THREE_FRY) {
-    if (nstate != 2) return error_set(err, ERR_RUNTIME, -1, "rng-bit-generator: three_fry needs a u64[2] state, got %d entries", nstate);
+    if (nstate < 2) return error_set(err, ERR_RUNTIME, -1, "rng-bit-generator: three_fry needs a u64[n >= 2] state [key, counter, ...], got %d entries", nstate);
     uint64_t ctr = state[1];
+    keep_extra_words(state, nstate, 2, new_state);
     new_state[0] = key;
     if (bits == 64) {
       uint32_t k[2] = {(uint32_t)key, (uint32_t)(key >> 32)};
@@ -117,8 +128,12 @@ bool k_rng_bit_generator(KRngAlgorithm alg, const uint64_t *state, int nstate, u
     return true;
   }
   if (alg != K_RNG_PHILOX) return error_set(err, ERR_RUNTIME, -1, "rng-bit-generator: unknown algorithm %d", (int)alg);
-  if (nstate != 2 && nstate != 3) return error_set(err, ERR_RUNTIME, -1, "rng-bit-generator: philox needs a u64[2] or u64[3] state, got %d entries", nstate);
-  uint64_t lo = state[1], hi = nstate == 3 ? state[2] : state[0];
+  if (nstate < 2) return error_set(err, ERR_RUNTIME, -1, "rng-bit-generator: philox needs a u64[n >= 2] state [key, counter, ...], got %d entries", nstate);
+  /* u64[2]: the counter is [state[1], state[0]] (XLA reverses the state, so
+   * the key doubles as the counter's high word, which is not written back);
+   * u64[n >= 3]: the counter is [state[1], state[2]]. */
+  uint64_t lo = state[1], hi = nstate >= 3 ? state[2] : state[0];
+  keep_extra_words(state, nstate, 3, new_state);
   uint32_t k[2] = {(uint32_t)key, (uint32_t)(key >> 32)};
   int64_t nblocks = bits == 64 ? (2 * n + 3) / 4 : (n + 3) / 4;
   for (int64_t b = 0; b < nblocks; b++) {
@@ -135,7 +150,7 @@ bool k_rng_bit_generator(KRngAlgorithm alg, const uint64_t *state, int nstate, u
   uint64_t nl = lo + (uint64_t)nblocks, nh = hi + (nl < lo ? 1 : 0);
   new_state[0] = key;
   new_state[1] = nl;
-  if (nstate == 3) new_state[2] = nh;
+  if (nstate >= 3) new_state[2] = nh;
   return true;
 }
 

@@ -2,12 +2,15 @@
  * (xla/service/rng_bit_generator_expander.cc + xla/hlo/builder/lib/prng.cc),
  * and rng uniform / normal.
  *
- * rng-bit-generator state is u64[n]:
- *   three_fry: n == 2, [key, counter]; the new state is [key, counter + c]
+ * rng-bit-generator state is u64[n], n >= 2 (XLA's expander slices the key
+ * and counter out of it, so shorter states are errors there too):
+ *   three_fry: [key, counter, ...]; the new state is [key, counter + c, ...]
  *     where c is the number of 2x32 blocks used;
- *   philox: n == 2 ([key, counter]) or n == 3 ([key, counter_lo,
- *     counter_hi]); the 128-bit counter advances by the number of 4x32
- *     blocks used.
+ *   philox: n == 2: [key, counter] (the key also serves as the counter's
+ *     high word and is not advanced); n >= 3: [key, counter_lo, counter_hi,
+ *     ...]; the 128-bit counter advances by the number of 4x32 blocks used.
+ *   Words after the key and counter are not used and are returned unchanged
+ *   (XLA's expansion builds only [key, counter'], see k_rng.c).
  * Output element types: any integer or float type of width 4..64 bits
  * (the bits land in the element's storage; widths < 32 take the low bits of
  * 32-bit draws, as XLA); pred and complex are errors.

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parser/dot_sparsity.h"
 #include "parser/infer_internal.h"
 
 /* XLA's MaybeUpcast: integer results may not be narrower than the operands. */
@@ -43,32 +44,9 @@ static bool in_list(const IntList *l, int64_t d) {
   return false;
 }
 
-/* Structured sparsity "L.1@2:4_R.0@2:4": the named operand dimension holds
- * n of every m values.  scale[side][dim] = {n, m}. */
-typedef struct {
-  int side; /* 0 lhs, 1 rhs */
-  int64_t dim, n, m;
-} Sparsity;
-
-static int parse_sparsity(const char *s, Sparsity *out, int max) {
-  int k = 0;
-  while (s && *s && k < max) {
-    char *end;
-    Sparsity sp;
-    if (*s != 'L' && *s != 'R') return -1;
-    sp.side = *s == 'R';
-    if (s[1] != '.') return -1;
-    sp.dim = strtoll(s + 2, &end, 10);
-    if (*end != '@') return -1;
-    sp.n = strtoll(end + 1, &end, 10);
-    if (*end != ':') return -1;
-    sp.m = strtoll(end + 1, &end, 10);
-    if (sp.n <= 0 || sp.m <= 0) return -1;
-    out[k++] = sp;
-    s = *end == '_' ? end + 1 : end;
-  }
-  return k;
-}
+/* Structured sparsity (parser/dot_sparsity.h): the named operand dimension
+ * holds n of every m values. */
+typedef DotSparsity Sparsity;
 
 /* Logical size of dimension d of side's operand (sparse dims expanded). */
 static int64_t logical_dim(const Shape *s, int side, int64_t d, const Sparsity *sp, int nsp) {
@@ -132,7 +110,7 @@ static bool infer_dot(InferCtx *c, Shape *out) {
   int nsp = 0;
   const Attr *sa = ir_attr(c->in, ATTR_SPARSITY);
   if (sa) {
-    nsp = parse_sparsity(sa->kind == AV_RAW || sa->kind == AV_STRING ? sa->v.s : NULL, sp, 2);
+    nsp = dot_sparsity_parse(sa->kind == AV_RAW || sa->kind == AV_STRING ? sa->v.s : NULL, sp, 2);
     if (nsp < 0) return infer_fail_attr(c, sa, "malformed sparsity descriptor");
   }
   if (c->in->noperands != 2 + nsp)

@@ -589,6 +589,110 @@ def philox_u32(key, ctr_lo, ctr_hi, n):
     return out[:n], [key, lo & ((1 << 64) - 1), ctr_hi + (lo >> 64)]
 
 
+M64 = (1 << 64) - 1
+
+
+def split_shape_into_halves(dims):
+    """prng.cc SplitShapeIntoHalves: the first even dimension, else the
+    largest (first of equals); rank 0 becomes [1] -> [2]."""
+    if not dims:
+        return None
+    even = [i for i, d in enumerate(dims) if d % 2 == 0]
+    if even:
+        return even[0]
+    best = 0
+    for i, d in enumerate(dims):
+        if d > dims[best]:
+            best = i
+    return best
+
+
+def three_fry_counters(ctr, dims):
+    """prng.cc GetThreeFryInputsAndUpdatedState, op by op: broadcast the
+    counter, add iota(i) * (product of the later dims >= 2) for every
+    dimension >= 2, from the last one."""
+    x = np.full(dims, ctr, dtype=object)
+    trailing = 1
+    for i in range(len(dims) - 1, -1, -1):
+        if dims[i] < 2:
+            continue
+        shape = [1] * len(dims)
+        shape[i] = dims[i]
+        x = x + np.arange(dims[i], dtype=object).reshape(shape) * trailing
+        trailing *= dims[i]
+    return x, ctr + int(np.prod(dims, dtype=object))
+
+
+def three_fry_ref(key, ctr, dims, bits):
+    """prng.cc ThreeFryBitGenerator over a shape: 64-bit draws take one
+    block per element (x0 | x1 << 32); narrower ones split the shape in
+    halves, block words x0, x1 concatenated on a new dim after the split dim,
+    reshaped and sliced back; < 32 bits keep the low bits of the u32 draw."""
+    k = [key & M32, key >> 32]
+
+    def blocks(c):
+        flat = [threefry2x32(k, [int(v) & M32, (int(v) >> 32) & M32]) for v in c.reshape(-1)]
+        return (np.array([f[0] for f in flat], dtype=object).reshape(c.shape),
+                np.array([f[1] for f in flat], dtype=object).reshape(c.shape))
+
+    if bits == 64:
+        c, new = three_fry_counters(ctr, list(dims))
+        x0, x1 = blocks(c)
+        return np.asarray(x0 | (x1 << 32), dtype=object).reshape(dims), new
+    if not dims:
+        c, new = three_fry_counters(ctr, [1])
+        x0, _ = blocks(c)
+        return np.array(x0[0] & ((1 << bits) - 1), dtype=object), new
+    sd = split_shape_into_halves(list(dims))
+    half = list(dims[:sd]) + [(dims[sd] + 1) // 2, 1] + list(dims[sd + 1:])
+    c, new = three_fry_counters(ctr, half)
+    x0, x1 = blocks(c)
+    both = np.concatenate([x0, x1], axis=sd + 1)
+    full = list(dims)
+    full[sd] = 2 * ((dims[sd] + 1) // 2)
+    both = both.reshape(full)
+    both = both[tuple(slice(0, d) for d in dims)]
+    return both & ((1 << bits) - 1), new
+
+
+def philox_ref(key, lo, hi, dims, bits):
+    """prng.cc PhiloxBitGenerator: ceil(words/4) blocks with 128-bit counters
+    (lo + i, hi + carry), the four words of the blocks interleaved
+    (two u64 words for 64-bit draws), sliced to the element count; returns
+    the bits and the advanced (lo, hi)."""
+    n = int(np.prod(dims, dtype=object))
+    words = 2 * n if bits == 64 else n
+    nb = (words + 3) // 4
+    k = [key & M32, key >> 32]
+    out = []
+    for i in range(nb):
+        l = (lo + i) & M64
+        h = (hi + 1) & M64 if l < lo else hi
+        w = philox4x32(k, [l & M32, l >> 32, h & M32, h >> 32])
+        out += [w[0] | (w[1] << 32), w[2] | (w[3] << 32)] if bits == 64 else w
+    nl = (lo + nb) & M64
+    nh = (hi + 1) & M64 if nl < lo else hi
+    vals = np.array(out[:n], dtype=object) & ((1 << bits) - 1)
+    return vals.reshape(dims), (nl, nh)
+
+
+def rng_bit_generator_ref(alg, state, dims, bits):
+    """XLA's RngBitGeneratorExpander: key = state[0]; three_fry counter =
+    state[1]; philox counter = (state[1], state[2]) for 3+ words, else the
+    reversed state (state[1], state[0]) of which only the low word is
+    written back.  New state = [key, counter'] then, here, the words the
+    expansion does not read, unchanged."""
+    st = list(state)
+    if alg == "three_fry":
+        vals, c = three_fry_ref(st[0], st[1], dims, bits)
+        return [st[0], c & M64] + st[2:], vals
+    if len(st) >= 3:
+        vals, (l, h) = philox_ref(st[0], st[1], st[2], dims, bits)
+        return [st[0], l, h] + st[3:], vals
+    vals, (l, _) = philox_ref(st[0], st[1], st[0], dims, bits)
+    return [st[0], l], vals
+
+
 def rng_cases():
     F = "interp-rng"
     bits, st = three_fry_u32_1d(0x0123456789abcdef, 5, 6)
@@ -629,12 +733,50 @@ ENTRY e {
   w = (s32[], u64[2]) while(init), condition=cond, body=body
   ROOT r = u64[2] get-tuple-element(w), index=1
 }""", ("u64", [0x7012395 - 10, 0]))
-    write_case(F, "bit_generator_bad_state_size", """
+    wide_states_case(F)
+    # A state without a counter word: XLA's expander slices state[1:2]
+    # (three_fry) or state[1:2] of the reversed state (philox) out of it,
+    # which the builder rejects for u64[1].
+    for alg in ("three_fry", "philox"):
+        write_case(F, "bit_generator_%s_bad_state_size" % alg, """
 HloModule m
 ENTRY e {
-  s = u64[4] constant({1, 2, 3, 4})
-  ROOT r = (u64[4], u32[2]) rng-bit-generator(s), algorithm=rng_three_fry
-}""", exit=1, stderr_contains="three_fry needs a u64[2] state")
+  s = u64[1] constant({1})
+  ROOT r = (u64[1], u32[2]) rng-bit-generator(s), algorithm=rng_%s
+}""" % alg, exit=1, stderr_contains="%s needs a u64[n >= 2] state" % alg)
+
+
+def wide_states_case(F):
+    """States longer than [key, counter]: the expander's own test states
+    (rng_bit_generator_expander.hlo: three_fry u64[4], philox u64[6]) with
+    u32/u64/u8 scalars as there, plus shapes that exercise the split and
+    interleaving, and philox u64[2] whose counter low word wraps."""
+    tf, ph, p2 = [9, 10, 11, 12], [0, 1, 8, 9, 4, 1], [7, M64]
+    cases = [("a", "three_fry", tf, "u32", []), ("b", "three_fry", tf, "u64", []),
+             ("c", "three_fry", tf, "u8", []), ("d", "three_fry", tf, "u32", [3, 5]),
+             ("e", "three_fry", tf, "u16", [2, 3]), ("f", "three_fry", tf, "s64", [3]),
+             ("g", "philox", ph, "u32", []), ("h", "philox", ph, "u64", []),
+             ("i", "philox", ph, "u8", []), ("j", "philox", ph, "u64", [5]),
+             ("k", "philox", ph, "s8", [7]), ("l", "philox", p2, "u32", [2, 4])]
+    lines, names, shapes, expected = [], [], [], []
+    consts = {id(tf): "tf", id(ph): "ph", id(p2): "p2"}
+    for arr, nm in ((tf, "tf"), (ph, "ph"), (p2, "p2")):
+        lines.append("  %s = u64[%d] constant(%s)" % (nm, len(arr), lit(np.array(arr, dtype=np.uint64))))
+    for name, alg, st, et, dims in cases:
+        bits = int(et[1:])
+        new, vals = rng_bit_generator_ref(alg, st, dims, bits)
+        if et[0] == "s":
+            vals = np.array([v - (1 << bits) if v >> (bits - 1) else v
+                             for v in np.asarray(vals, dtype=object).reshape(-1)],
+                            dtype=object).reshape(dims)
+        ts = "(u64[%d], %s[%s])" % (len(st), et, ",".join(map(str, dims)))
+        lines.append("  %s = %s rng-bit-generator(%s), algorithm=rng_%s" % (name, ts, consts[id(st)], alg))
+        names.append(name)
+        shapes.append(ts)
+        expected.append([("u64", new), (et, np.array(vals, dtype=object).reshape(dims))])
+    lines.append("  ROOT t = (%s) tuple(%s)" % (", ".join(shapes), ", ".join(names)))
+    write_case(F, "bit_generator_wide_states", "HloModule m\nENTRY e {\n" + "\n".join(lines) + "\n}",
+               expected)
 
 
 def feed_cases():

@@ -124,6 +124,27 @@ Test(k_rng, philox_layout_and_state) {
   cr_expect(memcmp(q, q2, sizeof q) == 0);
 }
 
+/* States longer than XLA reads: the draws depend on the key and counter
+ * words only, and the words after them come back unchanged. */
+Test(k_rng, wide_states_keep_extra_words) {
+  Error err;
+  uint64_t tf4[4] = {9, 10, 11, 12}, tf2[2] = {9, 10}, n4[4], n2[2];
+  uint32_t a[5], b[5];
+  KArray A = ka(ET_U32, 1, (int64_t[]){5}, a), B = ka(ET_U32, 1, (int64_t[]){5}, b);
+  cr_assert(k_rng_bit_generator(K_RNG_THREE_FRY, tf4, 4, n4, &A, &err), "%s", err.msg);
+  cr_assert(k_rng_bit_generator(K_RNG_THREE_FRY, tf2, 2, n2, &B, &err), "%s", err.msg);
+  cr_expect(memcmp(a, b, sizeof a) == 0);
+  cr_expect(n4[0] == 9 && n4[1] == 13 && n4[2] == 11 && n4[3] == 12 && n2[1] == 13);
+  uint64_t ph6[6] = {0, 1, 8, 9, 4, 1}, ph3[3] = {0, 1, 8}, n6[6], n3[3];
+  cr_assert(k_rng_bit_generator(K_RNG_PHILOX, ph6, 6, n6, &A, &err), "%s", err.msg);
+  cr_assert(k_rng_bit_generator(K_RNG_PHILOX, ph3, 3, n3, &B, &err), "%s", err.msg);
+  cr_expect(memcmp(a, b, sizeof a) == 0);
+  cr_expect(n6[0] == 0 && n6[1] == 3 && n6[2] == 8 && n6[3] == 9 && n6[4] == 4 && n6[5] == 1);
+  /* No counter word: an error for both algorithms. */
+  cr_expect_not(k_rng_bit_generator(K_RNG_THREE_FRY, tf4, 1, n4, &A, &err));
+  cr_expect_not(k_rng_bit_generator(K_RNG_PHILOX, ph6, 1, n6, &A, &err));
+}
+
 Test(k_rng, errors_and_narrow_types) {
   uint64_t st[2] = {1, 2}, ns[3];
   Error err;
