@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/cmplx.h"
+#include "interp/eval_builder_lib.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "interp/eval_sort.h"
@@ -330,6 +331,7 @@ bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char
     for (size_t i = 0; i < sizeof math_fns / sizeof math_fns[0]; i++)
       if (!strcmp(target + 17, math_fns[i].name))
         return builder_math(ctx, fr, in, &math_fns[i], rs, out, err);
+  if (eval_builder_lib_known(target)) return eval_builder_lib(ctx, fr, in, target, rs, out, err);
   if (!strcmp(target, "AllocateBuffer") && shape_is_array(rs)) {
     char who[300];
     eval_who(in, who, sizeof who);
