@@ -65,24 +65,18 @@ static bool check(const KTridiagonal *s, const KArray *rhs, const KArray *out, i
   return true;
 }
 
-/* Strides of the (batch..., R, M) index space in a lane-major [M][L]
- * buffer: lane = flat(batch, r). */
-static void lane_strides(const KArray *rhs, int64_t l, int64_t r, int64_t *st) {
-  int nb = rhs->rank - 2;
-  int64_t w = r;
-  for (int k = nb - 1; k >= 0; k--) st[k] = w, w *= rhs->dims[k];
-  st[nb] = 1;     /* rhs index */
-  st[nb + 1] = l; /* equation */
-}
+/* The copies walk the index space (M, batch..., R): the lane-major
+ * buffer's own row-major order, so gathering into it is a plain (blocked)
+ * transpose or broadcast for k_strided_copy. */
 
-/* Strides of the same index space in the operand's own row-major layout. */
+/* Strides of (M, batch..., R) in the operand's own row-major layout. */
 static void rhs_strides(const KTridiagonal *s, const KArray *rhs, int64_t *st) {
   int rank = rhs->rank, nb = rank - 2;
   int64_t rm[K_MAX_RANK];
   k_row_major_strides(rhs->dims, rank, rm);
-  for (int k = 0; k < nb; k++) st[k] = rm[k];
-  st[nb] = rm[s->eq_major ? rank - 1 : rank - 2];
-  st[nb + 1] = rm[s->eq_major ? rank - 2 : rank - 1];
+  st[0] = rm[s->eq_major ? rank - 2 : rank - 1];
+  for (int k = 0; k < nb; k++) st[1 + k] = rm[k];
+  st[nb + 1] = rm[s->eq_major ? rank - 1 : rank - 2];
 }
 
 /* A diagonal broadcast over batch dims of size 1 and over the rhs index. */
@@ -90,9 +84,9 @@ static void diag_strides(const KArray *a, const KArray *rhs, int64_t *st) {
   int rank = a->rank, nb = rank - 2;
   int64_t rm[K_MAX_RANK];
   k_row_major_strides(a->dims, rank, rm);
-  for (int k = 0; k < nb; k++) st[k] = a->dims[k] == rhs->dims[k] ? rm[k] : 0;
-  st[nb] = 0;
-  st[nb + 1] = 1;
+  st[0] = 1;
+  for (int k = 0; k < nb; k++) st[1 + k] = a->dims[k] == rhs->dims[k] ? rm[k] : 0;
+  st[nb + 1] = 0;
 }
 
 /* Forward elimination and back substitution over rows of l lanes; main
@@ -130,11 +124,12 @@ bool k_tridiagonal_solve(const KTridiagonal *s, const KArray *rhs, KArray *out, 
     return false;
   if (n == 0) return true;
   l = n / m;
-  int nd = rhs->rank; /* index space: batch..., R, M */
+  int nd = rhs->rank; /* index space: M, batch..., R */
   int64_t space[K_MAX_RANK], lane_st[K_MAX_RANK], st[K_MAX_RANK];
-  for (int k = 0; k < nd - 2; k++) space[k] = rhs->dims[k];
-  space[nd - 2] = r, space[nd - 1] = m;
-  lane_strides(rhs, l, r, lane_st);
+  space[0] = m;
+  for (int k = 0; k < nd - 2; k++) space[1 + k] = rhs->dims[k];
+  space[nd - 1] = r;
+  k_row_major_strides(space, nd, lane_st);
   size_t es = (size_t)k_elem_size(rhs->etype), bytes = (size_t)n * es, row = (size_t)l * es;
   char *buf[4], *scratch = malloc(3 * row);
   bool ok = scratch != NULL;
