@@ -33,7 +33,8 @@ typedef struct LibCall {
 
 typedef struct LibFn {
   const char *name;
-  int min_ops, max_ops;
+  unsigned counts;         /* bit n set: n operands accepted */
+  const char *counts_text; /* the same, for messages */
   bool (*shape)(LibCall *c, LibShape *s, Error *err);
   bool (*run)(LibCall *c, KArray *out, Error *err);
 } LibFn;
@@ -164,10 +165,11 @@ static bool tridiagonal_run(LibCall *c, KArray *out, Error *err) {
 }
 
 static const LibFn lib_fns[] = {
-    {"xla_builder.matrix.Einsum", 1, 2, einsum_shape, einsum_run},
-    {"xla_builder.matrix.GetMatrixDiagonalViaGather", 1, 1, diagonal_shape, diagonal_run},
-    {"xla_builder.prng.ScramblePhiloxKey", 1, 1, scramble_shape, scramble_run},
-    {"xla_builder.tridiagonal.TridiagonalSolver", 2, 4, tridiagonal_shape, tridiagonal_run},
+    {"xla_builder.matrix.Einsum", 1u << 1 | 1u << 2, "1 or 2", einsum_shape, einsum_run},
+    {"xla_builder.matrix.GetMatrixDiagonalViaGather", 1u << 1, "1", diagonal_shape, diagonal_run},
+    {"xla_builder.prng.ScramblePhiloxKey", 1u << 1, "1", scramble_shape, scramble_run},
+    {"xla_builder.tridiagonal.TridiagonalSolver", 1u << 2 | 1u << 4, "2 or 4", tridiagonal_shape,
+     tridiagonal_run},
 };
 
 static const LibFn *lookup(const char *target) {
@@ -182,14 +184,12 @@ bool eval_builder_lib(EvalCtx *ctx, Frame *fr, const Instr *in, const char *targ
                       const Shape *rs, Value **out, Error *err) {
   const LibFn *f = lookup(target);
   if (!f) return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown target %s", in->name, target);
-  bool count_ok = in->noperands >= f->min_ops && in->noperands <= f->max_ops &&
-                  (f->run != tridiagonal_run || in->noperands != 3);
+  bool count_ok = in->noperands >= 0 && in->noperands < 32 && (f->counts >> in->noperands & 1);
   if (!count_ok || !shape_is_array(rs))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s takes %s array operand%s and returns one array, got %d operands%s",
-                     in->name, target,
-                     f->run == tridiagonal_run ? "2 or 4" : f->min_ops == f->max_ops ? "1" : "1 or 2",
-                     f->max_ops > 1 ? "s" : "", in->noperands,
+                     "instruction %s: %s takes %s array operand(s) and returns one array, got %d "
+                     "operand(s)%s",
+                     in->name, target, f->counts_text, in->noperands,
                      shape_is_array(rs) ? "" : " and a non-array result");
   EvalViews vs = {0};
   EvalOuts o = {0};

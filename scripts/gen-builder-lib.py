@@ -274,7 +274,7 @@ def tridiagonal_cases():
                "HloModule t\n\nENTRY main {\n  a = f32[1,3] parameter(0)\n  b = f32[3,3] parameter(1)\n"
                "  ROOT r = f32[3,3] custom-call(a, a, b), "
                "custom_call_target=\"xla_builder.tridiagonal.TridiagonalSolver\"\n}\n",
-               "takes 2 or 4 array operands")
+               "takes 2 or 4 array operand(s)")
     error_case("tridiagonal_bad_diagonal",
                "HloModule t\n\nENTRY main {\n  a = f32[2,3] parameter(0)\n  b = f32[3,3] parameter(1)\n"
                "  ROOT r = f32[3,3] custom-call(a, a, a, b), "
