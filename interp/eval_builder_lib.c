@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/strbuf.h"
 #include "interp/eval_views.h"
 #include "kernels/k_einsum.h"
 #include "kernels/k_movement.h"
