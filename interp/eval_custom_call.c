@@ -14,7 +14,10 @@
  *   SliceToDynamic -- (data, sizes...) -> data with those dynamic sizes
  *                     (interp/eval_dynamic.h);
  *   xla_builder.math.*
- *                  -- XlaBuilder's math helpers (eval_builder_math.c). */
+ *                  -- XlaBuilder's math helpers (eval_builder_math.c);
+ *   xla_builder.{matrix.Einsum, matrix.GetMatrixDiagonalViaGather,
+ *                prng.ScramblePhiloxKey, tridiagonal.TridiagonalSolver}
+ *                  -- other XlaBuilder helpers (eval_builder_lib.c). */
 #include "interp/eval_custom_call.h"
 
 #include <inttypes.h>
@@ -24,6 +27,7 @@
 #include "base/cmplx.h"
 #include "interp/backend_json.h"
 #include "interp/eval_builder_math.h"
+#include "interp/eval_builder_lib.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "interp/eval_partial_reduce.h"
@@ -255,7 +259,9 @@ bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char
   if (!strcmp(target, "PadToStatic")) return pad_to_static(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "SliceToDynamic")) return slice_to_dynamic(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "__cublas$gemm")) return cublas_gemm(ctx, fr, in, rs, out, err);
-  if (!strncmp(target, "xla_builder.math.", 17)) return eval_builder_math(ctx, fr, in, target + 17, rs, out, handled, err);
+  if (!strncmp(target, "xla_builder.math.", 17))
+    return eval_builder_math(ctx, fr, in, target + 17, rs, out, handled, err);
+  if (eval_builder_lib_known(target)) return eval_builder_lib(ctx, fr, in, target, rs, out, err);
   if (!strcmp(target, "AllocateBuffer") && shape_is_array(rs)) {
     char who[300];
     eval_who(in, who, sizeof who);

@@ -30,6 +30,13 @@ bool k_rng_bit_generator(KRngAlgorithm alg, const uint64_t *state, int nstate,
 void k_threefry2x32(const uint32_t key[2], const uint32_t ctr[2], uint32_t out[2]);
 void k_philox4x32(const uint32_t key[2], const uint32_t ctr[4], uint32_t out[4]);
 
+/* XlaBuilder's ScramblePhiloxKey(key) (prng.cc), the value XLA's MLIR test
+ * pass gives the custom call xla_builder.prng.ScramblePhiloxKey: one
+ * Philox-4x32 block of counter {lo32(key), 0, hi32(key), 0} under the fixed
+ * key {0x3ec8f720, 0x02461e29}; the new key is words 0 (low) and 1 (high)
+ * of the block. */
+uint64_t k_scramble_philox_key(uint64_t key);
+
 /* rng with RNG_UNIFORM / RNG_NORMAL.  XLA's CPU backend draws these from a
  * process-global state that cannot be reproduced, so these use XLA's own
  * distribution code (prng.cc: mantissa-bits uniform floats, Rem-based
