@@ -108,9 +108,10 @@ static uint64_t splitmix64(uint64_t *x) {
 }
 
 /* Deterministic data: floats uniform in [-1, 1), integers small (so that
- * arithmetic stays meaningful), pred 0/1. */
-static bool random_value(EvalCtx *ctx, const Shape *s, uint64_t *state, const char *pdesc,
-                         Value **out, Error *err) {
+ * arithmetic stays meaningful), pred 0/1.  size_bound >= 0: integers in
+ * [0, size_bound] (the value is a dynamic dimension size, see size_bound_of). */
+static bool random_value(EvalCtx *ctx, const Shape *s, uint64_t *state, int64_t size_bound,
+                         const char *pdesc, Value **out, Error *err) {
   const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
   if (!ai) return false;
   int64_t n = ai->elements;
@@ -138,6 +139,7 @@ static bool random_value(EvalCtx *ctx, const Shape *s, uint64_t *state, const ch
       for (int64_t i = 0; i < m; i++) {
         uint64_t r = splitmix64(state);
         if (k == EK_PRED) q[i] = (int64_t)(r & 1);
+        else if (size_bound >= 0) q[i] = (int64_t)(r % (uint64_t)(size_bound + 1));
         else if (k == EK_SINT)
           q[i] = bits <= 2 ? (int64_t)(r % 4) - 2 : bits <= 4 ? (int64_t)(r % 16) - 8 : (int64_t)(r % 201) - 100;
         else q[i] = bits <= 2 ? (int64_t)(r % 4) : bits <= 4 ? (int64_t)(r % 16) : (int64_t)(r % 201);
@@ -158,6 +160,7 @@ typedef struct Binder {
   int cursor;
   const RunOptions *opt;
   uint64_t rng;
+  int64_t size_bound; /* >= 0: random integers in [0, size_bound] */
 } Binder;
 
 static int next_positional(Binder *b) {
@@ -191,7 +194,8 @@ static bool bind_leaves(Binder *b, const Shape *s, const char *pdesc, Value **ou
     b->used[k] = true;
     return input_value(b->ctx, s, &b->inputs[k], pdesc, out, err);
   }
-  if (b->opt->random_inputs) return random_value(b->ctx, s, &b->rng, pdesc, out, err);
+  if (b->opt->random_inputs)
+    return random_value(b->ctx, s, &b->rng, b->size_bound, pdesc, out, err);
   return error_set(err, ERR_RUNTIME, -1,
                    "%s is not bound: too few inputs (%d given; use --inputs or --random-inputs)",
                    pdesc, b->ninputs);
@@ -203,10 +207,30 @@ static const char *param_name(const Computation *c, int p) {
   return c->params[p] ? c->params[p]->name : "?";
 }
 
+/* As XLA's MakeFakeArguments constrains the values of parameters by their
+ * uses, a parameter that is the size operand of a set-dimension-size gets
+ * random sizes within the bound of that dimension (any other value is an
+ * error, as in XLA's runtime): the smallest such bound, or -1 if none. */
+static int64_t size_bound_of(const Computation *e, const Instr *param) {
+  int64_t bound = -1;
+  for (int i = 0; i < e->ninstrs; i++) {
+    const Instr *in = e->instrs[i];
+    const Attr *d = ir_attr(in, ATTR_DIMENSIONS);
+    if (in->op != OP_SET_DIMENSION_SIZE || in->noperands != 2 || in->operands[1] != param ||
+        !d || d->kind != AV_INT_LIST || d->v.ints.n != 1)
+      continue;
+    const Shape *s = &in->operands[0]->shape;
+    int64_t k = d->v.ints.v[0];
+    if (!shape_is_array(s) || k < 0 || k >= s->rank) continue;
+    if (bound < 0 || s->dims[k] < bound) bound = s->dims[k];
+  }
+  return bound;
+}
+
 static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
                         const RunInput *inputs, int ninputs, Value **args, Error *err) {
   const Computation *e = m->entry;
-  Binder b = {ctx, inputs, ninputs, NULL, 0, opt, opt->seed};
+  Binder b = {ctx, inputs, ninputs, NULL, 0, opt, opt->seed, -1};
   b.used = calloc((size_t)(ninputs ? ninputs : 1), sizeof(bool));
   if (!b.used) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   bool ok = true;
@@ -238,6 +262,7 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
     char pdesc[300];
     snprintf(pdesc, sizeof pdesc, "parameter %d (%s)", p, param_name(e, p));
     b.rng = opt->seed * 0x100000001B3ull + (uint64_t)p + 1;
+    b.size_bound = size_bound_of(e, pi);
     ok = bind_leaves(&b, &pi->shape, pdesc, &args[p], err);
   }
   if (ok) {
@@ -320,7 +345,7 @@ static bool infeed_leaf(void *ud, EvalCtx *ctx, const Shape *s, Value **out, Err
     return input_value(ctx, s, &f->opt->infeed[f->next++], desc, out, err);
   if (f->opt->random_inputs) {
     f->next++;
-    return random_value(ctx, s, &f->rng, desc, out, err);
+    return random_value(ctx, s, &f->rng, -1, desc, out, err);
   }
   return error_set(err, ERR_RUNTIME, -1,
                    "%s: no infeed data left (%d given; use --infeed or --random-inputs)", desc,
