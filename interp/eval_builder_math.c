@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmplx.h"
 #include "interp/eval_views.h"
 #include "kernels/k_special.h"
 #include "layout/etype_convert.h"
