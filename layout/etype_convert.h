@@ -7,13 +7,28 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/strbuf.h"
 #include "layout/etype.h"
 
-/* Scalar helpers for the 16-bit floats (round to nearest even). */
-float etype_bf16_to_f32(uint16_t bits);
-uint16_t etype_f32_to_bf16(float v);
+/* Scalar helpers for the 16-bit floats (round to nearest even).  The bf16
+ * pair is inline and branch-free so that array loops over bf16 (the common
+ * type of real models) vectorise: NaN becomes the quiet NaN of its sign,
+ * payload dropped, as Eigen's float_to_bfloat16_rtne. */
+static inline float etype_bf16_to_f32(uint16_t bits) {
+  uint32_t u = (uint32_t)bits << 16;
+  float v;
+  memcpy(&v, &u, 4);
+  return v;
+}
+static inline uint16_t etype_f32_to_bf16(float v) {
+  uint32_t u;
+  memcpy(&u, &v, 4);
+  uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  uint32_t quiet_nan = ((u >> 16) & 0x8000u) | 0x7fc0u;
+  return (uint16_t)(v != v ? quiet_nan : rounded);
+}
 float etype_f16_to_f32(uint16_t bits);
 uint16_t etype_f32_to_f16(float v);
 

@@ -62,15 +62,6 @@ static inline float bits_f32(uint32_t u) {
   return v;
 }
 
-float etype_bf16_to_f32(uint16_t bits) { return bits_f32((uint32_t)bits << 16); }
-
-uint16_t etype_f32_to_bf16(float v) {
-  uint32_t u = f32_bits(v);
-  if (isnan(v)) return (u >> 31) ? 0xffc0 : 0x7fc0;
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return (uint16_t)(u >> 16);
-}
-
 float etype_f16_to_f32(uint16_t h) {
   uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
   uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
