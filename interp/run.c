@@ -1,11 +1,14 @@
 #include "interp/run.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <yaml.h>
 
+#include "interp/collective_groups.h"
+#include "interp/rendezvous.h"
 #include "layout/etype_convert.h"
 
 static int64_t now_ns(void) {
@@ -488,16 +491,24 @@ static int cmp_i64(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
-                RunResult *res, Error *err) {
+/* Which device a run_device call is, in a run of replicas x partitions. */
+typedef struct RunDevice {
+  Rendezvous *rendezvous; /* NULL for a single device */
+  int64_t id, replicas, partitions;
+  bool trace;             /* only one device writes the trace */
+} RunDevice;
+
+/* Binds the inputs and evaluates the entry computation on one device (the
+ * whole run of a single-device run; one thread of a multi-device run). */
+static bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs,
+                       int ninputs, const RunDevice *dev, RunResult *res, Error *err) {
   memset(res, 0, sizeof *res);
   res->module = m;
-  if (!m->entry) return error_set(err, ERR_RUNTIME, -1, "the module has no entry computation");
-  int64_t replicas = opt->replicas > 0 ? opt->replicas : m->replica_count;
-  if (replicas > 1)
-    return error_set(err, ERR_RUNTIME, -1,
-                     "running %" PRId64 " replicas is not supported yet (only single-device runs)",
-                     replicas);
+  res->replica_id = dev->id / dev->partitions;
+  res->partition_id = dev->id % dev->partitions;
+  res->nreplicas = dev->replicas;
+  res->npartitions = dev->partitions;
+  res->ndevices = 1;
   MemConfig defcfg;
   const MemConfig *cfg = opt->memory;
   if (!cfg) {
@@ -517,7 +528,8 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   bool ok = config_apply(cfg, mem, err);
   bool inited = ok && eval_init(ctx, m, mem, arena, err);
   ok = inited;
-  Tracer tracer = {opt->trace, opt->trace_format, mem, {0}, false};
+  FILE *trace = dev->trace ? opt->trace : NULL;
+  Tracer tracer = {trace, opt->trace_format, mem, {0}, false};
   Feeds feeds = {opt, 0, opt->seed ^ 0x1f2e3d4c5b6a7988ull, res, 0};
   if (ok) {
     ctx->infeed = infeed_leaf;
@@ -525,12 +537,18 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     ctx->feed_ud = &feeds;
     ctx->timing = opt->stats || opt->trace;
     ctx->max_instructions = opt->max_instructions;
-    if (opt->trace) {
+    ctx->rendezvous = dev->rendezvous;
+    ctx->device_id = dev->id;
+    ctx->num_replicas = dev->replicas;
+    ctx->num_partitions = dev->partitions;
+    ctx->replica_id = res->replica_id;
+    ctx->partition_id = res->partition_id;
+    if (trace) {
       ctx->trace = trace_fn;
       ctx->trace_ud = &tracer;
       if (opt->trace_format == RUN_FMT_YAML && yaml_emitter_initialize(&tracer.em)) {
         tracer.em_ok = true;
-        yaml_emitter_set_output_file(&tracer.em, opt->trace);
+        yaml_emitter_set_output_file(&tracer.em, trace);
         yaml_emitter_set_width(&tracer.em, -1);
         yaml_begin(&tracer.em);
         yaml_simple(&tracer.em, 2);
@@ -598,7 +616,137 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   return ok;
 }
 
+/* --- several devices: one thread each --- */
+
+_Static_assert((int)RUN_MAX_DEVICES <= (int)COLLECTIVE_MAX_DEVICES, "collectives size groups by this");
+
+typedef struct DeviceJob {
+  const Module *m;
+  const RunOptions *opt;
+  const RunInput *inputs;
+  int ninputs;
+  RunDevice dev;
+  char name[64];
+  RunResult res;
+  Error err;
+  bool ok;
+} DeviceJob;
+
+static void *device_main(void *arg) {
+  DeviceJob *j = arg;
+  j->ok = run_device(j->m, j->opt, j->inputs, j->ninputs, &j->dev, &j->res, &j->err);
+  if (j->ok) rdv_finish(j->dev.rendezvous, (int)j->dev.id);
+  else rdv_fail(j->dev.rendezvous, (int)j->dev.id, j->err.msg);
+  return NULL;
+}
+
+/* Runs every device in its own thread, all of them joined before
+ * returning.  res becomes device 0's result, res->devices the others'. */
+static bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
+                        int ninputs, int64_t replicas, int64_t partitions, RunResult *res,
+                        Error *err) {
+  int n = (int)(replicas * partitions);
+  DeviceJob *jobs = calloc((size_t)n, sizeof *jobs);
+  const char **names = calloc((size_t)n, sizeof *names);
+  pthread_t *threads = calloc((size_t)n, sizeof *threads);
+  Rendezvous *rdv = NULL;
+  bool ok = jobs && names && threads;
+  for (int d = 0; ok && d < n; d++) {
+    DeviceJob *j = &jobs[d];
+    *j = (DeviceJob){m, opt, inputs, ninputs, {NULL, d, replicas, partitions, d == 0}, {0}, {0},
+                     {0}, false};
+    if (partitions > 1)
+      snprintf(j->name, sizeof j->name, "device %d (replica %" PRId64 ", partition %" PRId64 ")",
+               d, d / partitions, d % partitions);
+    else
+      snprintf(j->name, sizeof j->name, "device %d (replica %d)", d, d);
+    names[d] = j->name;
+  }
+  if (ok) ok = (rdv = rdv_new(n, names)) != NULL;
+  if (!ok) {
+    free(jobs);
+    free(names);
+    free(threads);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  /* Evaluation recurses (calls, loops, fusions): give each thread the
+   * room a main thread usually has. */
+  pthread_attr_t attr;
+  bool attr_ok = pthread_attr_init(&attr) == 0;
+  if (attr_ok) pthread_attr_setstacksize(&attr, (size_t)16 << 20);
+  int started = 0;
+  for (; started < n; started++) {
+    jobs[started].dev.rendezvous = rdv;
+    if (pthread_create(&threads[started], attr_ok ? &attr : NULL, device_main, &jobs[started]) != 0)
+      break;
+  }
+  if (started < n) {
+    /* Devices already running would wait for the missing ones forever. */
+    for (int d = started; d < n; d++) rdv_fail(rdv, d, "could not start its thread");
+  }
+  for (int d = 0; d < started; d++) pthread_join(threads[d], NULL);
+  if (attr_ok) pthread_attr_destroy(&attr);
+  const char *reason = NULL;
+  int failed = rdv_failed_device(rdv, &reason);
+  ok = reason == NULL && started == n;
+  if (!ok) {
+    if (failed >= 0 && failed < started)
+      error_set(err, jobs[failed].err.kind ? jobs[failed].err.kind : ERR_RUNTIME,
+                jobs[failed].err.offset, "%s: %s", jobs[failed].name, jobs[failed].err.msg);
+    else
+      error_set(err, ERR_RUNTIME, -1, "%s", reason ? reason : "could not start the device threads");
+    for (int d = 0; d < started; d++)
+      if (jobs[d].ok) run_result_free(&jobs[d].res);
+  } else {
+    *res = jobs[0].res;
+    res->ndevices = n;
+    res->devices = calloc((size_t)(n - 1), sizeof *res->devices);
+    if (!res->devices) {
+      for (int d = 0; d < n; d++) run_result_free(&jobs[d].res);
+      memset(res, 0, sizeof *res);
+      ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+    } else {
+      for (int d = 1; d < n; d++) res->devices[d - 1] = jobs[d].res;
+    }
+  }
+  rdv_free(rdv);
+  free(jobs);
+  free(names);
+  free(threads);
+  return ok;
+}
+
+bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
+                RunResult *res, Error *err) {
+  memset(res, 0, sizeof *res);
+  res->module = m;
+  if (!m->entry) return error_set(err, ERR_RUNTIME, -1, "the module has no entry computation");
+  int64_t replicas = opt->replicas > 0 ? opt->replicas : m->replica_count;
+  int64_t partitions = opt->partitions > 0 ? opt->partitions : m->num_partitions;
+  if (replicas < 1) replicas = 1;
+  if (partitions < 1) partitions = 1;
+  if (replicas > RUN_MAX_DEVICES || partitions > RUN_MAX_DEVICES ||
+      replicas * partitions > RUN_MAX_DEVICES)
+    return error_set(err, ERR_RUNTIME, -1,
+                     "%" PRId64 " replicas x %" PRId64 " partitions: at most %d devices can be "
+                     "run",
+                     replicas, partitions, RUN_MAX_DEVICES);
+  if (replicas * partitions == 1) {
+    RunDevice one = {NULL, 0, 1, 1, true};
+    return run_device(m, opt, inputs, ninputs, &one, res, err);
+  }
+  return run_devices(m, opt, inputs, ninputs, replicas, partitions, res, err);
+}
+
+const RunResult *run_result_device(const RunResult *res, int d) {
+  return d == 0 ? res : &res->devices[d - 1];
+}
+
 void run_result_free(RunResult *res) {
+  for (int d = 0; res->devices && d < res->ndevices - 1; d++) run_result_free(&res->devices[d]);
+  free(res->devices);
+  res->devices = NULL;
+  res->ndevices = 1;
   for (int i = 0; i < res->nleaves; i++) free(res->leaves[i].data);
   free(res->leaves);
   for (int i = 0; i < res->noutfeed; i++) free(res->outfeed[i].data);
