@@ -440,8 +440,11 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     return err.kind == ERR_RUNTIME ? 1 : 2;
   }
-  int64_t replicas = a->replicas ? a->replicas : m->replica_count;
-  int64_t partitions = a->partitions ? a->partitions : m->num_partitions;
+  RunOptions grid = {0};
+  grid.replicas = a->replicas;
+  grid.partitions = a->partitions;
+  int64_t replicas, partitions;
+  run_device_grid(m, &grid, &replicas, &partitions);
   size_t olen = a->output ? strlen(a->output) : 0;
   if (olen >= 4 && !strcmp(a->output + olen - 4, ".npy") && replicas * partitions > 1) {
     fprintf(stderr,

@@ -137,3 +137,50 @@ bool collective_permute_source(const Instr *in, int64_t replicas, int64_t partit
   }
   return true;
 }
+
+static bool is_collective(Opcode op) {
+  switch (op) {
+  case OP_ALL_REDUCE: case OP_ALL_REDUCE_START: case OP_REDUCE_SCATTER: case OP_ALL_GATHER:
+  case OP_ALL_GATHER_START: case OP_ALL_TO_ALL: case OP_COLLECTIVE_BROADCAST:
+  case OP_COLLECTIVE_PERMUTE: case OP_COLLECTIVE_PERMUTE_START:
+    return true;
+  default: return false;
+  }
+}
+
+/* The largest id in in's replica_groups or source_target_pairs, or -1. */
+static int64_t max_id(const Instr *in) {
+  int64_t mx = -1;
+  const ReplicaGroups *g = groups_of(in);
+  for (int i = 0; g && i < g->ngroups; i++)
+    for (int j = 0; j < g->groups[i].n; j++)
+      if (g->groups[i].v[j] > mx) mx = g->groups[i].v[j];
+  const Attr *a = ir_attr(in, ATTR_SOURCE_TARGET_PAIRS);
+  if (a && a->kind == AV_INT_LISTS && a->v.lists.depth == 2)
+    for (int i = 0; i < a->v.lists.n; i++)
+      for (int j = 0; j < a->v.lists.lists[i].n; j++)
+        if (a->v.lists.lists[i].v[j] > mx) mx = a->v.lists.lists[i].v[j];
+  return mx;
+}
+
+void collective_grid_needed(const Module *m, int64_t *replicas, int64_t *partitions) {
+  int64_t r = 1, p = 1, flat = 1;
+  for (int c = 0; c < m->ncomps; c++)
+    for (int i = 0; i < m->comps[c]->ninstrs; i++) {
+      const Instr *in = m->comps[c]->instrs[i];
+      CollectiveGroupMode mode;
+      if (!is_collective(in->op) || !collective_group_mode(in, &mode, NULL)) continue;
+      int64_t need = max_id(in) + 1;
+      if (need > COLLECTIVE_MAX_DEVICES) need = COLLECTIVE_MAX_DEVICES;
+      switch (mode) {
+      case CG_CROSS_PARTITION: if (need > p) p = need; break;
+      case CG_FLATTENED_ID: if (need > flat) flat = need; break;
+      default: if (need > r) r = need; break;
+      }
+    }
+  /* Global ids r * partitions + p below r * partitions: widen the
+   * partitions (SPMD programs use global ids over partitions). */
+  if (r * p < flat) p = (flat + r - 1) / r;
+  *replicas = r;
+  *partitions = p;
+}

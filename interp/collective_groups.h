@@ -50,4 +50,13 @@ bool collective_group(const Instr *in, int64_t replicas, int64_t partitions, int
 bool collective_permute_source(const Instr *in, int64_t replicas, int64_t partitions,
                                int64_t device, int64_t *source, Error *err);
 
+/* The smallest device grid the module's collectives name, for modules
+ * whose header gives neither replica_count nor num_partitions (dumps often
+ * omit them): every id in replica_groups and source_target_pairs must
+ * exist.  Ids read as partition ids (cross-partition, collective-permute
+ * with channel_id) or global ids (use_global_device_ids) grow the
+ * partitions, replica ids the replicas.  1 x 1 when nothing asks for
+ * more. */
+void collective_grid_needed(const Module *m, int64_t *replicas, int64_t *partitions);
+
 #endif

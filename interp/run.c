@@ -716,15 +716,26 @@ static bool run_devices(const Module *m, const RunOptions *opt, const RunInput *
   return ok;
 }
 
+void run_device_grid(const Module *m, const RunOptions *opt, int64_t *replicas,
+                     int64_t *partitions) {
+  if (opt->replicas <= 0 && opt->partitions <= 0 && m->replica_count <= 1 &&
+      m->num_partitions <= 1) {
+    collective_grid_needed(m, replicas, partitions);
+    return;
+  }
+  *replicas = opt->replicas > 0 ? opt->replicas : m->replica_count;
+  *partitions = opt->partitions > 0 ? opt->partitions : m->num_partitions;
+  if (*replicas < 1) *replicas = 1;
+  if (*partitions < 1) *partitions = 1;
+}
+
 bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
                 RunResult *res, Error *err) {
   memset(res, 0, sizeof *res);
   res->module = m;
   if (!m->entry) return error_set(err, ERR_RUNTIME, -1, "the module has no entry computation");
-  int64_t replicas = opt->replicas > 0 ? opt->replicas : m->replica_count;
-  int64_t partitions = opt->partitions > 0 ? opt->partitions : m->num_partitions;
-  if (replicas < 1) replicas = 1;
-  if (partitions < 1) partitions = 1;
+  int64_t replicas, partitions;
+  run_device_grid(m, opt, &replicas, &partitions);
   if (replicas > RUN_MAX_DEVICES || partitions > RUN_MAX_DEVICES ||
       replicas * partitions > RUN_MAX_DEVICES)
     return error_set(err, ERR_RUNTIME, -1,

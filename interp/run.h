@@ -113,6 +113,13 @@ enum { RUN_MAX_DEVICES = 64 };
 bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
                 RunResult *res, Error *err);
 void run_result_free(RunResult *res);
+
+/* The devices a run of m has: --replicas / --partitions (RunOptions), else
+ * the header's replica_count / num_partitions; when neither says more than
+ * one, the smallest grid the module's collectives name
+ * (collective_grid_needed in interp/collective_groups.h). */
+void run_device_grid(const Module *m, const RunOptions *opt, int64_t *replicas,
+                     int64_t *partitions);
 /* Device d's result (0 <= d < res->ndevices; 0 is res itself). */
 const RunResult *run_result_device(const RunResult *res, int d);
 
