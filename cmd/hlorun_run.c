@@ -502,10 +502,14 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   if (a->stats) {
     StrBuf sb;
     sb_init(&sb);
-    /* One report per device, each after its "replica R:" line (text) or
-     * as one document per device (yaml, json). */
+    /* One report per device, each after its "replica R:" line (text), as
+     * one YAML document each, or a JSON array of the reports. */
+    bool json_array = res.ndevices > 1 && a->stats_format == RUN_FMT_JSON;
+    if (json_array) sb_puts(&sb, "[\n");
     for (int d = 0; d < res.ndevices; d++) {
       const RunResult *r = run_result_device(&res, d);
+      if (json_array && d) sb_puts(&sb, ",\n");
+      if (res.ndevices > 1 && a->stats_format == RUN_FMT_YAML) sb_puts(&sb, "---\n");
       if (res.ndevices > 1 && a->stats_format == RUN_FMT_TEXT) {
         if (r->npartitions > 1)
           sb_printf(&sb, "replica %" PRId64 ", partition %" PRId64 ":\n", r->replica_id,
@@ -515,6 +519,7 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
       }
       run_format_stats(r, a->stats_format, &sb);
     }
+    if (json_array) sb_puts(&sb, "]\n");
     FILE *f = stderr;
     if (a->stats_file && !(f = fopen(a->stats_file, "w"))) {
       fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->stats_file, strerror(errno));

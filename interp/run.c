@@ -904,6 +904,10 @@ static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
   char a[64];
   yaml_simple(&em, 0);
   yaml_kv(&em, "device", res->device);
+  if (res->nreplicas * res->npartitions > 1) { /* one report per device */
+    yaml_kv_i64(&em, "replica", res->replica_id);
+    yaml_kv_i64(&em, "partition", res->partition_id);
+  }
   yaml_kv_i64(&em, "run_time_ns", res->wall_ns);
   yaml_kv_i64(&em, "eval_ns", res->eval_ns);
   yaml_kv_i64(&em, "repeat", res->repeat);
@@ -964,6 +968,9 @@ static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
 static void stats_json(const RunResult *res, const StatsView *v, StrBuf *o) {
   sb_puts(o, "{\"device\": ");
   json_str(o, res->device);
+  if (res->nreplicas * res->npartitions > 1) /* one report per device */
+    sb_printf(o, ", \"replica\": %" PRId64 ", \"partition\": %" PRId64, res->replica_id,
+              res->partition_id);
   sb_printf(o, ", \"run_time_ns\": %" PRId64 ", \"eval_ns\": %" PRId64
                ", \"repeat\": %" PRId64 ", \"eval_median_ns\": %" PRId64
                ", \"eval_first_ns\": %" PRId64
