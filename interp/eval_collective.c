@@ -433,8 +433,16 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalV
   return eval_outs_close(ctx, res, &o, ok, out, err);
 }
 
+/* Set while this thread computes a collective's result: a reducer that
+ * itself ran a collective would wait at the rendezvous while the others
+ * wait for this device to finish reading. */
+static _Thread_local bool computing;
+
 static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                          Error *err) {
+  if (computing)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: a collective inside a collective's reducer", in->name);
   if ((in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START) &&
       in->noperands == 4)
     return error_set(err, ERR_RUNTIME, in->offset,
@@ -453,7 +461,9 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
     return false;
   }
   Value *r = NULL;
+  computing = true;
   ok = compute(ctx, in, fm.res, &vs, &r, err);
+  computing = false;
   /* Peers may be reading our operands until everyone is released. */
   Error rel;
   bool released = rdv_release(ctx->rendezvous, (int)ctx->device_id, &rel);
