@@ -14,7 +14,7 @@
 /* --- a group of one (single-device runs; unchanged behaviour) --- */
 
 static bool single_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
-                            Value **out, Error *err) {
+                          Value **out, Error *err) {
   char who[300];
   eval_who(in, who, sizeof who);
   if (in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START) {
@@ -61,8 +61,8 @@ static bool single_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *
   if (!eval_same_element_counts(src, res)) {
     if (own) value_unref(&ctx->vc, src);
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s across more than one device is not supported yet "
-                     "(single-device run)",
+                     "instruction %s: %s: its shapes imply more than one device, but this "
+                     "run has one (see --replicas / --partitions)",
                      in->name, opcode_name(in->op));
   }
   Value *r;
