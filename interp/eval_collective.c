@@ -7,7 +7,7 @@
 
 #include "interp/collective_groups.h"
 #include "interp/eval_vecfn.h"
-#include "interp/eval_views.h"
+#include "interp/eval_views.h" /* eval_attr_* */
 #include "interp/rendezvous.h"
 #include "kernels/kernels.h"
 
@@ -113,14 +113,113 @@ static void result_form(const Instr *in, const Shape *rs, Form *fm) {
   }
 }
 
+/* Dense views of a collective's operands, any number of them: what a
+ * device publishes at the rendezvous. */
+typedef struct Views {
+  int n;
+  KArray *a;
+  void **tmp; /* converted copies (non-default layouts), freed on close */
+} Views;
+
+static void views_close(Views *v) {
+  for (int i = 0; i < v->n; i++) free(v->tmp[i]);
+  free(v->a);
+  free(v->tmp);
+  v->n = 0;
+}
+
+static bool views_open(EvalCtx *ctx, Frame *f, const Instr *in, Views *v, Error *err) {
+  int n = in->noperands;
+  v->n = 0;
+  v->a = calloc((size_t)(n ? n : 1), sizeof *v->a);
+  v->tmp = calloc((size_t)(n ? n : 1), sizeof *v->tmp);
+  if (!v->a || !v->tmp) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  for (int i = 0; i < n; i++) {
+    const Value *x = frame_operand(f, in, i);
+    if (!x->info || !x->buf)
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand %d is not an array",
+                       in->name, i);
+    const void *d;
+    if (!value_dense_read(&ctx->vc, x, &d, &v->tmp[i], err)) return false;
+    v->a[i] = (KArray){x->info->etype, x->info->rank, x->info->dims, (void *)d};
+    v->n++;
+  }
+  return true;
+}
+
+/* Fresh results, one per array leaf of res, each with a dense target. */
+typedef struct Outs {
+  int n;
+  Value **v;
+  void **tmp;
+  KArray *a;
+} Outs;
+
+static void outs_drop(EvalCtx *ctx, Outs *o) {
+  for (int i = 0; i < o->n; i++) {
+    free(o->tmp[i]);
+    value_unref(&ctx->vc, o->v[i]);
+  }
+  free(o->v);
+  free(o->tmp);
+  free(o->a);
+  o->n = 0;
+}
+
+static bool outs_open(EvalCtx *ctx, const Instr *in, const Shape *res, Outs *o, Error *err) {
+  int n = shape_is_tuple(res) ? res->ntuple : 1;
+  o->n = 0;
+  o->v = calloc((size_t)(n ? n : 1), sizeof *o->v);
+  o->tmp = calloc((size_t)(n ? n : 1), sizeof *o->tmp);
+  o->a = calloc((size_t)(n ? n : 1), sizeof *o->a);
+  if (!o->v || !o->tmp || !o->a) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  char who[300];
+  eval_who(in, who, sizeof who);
+  for (int i = 0; i < n; i++) {
+    const Shape *s = shape_is_tuple(res) ? &res->tuple[i] : res;
+    if (!value_shape_has_data(s))
+      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: result %d is not an array",
+                       in->name, i);
+    if (!value_new_array(&ctx->vc, s, false, who, &o->v[i], err)) return false;
+    o->n++;
+    void *d;
+    if (!value_dense_target(&ctx->vc, o->v[i], &d, &o->tmp[i], err)) return false;
+    o->a[i] = (KArray){s->etype, s->rank, s->dims, d};
+  }
+  return true;
+}
+
+/* Commits the dense targets and builds the result (a tuple when res is
+ * one); on !ok drops everything. */
+static bool outs_close(EvalCtx *ctx, const Shape *res, Outs *o, bool ok, Value **out,
+                       Error *err) {
+  for (int i = 0; ok && i < o->n; i++) {
+    ok = value_dense_commit(&ctx->vc, o->v[i], o->tmp[i], err);
+    o->tmp[i] = NULL;
+  }
+  if (ok && !shape_is_tuple(res)) {
+    *out = o->v[0];
+  } else if (ok) {
+    *out = value_new_tuple(res, o->n, o->v);
+    if (!*out) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  if (!ok) {
+    outs_drop(ctx, o);
+    return false;
+  }
+  o->n = 0; /* the values now belong to *out */
+  outs_drop(ctx, o);
+  return true;
+}
+
 /* The devices of this device's group and what each published. */
 typedef struct Group {
   int n, me;
   int64_t members[COLLECTIVE_MAX_DEVICES];
-  const EvalViews *views[COLLECTIVE_MAX_DEVICES];
+  const Views *views[COLLECTIVE_MAX_DEVICES];
 } Group;
 
-static bool same_views(const Instr *in, const EvalViews *a, const EvalViews *b, int64_t dev,
+static bool same_views(const Instr *in, const Views *a, const Views *b, int64_t dev,
                        Error *err) {
   bool same = a->n == b->n;
   for (int i = 0; same && i < a->n; i++) {
@@ -133,11 +232,11 @@ static bool same_views(const Instr *in, const EvalViews *a, const EvalViews *b, 
                            in->name, dev);
 }
 
-static const EvalViews *views_of(const EvalCtx *ctx, int64_t dev) {
+static const Views *views_of(const EvalCtx *ctx, int64_t dev) {
   return rdv_payload(ctx->rendezvous, (int)dev);
 }
 
-static bool group_of(const EvalCtx *ctx, const Instr *in, const EvalViews *mine, Group *g,
+static bool group_of(const EvalCtx *ctx, const Instr *in, const Views *mine, Group *g,
                      Error *err) {
   if (!collective_group(in, ctx->num_replicas, ctx->num_partitions, ctx->device_id, g->members,
                         &g->n, &g->me, err))
@@ -258,7 +357,7 @@ static bool fold(EvalCtx *ctx, const Instr *in, const Reducer *r, EType t, int64
   return ok;
 }
 
-static bool all_reduce(EvalCtx *ctx, const Instr *in, const Group *g, const EvalViews *mine,
+static bool all_reduce(EvalCtx *ctx, const Instr *in, const Group *g, const Views *mine,
                        KArray *outs, Error *err) {
   Reducer r;
   if (!reducer_of(in, &r, err)) return false;
@@ -274,7 +373,7 @@ static bool all_reduce(EvalCtx *ctx, const Instr *in, const Group *g, const Eval
 
 /* all-reduce, then this device's shard (its group position) of the
  * scatter dimension; only that shard is reduced. */
-static bool reduce_scatter(EvalCtx *ctx, const Instr *in, const Group *g, const EvalViews *mine,
+static bool reduce_scatter(EvalCtx *ctx, const Instr *in, const Group *g, const Views *mine,
                            KArray *outs, Error *err) {
   Reducer r;
   if (!reducer_of(in, &r, err)) return false;
@@ -315,7 +414,7 @@ static bool reduce_scatter(EvalCtx *ctx, const Instr *in, const Group *g, const 
 }
 
 /* The members' operands concatenated along the gather dimension. */
-static bool all_gather(const Instr *in, const Group *g, const EvalViews *mine, KArray *outs,
+static bool all_gather(const Instr *in, const Group *g, const Views *mine, KArray *outs,
                        Error *err) {
   for (int i = 0; i < mine->n; i++) {
     const KArray *a = &mine->a[i];
@@ -340,7 +439,7 @@ static bool all_gather(const Instr *in, const Group *g, const EvalViews *mine, K
 /* Array form (dimensions={d}): the operand split into group-size chunks
  * along d, chunk j sent to member j, the received chunks concatenated
  * along d in group order.  Tuple form: operand j sent to member j. */
-static bool all_to_all(const Instr *in, const Group *g, const EvalViews *mine, KArray *outs,
+static bool all_to_all(const Instr *in, const Group *g, const Views *mine, KArray *outs,
                        Error *err) {
   if (!eval_attr_ints(in, ATTR_DIMENSIONS)) {
     if (mine->n != g->n)
@@ -378,7 +477,7 @@ static bool all_to_all(const Instr *in, const Group *g, const EvalViews *mine, K
 
 /* Every leaf from one device's operands (the permute source, the
  * broadcast root), or zeros when there is no such device. */
-static bool copy_from(const Instr *in, const EvalViews *src, const EvalViews *mine, KArray *outs,
+static bool copy_from(const Instr *in, const Views *src, const Views *mine, KArray *outs,
                       Error *err) {
   for (int i = 0; i < mine->n; i++) {
     int64_t n = elements(&mine->a[i]);
@@ -391,11 +490,11 @@ static bool copy_from(const Instr *in, const EvalViews *src, const EvalViews *mi
   return true;
 }
 
-static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalViews *mine,
+static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const Views *mine,
                     Value **out, Error *err) {
-  EvalOuts o = {0};
-  if (!eval_outs_new(ctx, in, res, &o, err)) {
-    eval_outs_drop(ctx, &o);
+  Outs o = {0};
+  if (!outs_open(ctx, in, res, &o, err)) {
+    outs_drop(ctx, &o);
     return false;
   }
   bool ok = true;
@@ -417,7 +516,7 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalV
     case OP_COLLECTIVE_BROADCAST: ok = copy_from(in, g->views[0], mine, o.a, err); break;
     default: { /* collective-permute */
       int64_t src;
-      const EvalViews *sv = NULL;
+      const Views *sv = NULL;
       ok = collective_permute_source(in, ctx->num_replicas, ctx->num_partitions, ctx->device_id,
                                      &src, err);
       if (ok && src >= 0) {
@@ -430,7 +529,7 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalV
     }
   }
   free(g);
-  return eval_outs_close(ctx, res, &o, ok, out, err);
+  return outs_close(ctx, res, &o, ok, out, err);
 }
 
 /* Set while this thread computes a collective's result: a reducer that
@@ -451,13 +550,11 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
                      in->name);
   Form fm;
   result_form(in, rs, &fm);
-  EvalViews vs = {0};
-  bool ok = true;
-  for (int i = 0; i < in->noperands && ok; i++)
-    ok = eval_view(ctx, &vs, frame_operand(f, in, i), in, err);
+  Views vs = {0};
+  bool ok = views_open(ctx, f, in, &vs, err);
   if (ok) ok = rdv_publish(ctx->rendezvous, (int)ctx->device_id, in, &vs, err);
   if (!ok) {
-    eval_views_free(&vs);
+    views_close(&vs);
     return false;
   }
   Value *r = NULL;
@@ -467,7 +564,7 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
   /* Peers may be reading our operands until everyone is released. */
   Error rel;
   bool released = rdv_release(ctx->rendezvous, (int)ctx->device_id, &rel);
-  eval_views_free(&vs);
+  views_close(&vs);
   if (!ok) return false;
   if (!released) {
     value_unref(&ctx->vc, r);
