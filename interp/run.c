@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "interp/collective_groups.h"
@@ -496,6 +497,8 @@ typedef struct RunDevice {
   Rendezvous *rendezvous; /* NULL for a single device */
   int64_t id, replicas, partitions;
   bool trace;             /* only one device writes the trace */
+  MemHostBudget *host;    /* host memory shared by the devices, or NULL */
+  size_t pool_max;        /* each device's reuse pool (0: the default) */
 } RunDevice;
 
 /* Binds the inputs and evaluates the entry computation on one device (the
@@ -526,6 +529,8 @@ static bool run_device(const Module *m, const RunOptions *opt, const RunInput *i
     return error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
   bool ok = config_apply(cfg, mem, err);
+  mem->host = dev->host;
+  mem->pool_max = dev->pool_max;
   bool inited = ok && eval_init(ctx, m, mem, arena, err);
   ok = inited;
   FILE *trace = dev->trace ? opt->trace : NULL;
@@ -608,6 +613,7 @@ static bool run_device(const Module *m, const RunOptions *opt, const RunInput *i
   /* Final counters (constants and results released: live is back to 0). */
   mem_destroy(mem);
   res->mem = *mem;
+  res->mem.host = NULL; /* the budget lives only as long as the run */
   free(args);
   free(ctx);
   free(mem);
@@ -640,6 +646,35 @@ static void *device_main(void *arg) {
   return NULL;
 }
 
+/* Dense bytes of every array leaf of s (0 when unknown). */
+static int64_t leaf_bytes(const Shape *s) {
+  if (shape_is_tuple(s)) {
+    int64_t t = 0;
+    for (int i = 0; i < s->ntuple; i++) t += leaf_bytes(&s->tuple[i]);
+    return t;
+  }
+  int64_t n;
+  if (!value_shape_has_data(s) || !shape_element_count(s, &n)) return 0;
+  return n * etype_storage_bytes(s->etype);
+}
+
+/* Every device holds its own copy of the entry's parameters: refuse at
+ * once a run whose inputs alone exceed the host budget (rather than after
+ * binding most of them). */
+static bool inputs_fit(const Module *m, int n, const MemHostBudget *host, Error *err) {
+  int64_t per = 0;
+  for (int p = 0; p < m->entry->nparams; p++)
+    if (m->entry->params[p]) per += leaf_bytes(&m->entry->params[p]->shape);
+  if (per <= host->limit / n) return true;
+  char a[48], b[48];
+  mem_format_bytes(per, a, sizeof a);
+  mem_format_bytes(host->limit, b, sizeof b);
+  return error_set(err, ERR_RUNTIME, -1,
+                   "%d devices each holding the entry parameters (%s) need more than the %s "
+                   "of this machine's memory the devices of a run may share",
+                   n, a, b);
+}
+
 /* Runs every device in its own thread, all of them joined before
  * returning.  res becomes device 0's result, res->devices the others'. */
 static bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
@@ -651,10 +686,26 @@ static bool run_devices(const Module *m, const RunOptions *opt, const RunInput *
   pthread_t *threads = calloc((size_t)n, sizeof *threads);
   Rendezvous *rdv = NULL;
   bool ok = jobs && names && threads;
+  /* All devices live in this process: together they may hold at most half
+   * of the machine's memory (kernel temporaries come on top), each
+   * device's reuse pool a share of it. */
+  MemHostBudget host = {0, 0};
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  host.limit = pages > 0 && page > 0 ? (int64_t)pages / 2 * (int64_t)page : INT64_MAX;
+  size_t pool_max = (size_t)(host.limit / 8 / n);
+  if (pool_max > MEM_POOL_MAX_BYTES) pool_max = MEM_POOL_MAX_BYTES;
+  if (pool_max < 65536) pool_max = 65536; /* 0 would mean the default */
+  if (ok && !inputs_fit(m, n, &host, err)) {
+    free(jobs);
+    free(names);
+    free(threads);
+    return false;
+  }
   for (int d = 0; ok && d < n; d++) {
     DeviceJob *j = &jobs[d];
-    *j = (DeviceJob){m, opt, inputs, ninputs, {NULL, d, replicas, partitions, d == 0}, {0}, {0},
-                     {0}, false};
+    *j = (DeviceJob){m, opt, inputs, ninputs,
+                     {NULL, d, replicas, partitions, d == 0, &host, pool_max}, {0}, {0}, {0},
+                     false};
     if (partitions > 1)
       snprintf(j->name, sizeof j->name, "device %d (replica %" PRId64 ", partition %" PRId64 ")",
                d, d / partitions, d % partitions);
@@ -743,7 +794,7 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
                      "run",
                      replicas, partitions, RUN_MAX_DEVICES);
   if (replicas * partitions == 1) {
-    RunDevice one = {NULL, 0, 1, 1, true};
+    RunDevice one = {NULL, 0, 1, 1, true, NULL, 0};
     return run_device(m, opt, inputs, ninputs, &one, res, err);
   }
   return run_devices(m, opt, inputs, ninputs, replicas, partitions, res, err);
