@@ -36,7 +36,11 @@ void hlorun_run_usage(FILE *f) {
         "  --stats[=FILE]            memory/time report after the run (stderr by default)\n"
         "  --stats-format text|yaml|json\n"
         "  --trace[=text|yaml|json]  one line per executed instruction (stderr)\n"
-        "  --replicas N              number of replicas (only 1 is supported yet)\n"
+        "  --replicas N              run N replicas (default: the module's replica_count)\n"
+        "  --partitions N            run N partitions (default: the module's num_partitions);\n"
+        "                            replicas x partitions devices (at most 64), one thread\n"
+        "                            each, all on the same inputs; the result of each is\n"
+        "                            printed after 'replica R:' ('replica R, partition P:')\n"
         "  --repeat N                evaluate N times on the same inputs; --stats reports\n"
         "                            the best (eval_ns), median and first evaluation\n",
         f);
@@ -193,19 +197,22 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
     a->repeat = r;
     return 1;
   }
-  if (hlorun_is(arg, "--replicas")) {
+  if (hlorun_is(arg, "--replicas") || hlorun_is(arg, "--partitions")) {
+    const char *opt = hlorun_is(arg, "--replicas") ? "--replicas" : "--partitions";
     char *end;
-    if (!(v = hlorun_value(argc, argv, i, "--replicas"))) {
-      fprintf(stderr, "hlorun: error: --replicas needs a number\n");
+    if (!(v = hlorun_value(argc, argv, i, opt))) {
+      fprintf(stderr, "hlorun: error: %s needs a number\n", opt);
       return -1;
     }
     errno = 0;
     long long r = strtoll(v, &end, 10);
-    if (!*v || *end || errno || r < 1) {
-      fprintf(stderr, "hlorun: error: --replicas needs a positive number, got '%s'\n", v);
+    if (!*v || *end || errno || r < 1 || r > RUN_MAX_DEVICES) {
+      fprintf(stderr, "hlorun: error: %s needs a number from 1 to %d, got '%s'\n", opt,
+              RUN_MAX_DEVICES, v);
       return -1;
     }
-    a->replicas = r;
+    if (opt[2] == 'r') a->replicas = r;
+    else a->partitions = r;
     return 1;
   }
   return 0;
@@ -318,8 +325,48 @@ static void hlorun_literal_free(LiteralNode *node) {
   free((void *)node->elems);
 }
 
-static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *r, Error *err) {
+/* "r1p0_" before "out3" in a multi-device npz ("p" only with partitions). */
+static void hlorun_device_prefix(const RunResult *r, char *buf, size_t size) {
+  if (r->ndevices <= 1 && r->nreplicas <= 1 && r->npartitions <= 1) snprintf(buf, size, "%s", "");
+  else if (r->npartitions > 1)
+    snprintf(buf, size, "r%" PRId64 "p%" PRId64 "_", r->replica_id, r->partition_id);
+  else snprintf(buf, size, "r%" PRId64 "_", r->replica_id);
+}
+
+static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *res, Error *err) {
   size_t n = strlen(a->output);
+  if (res->ndevices > 1) {
+    if (!strcmp(a->output + n - 4, ".npy"))
+      return error_set(err, ERR_USAGE, -1,
+                       "--output %s: the run has %d devices, each with its own result; write "
+                       "them as .npz (entries r{R}_out{i})",
+                       a->output, res->ndevices);
+    int total = 0;
+    for (int d = 0; d < res->ndevices; d++) total += run_result_device(res, d)->nleaves;
+    NpzMember *m = calloc((size_t)(total ? total : 1), sizeof *m);
+    char (*names)[64] = calloc((size_t)(total ? total : 1), sizeof *names);
+    if (!m || !names) {
+      free(m);
+      free(names);
+      return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    }
+    int k = 0;
+    for (int d = 0; d < res->ndevices; d++) {
+      const RunResult *r = run_result_device(res, d);
+      char prefix[40];
+      hlorun_device_prefix(r, prefix, sizeof prefix);
+      for (int i = 0; i < r->nleaves; i++, k++) {
+        snprintf(names[k], sizeof names[k], "%sout%d", prefix, i);
+        const RunLeaf *l = &r->leaves[i];
+        m[k] = (NpzMember){names[k], l->shape->etype, l->shape->rank, l->dims, l->data};
+      }
+    }
+    bool ok = npz_write_file(a->output, m, total, a->output_raw, err);
+    free(m);
+    free(names);
+    return ok;
+  }
+  const RunResult *r = res;
   if (!strcmp(a->output + n - 4, ".npy")) {
     if (shape_is_tuple(r->shape) || r->nleaves != 1)
       return error_set(err, ERR_RUNTIME, -1,
@@ -347,20 +394,39 @@ static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *r, Erro
   return ok;
 }
 
-/* --outfeed-dir DIR: DIR/outfeed0.npy, outfeed1.npy, ... (DIR must exist). */
-static bool hlorun_write_outfeed(const HlorunRunArgs *a, const RunResult *r, Error *err) {
-  for (int i = 0; i < r->noutfeed; i++) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/outfeed%d.npy", a->outfeed_dir, i);
-    const RunLeaf *l = &r->outfeed[i];
-    if (!npy_write_file(path, l->shape->etype, l->shape->rank, l->dims, l->data,
-                        a->output_raw, err))
-      return false;
+static void hlorun_print_result(const RunResult *r) {
+  LiteralNode node;
+  int leaf = 0;
+  StrBuf sb;
+  sb_init(&sb);
+  if (hlorun_literal_node(r->shape, r, &leaf, &node)) {
+    literal_print(&sb, &node, true);
+    fwrite(sb.data ? sb.data : "", 1, sb.len, stdout);
+    if (!sb.len || sb.data[sb.len - 1] != '\n') fputc('\n', stdout);
+  }
+  hlorun_literal_free(&node);
+  sb_free(&sb);
+}
+
+/* --outfeed-dir DIR: DIR/outfeed0.npy, outfeed1.npy, ... (DIR must exist);
+ * with several devices DIR/r{R}_outfeed0.npy (r{R}p{P}_ with partitions). */
+static bool hlorun_write_outfeed(const HlorunRunArgs *a, const RunResult *res, Error *err) {
+  for (int d = 0; d < res->ndevices; d++) {
+    const RunResult *r = run_result_device(res, d);
+    char prefix[40] = "";
+    if (res->ndevices > 1) hlorun_device_prefix(r, prefix, sizeof prefix);
+    for (int i = 0; i < r->noutfeed; i++) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/%soutfeed%d.npy", a->outfeed_dir, prefix, i);
+      const RunLeaf *l = &r->outfeed[i];
+      if (!npy_write_file(path, l->shape->etype, l->shape->rank, l->dims, l->data,
+                          a->output_raw, err))
+        return false;
+    }
   }
   return true;
 }
 
-/* Runs a parsed, verified module.  Returns the exit status (cli.md). */
 /* hlo-text.md: "{...}" means the text does not say what the values are; the
  * run uses zeros, so say so once (with the first such constant located). */
 static void hlorun_warn_elided(const Module *m) {
@@ -383,6 +449,7 @@ static void hlorun_warn_elided(const Module *m) {
   free(s);
 }
 
+/* Runs a parsed, verified module.  Returns the exit status (cli.md). */
 int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   Error err = {0};
   MemConfig cfg;
@@ -398,6 +465,19 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     return err.kind == ERR_RUNTIME ? 1 : 2;
   }
+  RunOptions grid = {0};
+  grid.replicas = a->replicas;
+  grid.partitions = a->partitions;
+  int64_t replicas, partitions;
+  run_device_grid(m, &grid, &replicas, &partitions);
+  size_t olen = a->output ? strlen(a->output) : 0;
+  if (olen >= 4 && !strcmp(a->output + olen - 4, ".npy") && replicas * partitions > 1) {
+    fprintf(stderr,
+            "%s: error: --output %s: the run has %" PRId64 " devices, each with its own "
+            "result; write them as .npz (entries r{R}_out{i})\n",
+            prog, a->output, replicas * partitions);
+    return 2;
+  }
   HlorunInputs in, feed;
   bool loaded = hlorun_load_inputs(a->inputs, a->ninputs, &in, &err);
   bool fed = loaded && hlorun_load_inputs(a->infeeds, a->ninfeeds, &feed, &err);
@@ -410,6 +490,7 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   RunOptions opt = {0};
   opt.memory = &cfg;
   opt.replicas = a->replicas;
+  opt.partitions = a->partitions;
   opt.random_inputs = a->random_inputs;
   opt.seed = a->seed;
   opt.stats = a->stats;
@@ -428,22 +509,17 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
     return 1;
   }
   int status = 0;
-  if (!a->quiet) {
-    LiteralNode node;
-    int leaf = 0;
-    StrBuf sb;
-    sb_init(&sb);
-    if (hlorun_literal_node(res.shape, &res, &leaf, &node)) {
-      literal_print(&sb, &node, true);
-      fwrite(sb.data ? sb.data : "", 1, sb.len, stdout);
-      if (!sb.len || sb.data[sb.len - 1] != '\n') fputc('\n', stdout);
-    }
-    hlorun_literal_free(&node);
-    sb_free(&sb);
+  for (int d = 0; !a->quiet && d < res.ndevices; d++) {
+    const RunResult *r = run_result_device(&res, d);
+    if (res.ndevices > 1 && r->npartitions > 1)
+      printf("replica %" PRId64 ", partition %" PRId64 ":\n", r->replica_id, r->partition_id);
+    else if (res.ndevices > 1)
+      printf("replica %" PRId64 ":\n", r->replica_id);
+    hlorun_print_result(r);
   }
   if (a->output && !hlorun_write_output(a, &res, &err)) {
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
-    status = 1;
+    status = err.kind == ERR_USAGE ? 2 : 1;
   }
   if (a->outfeed_dir && !hlorun_write_outfeed(a, &res, &err)) {
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
@@ -452,7 +528,24 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   if (a->stats) {
     StrBuf sb;
     sb_init(&sb);
-    run_format_stats(&res, a->stats_format, &sb);
+    /* One report per device, each after its "replica R:" line (text), as
+     * one YAML document each, or a JSON array of the reports. */
+    bool json_array = res.ndevices > 1 && a->stats_format == RUN_FMT_JSON;
+    if (json_array) sb_puts(&sb, "[\n");
+    for (int d = 0; d < res.ndevices; d++) {
+      const RunResult *r = run_result_device(&res, d);
+      if (json_array && d) sb_puts(&sb, ",\n");
+      if (res.ndevices > 1 && a->stats_format == RUN_FMT_YAML) sb_puts(&sb, "---\n");
+      if (res.ndevices > 1 && a->stats_format == RUN_FMT_TEXT) {
+        if (r->npartitions > 1)
+          sb_printf(&sb, "replica %" PRId64 ", partition %" PRId64 ":\n", r->replica_id,
+                    r->partition_id);
+        else
+          sb_printf(&sb, "replica %" PRId64 ":\n", r->replica_id);
+      }
+      run_format_stats(r, a->stats_format, &sb);
+    }
+    if (json_array) sb_puts(&sb, "]\n");
     FILE *f = stderr;
     if (a->stats_file && !(f = fopen(a->stats_file, "w"))) {
       fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->stats_file, strerror(errno));

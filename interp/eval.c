@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "interp/eval_collective.h"
 #include "interp/eval_custom_call.h"
 #include "interp/eval_dynamic.h"
 #include "interp/eval_inline.h"
@@ -1168,72 +1169,29 @@ static bool same_element_counts(const Value *src, const Shape *rs) {
          !shape_element_count(rs, &n) || n == src->info->elements;
 }
 
-/* Collectives on a single device: a group of one. */
-static bool exec_collective(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
-                            Value **out, Error *err) {
-  char who[300];
-  eval_who(in, who, sizeof who);
-  if (in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START) {
-    /* Receives from the source whose target is us (0), else zeros. */
-    const Attr *a = ir_attr(in, ATTR_SOURCE_TARGET_PAIRS);
-    bool self = false;
-    if (a && a->kind == AV_INT_LISTS && a->v.lists.depth == 2)
-      for (int i = 0; i < a->v.lists.n; i++)
-        if (a->v.lists.lists[i].n == 2 && a->v.lists.lists[i].v[0] == ctx->replica_id &&
-            a->v.lists.lists[i].v[1] == ctx->replica_id)
-          self = true;
-    if (in->noperands != 1) return eval_unsupported(in, err);
-    const Shape *res = in->op == OP_COLLECTIVE_PERMUTE ? rs
-                       : (shape_is_tuple(rs) && rs->ntuple >= 2) ? &rs->tuple[1] : rs;
-    Value *r;
-    bool ok = self ? copy_to(ctx, in, frame_operand(f, in, 0), res, &r, err)
-                   : zero_value(ctx, in, res, &r, err);
-    if (!ok) return false;
-    if (res == rs) {
-      *out = r;
-      return true;
-    }
-    Value *first[2] = {value_ref(frame_operand(f, in, 0)), r};
-    return build_state_tuple(ctx, in, rs, first, 2, out, err);
-  }
-  /* all-reduce, all-gather, all-to-all, reduce-scatter, collective-broadcast
-   * over a group of one are copies of their operand(s). */
-  Value *src;
-  bool own = false;
-  if (in->noperands == 1) {
-    src = frame_operand(f, in, 0);
-  } else {
-    src = operand_tuple(f, in, rs);
-    if (!src) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-    own = true;
-  }
-  const Shape *res = rs;
-  /* all-gather-start, and all-reduce-start in its (operand, result) pair form
-   * (accepted by XLA's parser, see infer_collectives.c), return the pair. */
-  bool start_tuple = (in->op == OP_ALL_GATHER_START || in->op == OP_ALL_REDUCE_START) &&
-                     in->noperands == 1 && shape_is_tuple(rs) && rs->ntuple == 2 &&
-                     !shape_is_tuple(&src->shape[0]);
-  if (start_tuple) res = &rs->tuple[1];
-  if (!same_element_counts(src, res)) {
-    if (own) value_unref(&ctx->vc, src);
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s across more than one device is not supported yet "
-                     "(single-device run)",
-                     in->name, opcode_name(in->op));
-  }
-  Value *r;
-  bool ok = copy_to(ctx, in, src, res, &r, err);
-  if (!ok) {
-    if (own) value_unref(&ctx->vc, src);
-    return false;
-  }
-  if (start_tuple) {
-    Value *first[2] = {own ? src : value_ref(src), r};
-    return build_state_tuple(ctx, in, rs, first, 2, out, err);
-  }
-  if (own) value_unref(&ctx->vc, src);
-  *out = r;
-  return true;
+/* Exported for eval_collective.c (eval_internal.h). */
+bool eval_copy_to(EvalCtx *ctx, const Instr *in, const Value *src, const Shape *rs, Value **out,
+                  Error *err) {
+  return copy_to(ctx, in, src, rs, out, err);
+}
+
+bool eval_zero_value(EvalCtx *ctx, const Instr *in, const Shape *s, Value **out, Error *err) {
+  return zero_value(ctx, in, s, out, err);
+}
+
+bool eval_state_tuple(EvalCtx *ctx, const Instr *in, const Shape *s, Value **first, int nfirst,
+                      Value **out, Error *err) {
+  return build_state_tuple(ctx, in, s, first, nfirst, out, err);
+}
+
+Value *eval_operand_tuple(const Frame *f, const Instr *in, const Shape *s) {
+  return operand_tuple(f, in, s);
+}
+
+static bool same_element_counts(const Value *src, const Shape *rs);
+
+bool eval_same_element_counts(const Value *src, const Shape *rs) {
+  return same_element_counts(src, rs);
 }
 
 static bool exec_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
@@ -1383,7 +1341,7 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   case OP_REDUCE_SCATTER:
   case OP_COLLECTIVE_BROADCAST:
   case OP_COLLECTIVE_PERMUTE:
-  case OP_COLLECTIVE_PERMUTE_START: return exec_collective(ctx, f, in, rs, out, err);
+  case OP_COLLECTIVE_PERMUTE_START: return eval_collective(ctx, f, in, rs, out, err);
   case OP_CUSTOM_CALL: return exec_custom_call(ctx, f, in, rs, out, err);
   default: break;
   }

@@ -60,6 +60,12 @@ struct EvalCtx {
    * plan after the module's; NULL where the computation is used as is. */
   const Computation **scalar_body;
   int64_t replica_id, partition_id;
+  /* Multi-device runs (interp/run.c): the meeting point of all devices'
+   * collectives, this device's global id (replica * num_partitions +
+   * partition) and the device grid.  NULL for a single device, whose
+   * collectives are groups of one. */
+  struct Rendezvous *rendezvous;
+  int64_t device_id, num_replicas, num_partitions;
   bool timing;     /* measure per-instruction time */
   bool fuse;       /* run elementwise groups fused (default on) */
   int64_t fused_instructions;

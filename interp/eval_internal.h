@@ -49,4 +49,20 @@ void eval_who(const Instr *in, char *buf, int size);
 
 bool eval_unsupported(const Instr *in, Error *err);
 
+/* Helpers of eval.c shared with eval_collective.c. */
+/* A copy of src in rs's layouts and spaces (a tuple recursively). */
+bool eval_copy_to(EvalCtx *ctx, const Instr *in, const Value *src, const Shape *rs, Value **out,
+                  Error *err);
+/* A zero-filled value of shape s (tuples, tokens included). */
+bool eval_zero_value(EvalCtx *ctx, const Instr *in, const Shape *s, Value **out, Error *err);
+/* tuple(first[0..nfirst), zeros for the rest of s); takes over first. */
+bool eval_state_tuple(EvalCtx *ctx, const Instr *in, const Shape *s, Value **first, int nfirst,
+                      Value **out, Error *err);
+/* A tuple of shape s over in's operands (new references); NULL when out of
+ * memory. */
+Value *eval_operand_tuple(const Frame *f, const Instr *in, const Shape *s);
+/* Whether each array of src has as many elements as the matching array of
+ * rs (an op that changes them spans more than one device). */
+bool eval_same_element_counts(const Value *src, const Shape *rs);
+
 #endif

@@ -1,6 +1,7 @@
 #include "interp/memspace.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,15 +9,36 @@
 
 void mem_init(MemSystem *m) { memset(m, 0, sizeof *m); }
 
-static void block_free(void *p, size_t sz);
+static void block_free(MemSystem *m, void *p, size_t sz);
+
+/* The shared host budget (multi-device runs): take sz bytes, or false when
+ * the devices together would hold more than the limit. */
+static bool host_take(MemSystem *m, size_t sz) {
+  if (!m->host) return true;
+  int64_t now = atomic_fetch_add(&m->host->held, (int64_t)sz) + (int64_t)sz;
+  if (now <= m->host->limit) return true;
+  atomic_fetch_sub(&m->host->held, (int64_t)sz);
+  return false;
+}
+
+static void host_give(MemSystem *m, size_t sz) {
+  if (m->host) atomic_fetch_sub(&m->host->held, (int64_t)sz);
+}
+
+static void pool_flush(MemSystem *m) {
+  for (int i = 0; i < m->npool; i++) block_free(m, m->pool_block[i], m->pool_size[i]);
+  m->npool = 0;
+  m->pool_bytes = 0;
+}
 
 void mem_destroy(MemSystem *m) {
-  for (int i = 0; i < m->npool; i++) block_free(m->pool_block[i], m->pool_size[i]);
+  pool_flush(m);
   for (int c = 0; c < MEM_SMALL_CLASSES; c++) {
     while (m->small_free[c]) {
       void *p = m->small_free[c];
       memcpy(&m->small_free[c], p, sizeof(void *));
       free(p);
+      host_give(m, (size_t)(c + 1) * 64);
     }
     m->small_count[c] = 0;
   }
@@ -55,9 +77,10 @@ static void *block_new(size_t sz, bool *fresh_zero) {
   return a;
 }
 
-static void block_free(void *p, size_t sz) {
+static void block_free(MemSystem *m, void *p, size_t sz) {
   if (sz >= MEM_HUGE_MIN) munmap(p, sz);
   else free(p);
+  host_give(m, sz);
 }
 
 MemSpace *mem_find(MemSystem *m, int64_t id) {
@@ -209,8 +232,17 @@ void *mem_raw_alloc(MemSystem *m, int64_t nbytes, bool zero) {
     }
   }
   bool fresh_zero = false;
-  if (!p) p = block_new(sz, &fresh_zero);
-  if (!p) return NULL;
+  if (!p) {
+    if (!host_take(m, sz)) {
+      pool_flush(m); /* our own reuse pool first */
+      if (!host_take(m, sz)) return NULL;
+    }
+    p = block_new(sz, &fresh_zero);
+    if (!p) {
+      host_give(m, sz);
+      return NULL;
+    }
+  }
   if (fresh_zero) return p;
   if (zero) memset(p, 0, sz);
   else memset((char *)p + nbytes, 0, sz - (size_t)nbytes);
@@ -224,6 +256,14 @@ bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *
   void *p = mem_raw_alloc(m, nbytes, zero);
   if (!p) {
     mem_discharge(m, id, nbytes);
+    if (m->host) {
+      char lim[48];
+      mem_format_bytes(m->host->limit, lim, sizeof lim);
+      return error_set(err, ERR_RUNTIME, -1,
+                       "%s: out of host memory allocating %" PRId64 " bytes for S(%" PRId64
+                       "): the devices of this run share %s of this machine's memory",
+                       who, nbytes, id, lim);
+    }
     return error_set(err, ERR_RUNTIME, -1,
                      "%s: out of host memory allocating %" PRId64 " bytes for S(%" PRId64 ")",
                      who, nbytes, id);
@@ -243,11 +283,12 @@ void mem_raw_free(MemSystem *m, void *p, int64_t nbytes) {
     return;
   }
   /* Keep the big ones for reuse too. */
-  if (sz >= 65536 && sz <= MEM_POOL_MAX_BYTES && m->pool_bytes + sz <= MEM_POOL_MAX_BYTES) {
+  size_t pool_max = m->pool_max ? m->pool_max : MEM_POOL_MAX_BYTES;
+  if (sz >= 65536 && sz <= pool_max && m->pool_bytes + sz <= pool_max) {
     if (m->npool == MEM_POOL_SLOTS) {
       /* evict the oldest */
       m->pool_bytes -= m->pool_size[0];
-      block_free(m->pool_block[0], m->pool_size[0]);
+      block_free(m, m->pool_block[0], m->pool_size[0]);
       memmove(&m->pool_size[0], &m->pool_size[1], sizeof(size_t) * (MEM_POOL_SLOTS - 1));
       memmove(&m->pool_block[0], &m->pool_block[1], sizeof(void *) * (MEM_POOL_SLOTS - 1));
       m->npool--;
@@ -258,7 +299,7 @@ void mem_raw_free(MemSystem *m, void *p, int64_t nbytes) {
     m->pool_bytes += sz;
     return;
   }
-  block_free(p, sz);
+  block_free(m, p, sz);
 }
 
 void mem_release(MemSystem *m, int64_t id, void *p, int64_t nbytes) {

@@ -36,6 +36,16 @@ enum { MEM_POOL_SLOTS = 16 };
 
 enum { MEM_SMALL_CLASSES = 64, MEM_SMALL_KEEP = 256 }; /* classes of 64 bytes up to 4 KiB */
 
+/* Host memory shared by the devices of a multi-device run (each device has
+ * its own MemSystem and simulated spaces, but they all live in this
+ * process): the real bytes they hold (buffers and reuse pools) against a
+ * limit, so that many devices fail cleanly instead of exhausting the
+ * machine. */
+typedef struct MemHostBudget {
+  _Atomic int64_t held;
+  int64_t limit;
+} MemHostBudget;
+
 typedef struct MemSystem {
   void *small_free[MEM_SMALL_CLASSES]; /* free lists (next pointer in the block) */
   int small_count[MEM_SMALL_CLASSES];
@@ -49,6 +59,8 @@ typedef struct MemSystem {
    * backend-specific spaces the configuration does not know); when strict,
    * they are an error instead. */
   bool strict;
+  MemHostBudget *host; /* shared host budget, or NULL (no limit: one device) */
+  size_t pool_max;     /* bytes the reuse pool may keep; 0: MEM_POOL_MAX_BYTES */
 } MemSystem;
 
 void mem_init(MemSystem *m);

@@ -6,6 +6,8 @@
 #include <time.h>
 #include <yaml.h>
 
+#include "interp/collective_groups.h"
+#include "interp/run_internal.h"
 #include "layout/etype_convert.h"
 
 static int64_t now_ns(void) {
@@ -561,16 +563,17 @@ static int cmp_i64(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
-                RunResult *res, Error *err) {
+/* Binds the inputs and evaluates the entry computation on one device (the
+ * whole run of a single-device run; one thread of a multi-device run). */
+bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
+                const RunDevice *dev, RunResult *res, Error *err) {
   memset(res, 0, sizeof *res);
   res->module = m;
-  if (!m->entry) return error_set(err, ERR_RUNTIME, -1, "the module has no entry computation");
-  int64_t replicas = opt->replicas > 0 ? opt->replicas : m->replica_count;
-  if (replicas > 1)
-    return error_set(err, ERR_RUNTIME, -1,
-                     "running %" PRId64 " replicas is not supported yet (only single-device runs)",
-                     replicas);
+  res->replica_id = dev->id / dev->partitions;
+  res->partition_id = dev->id % dev->partitions;
+  res->nreplicas = dev->replicas;
+  res->npartitions = dev->partitions;
+  res->ndevices = 1;
   MemConfig defcfg;
   const MemConfig *cfg = opt->memory;
   if (!cfg) {
@@ -588,9 +591,12 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     return error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
   bool ok = config_apply(cfg, mem, err);
+  mem->host = dev->host;
+  mem->pool_max = dev->pool_max;
   bool inited = ok && eval_init(ctx, m, mem, arena, err);
   ok = inited;
-  Tracer tracer = {opt->trace, opt->trace_format, mem, {0}, false};
+  FILE *trace = dev->trace ? opt->trace : NULL;
+  Tracer tracer = {trace, opt->trace_format, mem, {0}, false};
   Feeds feeds = {opt, 0, opt->seed ^ 0x1f2e3d4c5b6a7988ull, res, 0};
   if (ok) {
     ctx->infeed = infeed_leaf;
@@ -598,12 +604,18 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     ctx->feed_ud = &feeds;
     ctx->timing = opt->stats || opt->trace;
     ctx->max_instructions = opt->max_instructions;
-    if (opt->trace) {
+    ctx->rendezvous = dev->rendezvous;
+    ctx->device_id = dev->id;
+    ctx->num_replicas = dev->replicas;
+    ctx->num_partitions = dev->partitions;
+    ctx->replica_id = res->replica_id;
+    ctx->partition_id = res->partition_id;
+    if (trace) {
       ctx->trace = trace_fn;
       ctx->trace_ud = &tracer;
       if (opt->trace_format == RUN_FMT_YAML && yaml_emitter_initialize(&tracer.em)) {
         tracer.em_ok = true;
-        yaml_emitter_set_output_file(&tracer.em, opt->trace);
+        yaml_emitter_set_output_file(&tracer.em, trace);
         yaml_emitter_set_width(&tracer.em, -1);
         yaml_begin(&tracer.em);
         yaml_simple(&tracer.em, 2);
@@ -663,6 +675,7 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   /* Final counters (constants and results released: live is back to 0). */
   mem_destroy(mem);
   res->mem = *mem;
+  res->mem.host = NULL; /* the budget lives only as long as the run */
   free(args);
   free(ctx);
   free(mem);
@@ -671,7 +684,48 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   return ok;
 }
 
+void run_device_grid(const Module *m, const RunOptions *opt, int64_t *replicas,
+                     int64_t *partitions) {
+  if (opt->replicas <= 0 && opt->partitions <= 0 && m->replica_count <= 1 &&
+      m->num_partitions <= 1) {
+    collective_grid_needed(m, replicas, partitions);
+    return;
+  }
+  *replicas = opt->replicas > 0 ? opt->replicas : m->replica_count;
+  *partitions = opt->partitions > 0 ? opt->partitions : m->num_partitions;
+  if (*replicas < 1) *replicas = 1;
+  if (*partitions < 1) *partitions = 1;
+}
+
+bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
+                RunResult *res, Error *err) {
+  memset(res, 0, sizeof *res);
+  res->module = m;
+  if (!m->entry) return error_set(err, ERR_RUNTIME, -1, "the module has no entry computation");
+  int64_t replicas, partitions;
+  run_device_grid(m, opt, &replicas, &partitions);
+  if (replicas > RUN_MAX_DEVICES || partitions > RUN_MAX_DEVICES ||
+      replicas * partitions > RUN_MAX_DEVICES)
+    return error_set(err, ERR_RUNTIME, -1,
+                     "%" PRId64 " replicas x %" PRId64 " partitions: at most %d devices can be "
+                     "run",
+                     replicas, partitions, RUN_MAX_DEVICES);
+  if (replicas * partitions == 1) {
+    RunDevice one = {NULL, 0, 1, 1, true, NULL, 0};
+    return run_device(m, opt, inputs, ninputs, &one, res, err);
+  }
+  return run_devices(m, opt, inputs, ninputs, replicas, partitions, res, err);
+}
+
+const RunResult *run_result_device(const RunResult *res, int d) {
+  return d == 0 ? res : &res->devices[d - 1];
+}
+
 void run_result_free(RunResult *res) {
+  for (int d = 0; res->devices && d < res->ndevices - 1; d++) run_result_free(&res->devices[d]);
+  free(res->devices);
+  res->devices = NULL;
+  res->ndevices = 1;
   for (int i = 0; i < res->nleaves; i++) free(res->leaves[i].data);
   free(res->leaves);
   for (int i = 0; i < res->noutfeed; i++) free(res->outfeed[i].data);
@@ -820,6 +874,10 @@ static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
   char a[64];
   yaml_simple(&em, 0);
   yaml_kv(&em, "device", res->device);
+  if (res->nreplicas * res->npartitions > 1) { /* one report per device */
+    yaml_kv_i64(&em, "replica", res->replica_id);
+    yaml_kv_i64(&em, "partition", res->partition_id);
+  }
   yaml_kv_i64(&em, "run_time_ns", res->wall_ns);
   yaml_kv_i64(&em, "eval_ns", res->eval_ns);
   yaml_kv_i64(&em, "repeat", res->repeat);
@@ -880,6 +938,9 @@ static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
 static void stats_json(const RunResult *res, const StatsView *v, StrBuf *o) {
   sb_puts(o, "{\"device\": ");
   json_str(o, res->device);
+  if (res->nreplicas * res->npartitions > 1) /* one report per device */
+    sb_printf(o, ", \"replica\": %" PRId64 ", \"partition\": %" PRId64, res->replica_id,
+              res->partition_id);
   sb_printf(o, ", \"run_time_ns\": %" PRId64 ", \"eval_ns\": %" PRId64
                ", \"repeat\": %" PRId64 ", \"eval_median_ns\": %" PRId64
                ", \"eval_first_ns\": %" PRId64

@@ -31,6 +31,7 @@ typedef struct RunInput {
 typedef struct RunOptions {
   const MemConfig *memory; /* NULL: the default ("cpu") preset */
   int64_t replicas;        /* 0: the module's replica_count */
+  int64_t partitions;      /* 0: the module's num_partitions */
   bool random_inputs;      /* fill unbound parameters deterministically */
   uint64_t seed;
   bool stats;              /* collect per-instruction time */
@@ -89,15 +90,41 @@ typedef struct RunResult {
   RunInstrStat *instr_stats; /* every instruction executed at least once */
   int nshape_stats;
   RunShapeStat *shape_stats; /* padded shapes, most wasteful first */
+  /* Multi-device runs (replicas x partitions devices, each a thread with
+   * its own memory spaces): the fields above are device 0's; devices holds
+   * the results of devices 1 .. ndevices-1 (global id replica *
+   * npartitions + partition).  A single-device run has ndevices 1. */
+  int64_t replica_id, partition_id; /* of this result's device */
+  int64_t nreplicas, npartitions;
+  int ndevices;
+  struct RunResult *devices;
 } RunResult;
+
+/* The most devices (replicas x partitions) a run may have. */
+enum { RUN_MAX_DEVICES = 64 };
 
 /* Runs m's entry computation.  inputs bind parameters in order (a tuple
  * parameter takes one input per array leaf); an npz entry named like a
  * parameter binds that parameter.  Errors name the parameter or
- * instruction (ERR_RUNTIME). */
+ * instruction (ERR_RUNTIME).
+ *
+ * With more than one device (replicas x partitions, from the options or
+ * the module header) every device runs in its own thread on the same
+ * inputs, collectives meeting at a rendezvous; only device 0 writes the
+ * trace.  A failing device fails the run (the error names the device);
+ * the others stop at their next collective. */
 bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
                 RunResult *res, Error *err);
 void run_result_free(RunResult *res);
+
+/* The devices a run of m has: --replicas / --partitions (RunOptions), else
+ * the header's replica_count / num_partitions; when neither says more than
+ * one, the smallest grid the module's collectives name
+ * (collective_grid_needed in interp/collective_groups.h). */
+void run_device_grid(const Module *m, const RunOptions *opt, int64_t *replicas,
+                     int64_t *partitions);
+/* Device d's result (0 <= d < res->ndevices; 0 is res itself). */
+const RunResult *run_result_device(const RunResult *res, int d);
 
 /* The --stats report. */
 void run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out);

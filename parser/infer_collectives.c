@@ -36,6 +36,10 @@ static int64_t group_size(InferCtx *c, const Attr **ga) {
   int64_t size = g && g->ngroups > 0 ? g->groups[0].n : 0;
   if (g && g->iota) size = g->iota_group_size;
   if (!ch) return size > 0 ? size : replicas;                  /* cross-replica */
+  /* all-to-all and collective-broadcast have no use_global_device_ids:
+   * with a channel they are cross-partition (groups of partition ids). */
+  if (c->in->op == OP_ALL_TO_ALL || c->in->op == OP_COLLECTIVE_BROADCAST)
+    return size > 0 ? size : partitions;
   if (global) return size > 0 ? size : 1;                      /* flattened ids */
   if (size > 0) return partitions > 1 ? size * partitions : size; /* replica and partition */
   return replicas * partitions;

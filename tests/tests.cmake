@@ -38,6 +38,9 @@ find_program(SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(SYSTEM_PYTHON3)
   add_test(NAME example/mlp
            COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/check-example.py ${CMAKE_BINARY_DIR}/bin)
+  # Multi-device --output FILE.npz: entry names and values.
+  add_test(NAME collectives/npz-output
+           COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/check-collectives-npz.py ${CMAKE_BINARY_DIR}/bin)
 endif()
 
 # Benchmarks: tests/bench/bench_<name>.c, run by scripts/bench-*.sh (not by ctest).
