@@ -28,6 +28,7 @@
 #include "interp/backend_json.h"
 #include "interp/eval_builder_math.h"
 #include "interp/eval_builder_lib.h"
+#include "interp/eval_cudnn.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "interp/eval_partial_reduce.h"
@@ -259,6 +260,7 @@ bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char
   if (!strcmp(target, "PadToStatic")) return pad_to_static(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "SliceToDynamic")) return slice_to_dynamic(ctx, fr, in, rs, out, err);
   if (!strcmp(target, "__cublas$gemm")) return cublas_gemm(ctx, fr, in, rs, out, err);
+  if (eval_cudnn_known(target)) return eval_cudnn_conv(ctx, fr, in, target, rs, out, err);
   if (!strncmp(target, "xla_builder.math.", 17))
     return eval_builder_math(ctx, fr, in, target + 17, rs, out, handled, err);
   if (eval_builder_lib_known(target)) return eval_builder_lib(ctx, fr, in, target, rs, out, err);

@@ -1,0 +1,24 @@
+#!/usr/bin/python3
+"""Writes the golden cases of the library custom calls found in real XLA
+dumps (cuDNN convolutions, ...) under testdata/interp-custom-call/.
+
+Expected outputs come from numpy/scipy and scripts/goldens/refs.py --
+written from the targets' definitions, never from hlorun.  Run with
+/usr/bin/python3."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "goldens"))
+
+import cases_cudnn  # noqa: E402
+import gen  # noqa: E402
+
+
+def main():
+    for mod in (cases_cudnn,):
+        mod.main()
+    print("%d cases written" % len(gen.written))
+
+
+if __name__ == "__main__":
+    main()
