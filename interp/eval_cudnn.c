@@ -12,7 +12,8 @@
  * The two gradients are computed as the ordinary convolutions XLA's conv
  * rewriter turned into these calls (see backward_input / backward_filter),
  * through kernels/k_conv.h.  Results are computed in f32 (f64 for f64) and
- * rounded once to the result type; the fused epilogue is evaluated in f64.
+ * rounded once to the result type; the fused epilogue is evaluated in f64
+ * and rounded to the compute type first.
  * As the runner: the unfused kinds reject conv_result_scale != 1, a nonzero
  * side_input_scale needs a side input, cuDNN has no batch groups and no
  * base (lhs) dilation, and int8 is for the forward kinds only (s8 x s8 ->
@@ -298,9 +299,10 @@ static bool backward_filter(const CudnnCall *c, KArray *acc, Error *err) {
   return true;
 }
 
-/* out = act(scale * acc + side_scale * side + bias[feature]) in f64, then
- * rounded once to the result type. */
-static bool epilogue(const CudnnCall *c, const KArray *acc, const KArray *bias,
+/* out = act(scale * acc + side_scale * side + bias[feature]) in f64,
+ * rounded to the compute type (cuDNN's f32 for narrow floats), then to the
+ * result type. */
+static bool epilogue(const CudnnCall *c, KArray *acc, const KArray *bias,
                      const KArray *side, KArray *res, Error *err) {
   int64_t n = count(res), nf = res->dims[c->cd->output_feature], inner = 1;
   for (int d = (int)c->cd->output_feature + 1; d < res->rank; d++) inner *= res->dims[d];
@@ -317,7 +319,8 @@ static bool epilogue(const CudnnCall *c, const KArray *acc, const KArray *bias,
     if (side) x += c->cfg.side_scale * sd[i];
     v[i] = activate(c->cfg.act, x, c->cfg.leaky_alpha);
   }
-  ok = ok && k_convert(res->etype, res->data, ET_F64, v, n, err);
+  ok = ok && k_convert(acc->etype, acc->data, ET_F64, v, n, err) &&
+       k_convert(res->etype, res->data, acc->etype, acc->data, n, err);
   free(v);
   free(b);
   free(sd);
