@@ -7,6 +7,8 @@
  *   __cudnn$conv{Forward, BackwardInput, BackwardFilter,
  *                BiasActivationForward}
  *                  -- XLA's GPU convolutions (eval_cudnn.c);
+ *   {cu,hip}_threefry2x32[_ffi]
+ *                  -- jax.random's GPU threefry kernel (eval_jaxlib.c);
  *   AllocateBuffer -- an uninitialised buffer of the result shape (zeros);
  *   PadToStatic    -- (data with its padding zeroed, size of each
  *                     dimension);
@@ -27,6 +29,7 @@
 #include "interp/eval_builder_lib.h"
 #include "interp/eval_cublas.h"
 #include "interp/eval_cudnn.h"
+#include "interp/eval_jaxlib.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "interp/eval_partial_reduce.h"
@@ -136,6 +139,7 @@ bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char
   if (!strcmp(target, "SliceToDynamic")) return slice_to_dynamic(ctx, fr, in, rs, out, err);
   if (eval_cublas_known(target)) return eval_cublas_gemm(ctx, fr, in, target, rs, out, err);
   if (eval_cudnn_known(target)) return eval_cudnn_conv(ctx, fr, in, target, rs, out, err);
+  if (eval_jaxlib_known(target)) return eval_jaxlib(ctx, fr, in, target, rs, out, err);
   if (!strncmp(target, "xla_builder.math.", 17))
     return eval_builder_math(ctx, fr, in, target + 17, rs, out, handled, err);
   if (eval_builder_lib_known(target)) return eval_builder_lib(ctx, fr, in, target, rs, out, err);

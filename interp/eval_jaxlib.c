@@ -1,0 +1,57 @@
+/* jaxlib's threefry2x32 kernel (jaxlib/gpu/prng_kernels.cu.cc), as JAX's
+ * GPU lowering of jax.random calls it:
+ *   (out0, out1) = threefry2x32(key0, key1, x0, x1)
+ * four u32 operands and two u32 results of one shape (the lowering
+ * broadcasts keys and counts to it); element i of the results is the
+ * Threefry-2x32 (20 rounds) block of counter (x0[i], x1[i]) under key
+ * (key0[i], key1[i]).  The legacy targets' opaque descriptor only repeats
+ * the element count, which the shapes already give. */
+#include "interp/eval_jaxlib.h"
+
+#include <string.h>
+
+#include "interp/eval_views.h"
+#include "kernels/k_rng.h"
+
+bool eval_jaxlib_known(const char *target) {
+  return !strcmp(target, "cu_threefry2x32") || !strcmp(target, "cu_threefry2x32_ffi") ||
+         !strcmp(target, "hip_threefry2x32") || !strcmp(target, "hip_threefry2x32_ffi");
+}
+
+static bool same_u32_shape(const KArray *a, const KArray *r) {
+  return a->etype == ET_U32 && a->rank == r->rank &&
+         !memcmp(a->dims, r->dims, sizeof(int64_t) * (size_t)r->rank);
+}
+
+static bool threefry_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,
+                            int nouts, Error *err) {
+  const char *target = arg;
+  bool ok = nouts == 2 && same_u32_shape(&outs[1], &outs[0]) && outs[0].etype == ET_U32;
+  for (int i = 0; i < 4 && ok; i++) ok = same_u32_shape(&ins[i], &outs[0]);
+  if (!ok)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: %s takes key0, key1, x0, x1 and returns (out0, out1), all "
+                     "u32 arrays of one shape",
+                     in->name, target);
+  int64_t n = 1;
+  for (int d = 0; d < outs[0].rank; d++) n *= outs[0].dims[d];
+  const uint32_t *k0 = ins[0].data, *k1 = ins[1].data, *x0 = ins[2].data, *x1 = ins[3].data;
+  uint32_t *o0 = outs[0].data, *o1 = outs[1].data;
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t key[2] = {k0[i], k1[i]}, ctr[2] = {x0[i], x1[i]}, r[2];
+    k_threefry2x32(key, ctr, r);
+    o0[i] = r[0];
+    o1[i] = r[1];
+  }
+  return true;
+}
+
+bool eval_jaxlib(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target, const Shape *rs,
+                 Value **out, Error *err) {
+  if (in->noperands != 4 || !shape_is_tuple(rs) || rs->ntuple != 2)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: %s takes key0, key1, x0, x1 and returns (out0, out1), all "
+                     "u32 arrays of one shape",
+                     in->name, target);
+  return eval_kernel_op(ctx, fr, in, rs, 4, threefry_kernel, target, out, err);
+}
