@@ -9,6 +9,8 @@
  *                  -- XLA's GPU convolutions (eval_cudnn.c);
  *   {cu,hip}_threefry2x32[_ffi]
  *                  -- jax.random's GPU threefry kernel (eval_jaxlib.c);
+ *   lapack_{s,d,c,z}{potrf,getrf}_ffi
+ *                  -- jaxlib's CPU Cholesky and LU kernels (eval_lapack.c);
  *   AllocateBuffer -- an uninitialised buffer of the result shape (zeros);
  *   PadToStatic    -- (data with its padding zeroed, size of each
  *                     dimension);
@@ -30,6 +32,7 @@
 #include "interp/eval_cublas.h"
 #include "interp/eval_cudnn.h"
 #include "interp/eval_jaxlib.h"
+#include "interp/eval_lapack.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "interp/eval_partial_reduce.h"
@@ -140,6 +143,7 @@ bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char
   if (eval_cublas_known(target)) return eval_cublas_gemm(ctx, fr, in, target, rs, out, err);
   if (eval_cudnn_known(target)) return eval_cudnn_conv(ctx, fr, in, target, rs, out, err);
   if (eval_jaxlib_known(target)) return eval_jaxlib(ctx, fr, in, target, rs, out, err);
+  if (eval_lapack_known(target)) return eval_lapack(ctx, fr, in, target, rs, out, err);
   if (!strncmp(target, "xla_builder.math.", 17))
     return eval_builder_math(ctx, fr, in, target + 17, rs, out, handled, err);
   if (eval_builder_lib_known(target)) return eval_builder_lib(ctx, fr, in, target, rs, out, err);

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes the golden cases of the library custom calls found in real XLA
-dumps (cuDNN convolutions, cuBLASLt matmuls, jaxlib threefry, ...) under testdata/interp-custom-call/.
+dumps (cuDNN convolutions, cuBLASLt matmuls, jaxlib threefry and LAPACK) under testdata/interp-custom-call/.
 
 Expected outputs come from numpy/scipy and scripts/goldens/refs.py --
 written from the targets' definitions, never from hlorun.  Run with
@@ -13,11 +13,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gol
 import cases_cublas  # noqa: E402
 import cases_cudnn  # noqa: E402
 import cases_jaxlib  # noqa: E402
+import cases_lapack  # noqa: E402
 import gen  # noqa: E402
 
 
 def main():
-    for mod in (cases_cudnn, cases_cublas, cases_jaxlib):
+    for mod in (cases_cudnn, cases_cublas, cases_jaxlib, cases_lapack):
         mod.main()
     print("%d cases written" % len(gen.written))
 

@@ -1,0 +1,185 @@
+/* jaxlib's LAPACK FFI kernels (jaxlib/cpu/lapack_kernels.cc) as JAX's CPU
+ * lowering (jaxlib/lapack.py) calls them: the matrices are the last two
+ * dimensions, stored column-major (JAX's operand/result layouts), batch
+ * dimensions major; each matrix goes through LAPACK in turn.
+ *   lapack_?potrf_ffi(a[..., n, n]) -> (factor, info s32[...]), attribute
+ *       uplo ('L' = 76 or 'U' = 85): the named triangle holds the Cholesky
+ *       factor, the other keeps a's values (JAX masks it afterwards); info
+ *       > 0 is the order of the first non-positive leading minor (the
+ *       factor is then partly written, as LAPACK leaves it).
+ *   lapack_?getrf_ffi(a[..., m, n]) -> (lu, ipiv s32[..., min(m, n)],
+ *       info s32[...]): L (unit diagonal, below) and U (on and above) of
+ *       P a = L U, ipiv 1-based row interchanges, info > 0 the first zero
+ *       pivot of U.
+ * The letter is the element type (s f32, d f64, c c64, z c128).  The
+ * attributes come from the typed-FFI backend_config, written by XLA as
+ * {uplo = 76 : ui8}. */
+#include "interp/eval_lapack.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp/backend_json.h"
+#include "interp/eval_views.h"
+
+#ifdef HLO_HAVE_LAPACK
+/* Fortran LAPACK (32-bit integers); the trailing size_t is the hidden
+ * length of the character argument. */
+void spotrf_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+void dpotrf_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+void cpotrf_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+void zpotrf_(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
+void sgetrf_(const int *m, const int *n, void *a, const int *lda, int *ipiv, int *info);
+void dgetrf_(const int *m, const int *n, void *a, const int *lda, int *ipiv, int *info);
+void cgetrf_(const int *m, const int *n, void *a, const int *lda, int *ipiv, int *info);
+void zgetrf_(const int *m, const int *n, void *a, const int *lda, int *ipiv, int *info);
+#endif
+
+bool eval_lapack_known(const char *t) {
+  return !strncmp(t, "lapack_", 7) && t[7] && strchr("sdcz", t[7]) &&
+         (!strcmp(t + 8, "potrf_ffi") || !strcmp(t + 8, "getrf_ffi"));
+}
+
+static EType letter_type(char c) {
+  return c == 's' ? ET_F32 : c == 'd' ? ET_F64 : c == 'c' ? ET_C64 : ET_C128;
+}
+
+/* JAX's layout for a rank-r matrix array: minor_to_major (r-2, r-1, r-3,
+ * ..., 0).  Other layouts would hand LAPACK a different matrix. */
+static bool jax_layout(const Shape *s) {
+  int r = s->rank;
+  if (r < 2 || s->layout.rank != r || !s->layout.minor_to_major) return false;
+  const int64_t *m = s->layout.minor_to_major;
+  if (m[0] != r - 2 || m[1] != r - 1) return false;
+  for (int k = 2; k < r; k++)
+    if (m[k] != r - 1 - k) return false;
+  return true;
+}
+
+/* The uplo attribute: a number (76 'L', 85 'U') or a quoted letter, after
+ * "uplo" and '=' or ':'. */
+static int read_uplo(const Instr *in, bool *oom) {
+  char *s = backend_json_text(in, oom);
+  if (!s) return 0;
+  int v = 0;
+  const char *p = strstr(s, "uplo");
+  if (p) {
+    p += 4;
+    while (*p == ' ' || *p == '"') p++;
+    if (*p == '=' || *p == ':') {
+      p++;
+      while (*p == ' ' || *p == '"' || *p == '\'') p++;
+      if (*p >= '0' && *p <= '9') v = (int)strtol(p, NULL, 10);
+      else v = (unsigned char)*p;
+    }
+  }
+  free(s);
+  return v;
+}
+
+typedef struct LapackCall {
+  const char *target;
+  bool potrf;
+  EType et;
+  char uplo;
+} LapackCall;
+
+static bool fail(const Instr *in, const char *target, Error *err, const char *msg) {
+  return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s: %s", in->name, target, msg);
+}
+
+/* m x n row-major src -> column-major dst (or back when to_col is false). */
+static void transpose_matrix(char *dst, const char *src, int64_t m, int64_t n, int es,
+                             bool to_col) {
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      int64_t r = i * n + j, c = j * m + i;
+      memcpy(dst + (to_col ? c : r) * es, src + (to_col ? r : c) * es, (size_t)es);
+    }
+}
+
+static bool lapack_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,
+                          int nouts, Error *err) {
+  const LapackCall *c = arg;
+  const KArray *a = &ins[0];
+  int r = a->rank;
+  bool shapes = r >= 2 && a->etype == c->et && nouts == (c->potrf ? 2 : 3) &&
+                outs[0].etype == c->et && outs[0].rank == r &&
+                !memcmp(outs[0].dims, a->dims, sizeof(int64_t) * (size_t)r);
+  int64_t m = shapes ? a->dims[r - 2] : 0, n = shapes ? a->dims[r - 1] : 0, k = m < n ? m : n;
+  const KArray *info = shapes ? &outs[c->potrf ? 1 : 2] : NULL, *ipiv = c->potrf ? NULL : &outs[1];
+  shapes = shapes && (!c->potrf || m == n) && info->etype == ET_S32 && info->rank == r - 2 &&
+           !memcmp(info->dims, a->dims, sizeof(int64_t) * (size_t)(r - 2));
+  if (shapes && ipiv)
+    shapes = ipiv->etype == ET_S32 && ipiv->rank == r - 1 && ipiv->dims[r - 2] == k &&
+             !memcmp(ipiv->dims, a->dims, sizeof(int64_t) * (size_t)(r - 2));
+  if (!shapes)
+    return fail(in, c->target, err,
+                c->potrf ? "takes a[..., n, n] of the target's type and returns (factor, info "
+                           "s32[...])"
+                         : "takes a[..., m, n] of the target's type and returns (lu, ipiv "
+                           "s32[..., min(m, n)], info s32[...])");
+  if (m > 0x7fffffff || n > 0x7fffffff) return fail(in, c->target, err, "matrix too large for LAPACK");
+#ifndef HLO_HAVE_LAPACK
+  (void)k;
+  return fail(in, c->target, err, "hlorun was built without LAPACK");
+#else
+  int es = etype_storage_bytes(c->et);
+  int64_t batch = 1, mn = m * n;
+  for (int d = 0; d < r - 2; d++) batch *= a->dims[d];
+  char *w = malloc((size_t)(mn ? mn : 1) * (size_t)es);
+  if (!w) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  int im = (int)m, in_ = (int)n, lda = im > 1 ? im : 1;
+  for (int64_t b = 0; b < batch; b++) {
+    const char *src = (const char *)a->data + b * mn * es;
+    char *dst = (char *)outs[0].data + b * mn * es;
+    int *inf = (int *)info->data + b;
+    transpose_matrix(w, src, m, n, es, true);
+    *inf = 0;
+    if (c->potrf) {
+      switch (c->et) {
+        case ET_F32: spotrf_(&c->uplo, &in_, w, &lda, inf, 1); break;
+        case ET_F64: dpotrf_(&c->uplo, &in_, w, &lda, inf, 1); break;
+        case ET_C64: cpotrf_(&c->uplo, &in_, w, &lda, inf, 1); break;
+        default: zpotrf_(&c->uplo, &in_, w, &lda, inf, 1); break;
+      }
+    } else if (mn > 0) {
+      int *piv = (int *)ipiv->data + b * k;
+      switch (c->et) {
+        case ET_F32: sgetrf_(&im, &in_, w, &lda, piv, inf); break;
+        case ET_F64: dgetrf_(&im, &in_, w, &lda, piv, inf); break;
+        case ET_C64: cgetrf_(&im, &in_, w, &lda, piv, inf); break;
+        default: zgetrf_(&im, &in_, w, &lda, piv, inf); break;
+      }
+    }
+    transpose_matrix(dst, w, m, n, es, false);
+  }
+  free(w);
+  return true;
+#endif
+}
+
+bool eval_lapack(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target, const Shape *rs,
+                 Value **out, Error *err) {
+  LapackCall c = {.target = target, .potrf = !strcmp(target + 8, "potrf_ffi"),
+                  .et = letter_type(target[7])};
+  if (in->noperands != 1 || !shape_is_tuple(rs) || rs->ntuple != (c.potrf ? 2 : 3))
+    return fail(in, target, err,
+                c.potrf ? "takes one matrix array and returns (factor, info)"
+                        : "takes one matrix array and returns (lu, ipiv, info)");
+  const Attr *olc = ir_attr(in, ATTR_OPERAND_LAYOUT_CONSTRAINTS);
+  if (olc && olc->kind == AV_SHAPE_LIST && olc->v.shapes.n == 1 &&
+      (!jax_layout(&olc->v.shapes.v[0]) || !jax_layout(&rs->tuple[0])))
+    return fail(in, target, err,
+                "the matrices must be laid out column-major with batch dimensions major (JAX's "
+                "layout {r-2, r-1, r-3, ..., 0})");
+  if (c.potrf) {
+    bool oom;
+    int u = read_uplo(in, &oom);
+    if (oom) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    if (u != 'L' && u != 'U')
+      return fail(in, target, err, "needs the attribute uplo = 76 ('L') or 85 ('U')");
+    c.uplo = (char)u;
+  }
+  return eval_kernel_op(ctx, fr, in, rs, 1, lapack_kernel, &c, out, err);
+}

@@ -1,0 +1,160 @@
+"""jaxlib LAPACK custom-call goldens (testdata/interp-custom-call):
+lapack_?potrf_ffi and lapack_?getrf_ffi as JAX's CPU lowering emits them
+(column-major layouts, uplo attribute, info and 1-based pivots).
+
+The matrices are built from chosen factors whose entries are small dyadic
+numbers (power-of-two diagonals, subdiagonal multipliers below 1 in
+magnitude), so every LAPACK computes them exactly and picks the same pivots.
+Expected values come from scipy.linalg.lapack (scipy's own LAPACK), checked
+against the chosen factors."""
+import os
+
+import numpy as np
+from scipy.linalg import lapack
+
+from gen import ROOT, module, write
+from hlolit import const
+
+D = "interp-custom-call"
+rng = np.random.default_rng(61)
+NP = {"f32": np.float32, "f64": np.float64, "c64": np.complex64, "c128": np.complex128}
+LETTER = {"f32": "s", "f64": "d", "c64": "c", "c128": "z"}
+
+
+def gint(shape, cplx, lo=-3, hi=4):
+    x = rng.integers(lo, hi, shape).astype(np.float64)
+    if cplx:
+        x = x + 1j * rng.integers(lo, hi, shape)
+    return x
+
+
+def layout(rank):
+    return "{%s}" % ",".join(map(str, [rank - 2, rank - 1] + list(range(rank - 3, -1, -1))))
+
+
+def shape(et, dims, lay=True):
+    return "%s[%s]%s" % (et, ",".join(map(str, dims)), layout(len(dims)) if lay else "")
+
+
+def spd(n, cplx):
+    """A = L L^H with L lower, Gaussian-integer entries, diagonal 1, 2 or 4."""
+    L = np.tril(gint((n, n), cplx), -1) + np.diag(rng.choice([1.0, 2.0, 4.0], n))
+    return L @ L.conj().T
+
+
+def lu_input(m, n, cplx):
+    """A = P L U with |multipliers| in {0, 1/4, 1/2} and power-of-two pivots."""
+    k = min(m, n)
+    L = np.eye(m, k) + np.tril(rng.choice([-0.5, -0.25, 0.0, 0.25, 0.5], (m, k)), -1)
+    U = np.triu(gint((k, n), cplx)) + 0
+    U[range(k), range(k)] = rng.choice([-4.0, -2.0, 2.0, 4.0], k)
+    P = np.eye(m)[rng.permutation(m)]
+    return P @ L @ U
+
+
+class Mod:
+    def __init__(self):
+        self.lines, self.outs, self.exp, self.n = [], [], [], 0
+
+    def potrf(self, et, a, lower, info_only=False):
+        self.n += 1
+        fn = getattr(lapack, LETTER[et] + "potrf")
+        batch = a.shape[:-2]
+        fac, info = np.zeros(a.shape, NP[et]), np.zeros(batch, np.int32)
+        for idx in np.ndindex(*batch):
+            x = a[idx].astype(NP[et])
+            c, i = fn(x, lower=lower, clean=False)
+            fac[idx], info[idx] = c, i
+            if i == 0:
+                f = np.tril(c) if lower else np.triu(c)
+                g = f @ f.conj().T if lower else f.conj().T @ f
+                assert np.array_equal(g, x), "not exact"
+        self.call("potrf", et, a, [(a.shape, et), (batch, "s32")], [fac, info],
+                  ", backend_config={uplo = %d : ui8}" % (76 if lower else 85), info_only)
+
+    def getrf(self, et, a):
+        self.n += 1
+        fn = getattr(lapack, LETTER[et] + "getrf")
+        batch, (m, n) = a.shape[:-2], a.shape[-2:]
+        k = min(m, n)
+        lu, piv, info = np.zeros(a.shape, NP[et]), np.zeros(batch + (k,), np.int32), np.zeros(batch, np.int32)
+        for idx in np.ndindex(*batch):
+            x = a[idx].astype(NP[et])
+            f, p, i = fn(x)
+            lu[idx], piv[idx], info[idx] = f, p + 1, i  # scipy reports 0-based pivots
+            L = np.tril(f, -1)[:, :k] + np.eye(m, k)
+            U = np.triu(f)[:k, :]
+            y = x.copy()
+            for r, q in enumerate(p):
+                y[[r, q]] = y[[q, r]]
+            assert np.array_equal(L @ U, y), "not exact"
+        self.call("getrf", et, a, [(a.shape, et), (batch + (k,), "s32"), (batch, "s32")],
+                  [lu, piv, info], "")
+
+    def call(self, kind, et, a, leaves, values, attrs, info_only=False):
+        an, cc = "a%d" % self.n, "f%d" % self.n
+        self.lines.append(const(an, et, a.astype(NP[et])))
+        ls = [shape(t, d) if len(d) >= 2 else "%s[%s]" % (t, ",".join(map(str, d))) for d, t in leaves]
+        self.lines.append('  %s = (%s) custom-call(%s), custom_call_target="lapack_%s%s_ffi", '
+                          "operand_layout_constraints={%s}, api_version=API_VERSION_TYPED_FFI%s"
+                          % (cc, ", ".join(ls), an, LETTER[et], kind, shape(et, a.shape), attrs))
+        for j, ((d, t), v) in enumerate(zip(leaves, values)):
+            if info_only and j == 0:
+                continue
+            g = "g%d_%d" % (self.n, j)
+            self.lines.append("  %s = %s get-tuple-element(%s), index=%d" % (g, ls[j], cc, j))
+            self.outs.append((g, t, list(d)))
+            self.exp.append((t, v))
+
+    def write(self, name):
+        write(D, name, module(name, [], self.lines, self.outs), self.exp)
+
+
+def potrf_cases():
+    m = Mod()
+    m.potrf("f32", spd(4, False), lower=True)
+    m.potrf("f64", spd(3, False), lower=False)
+    m.potrf("c64", np.stack([spd(3, True), spd(3, True)]), lower=True)
+    m.potrf("c128", spd(3, True), lower=False)
+    # not positive definite: info names the first bad leading minor
+    m.potrf("f64", np.array([[[4.0, 2, 0], [2, 1, 0], [0, 0, 1]], [[1, 0, 0], [0, -1, 0], [0, 0, 1]]]),
+            lower=True, info_only=True)
+    m.write("lapack_potrf")
+
+
+def getrf_cases():
+    m = Mod()
+    m.getrf("f32", lu_input(4, 4, False))
+    m.getrf("f64", lu_input(3, 5, False))
+    m.getrf("f64", lu_input(5, 3, False))
+    m.getrf("c128", np.stack([lu_input(3, 3, True), lu_input(3, 3, True)]))
+    m.getrf("c64", lu_input(2, 3, True))
+    # singular: U has a zero pivot in the second column, so info = 2
+    m.getrf("f64", np.array([[2.0, 1, 3], [4, 2, 8], [1, 0.5, 2]]))
+    m.write("lapack_getrf")
+
+
+def error_cases():
+    path = os.path.join(ROOT, D)
+    cases = {
+        "lapack_potrf_no_uplo": ("f32[3,3]{0,1}", "lapack_spotrf_ffi", "(f32[3,3]{0,1}, s32[])", "",
+                                 "needs the attribute uplo"),
+        "lapack_getrf_row_major": ("f32[3,3]{1,0}", "lapack_sgetrf_ffi", "(f32[3,3]{1,0}, s32[3], s32[])", "",
+                                   "the matrices must be laid out column-major"),
+        "lapack_potrf_wrong_type": ("f32[3,3]{0,1}", "lapack_dpotrf_ffi", "(f32[3,3]{0,1}, s32[])",
+                                    ", backend_config={uplo = 76 : ui8}", "takes a[..., n, n] of the target's type"),
+    }
+    for name, (op, target, rt, attrs, msg) in cases.items():
+        with open(os.path.join(path, name + ".hlo"), "w") as f:
+            f.write("HloModule %s\n\nENTRY main {\n  a = f32[3,3] parameter(0)\n  ROOT c = %s custom-call(a), "
+                    'custom_call_target="%s", operand_layout_constraints={%s}, '
+                    "api_version=API_VERSION_TYPED_FFI%s\n}\n" % (name, rt, target, op, attrs))
+        with open(os.path.join(path, name + ".yaml"), "w") as f:
+            f.write("command: hlorun\nargs: ['%s.hlo', '--random-inputs']\nexit: 1\n"
+                    "stderr_contains: \"%s\"\n" % (name, msg))
+
+
+def main():
+    potrf_cases()
+    getrf_cases()
+    error_cases()
