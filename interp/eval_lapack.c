@@ -11,11 +11,16 @@
  *       info s32[...]): L (unit diagonal, below) and U (on and above) of
  *       P a = L U, ipiv 1-based row interchanges, info > 0 the first zero
  *       pivot of U.
+ *   {blas,lapack}_?trsm_ffi(a[..., k, k], b[..., m, n], alpha) -> x:
+ *       alpha op(a)^-1 b (side 'L', k = m) or alpha b op(a)^-1 (side 'R',
+ *       k = n), attributes side, uplo, trans_x ('N', 'T', 'C'), diag ('N',
+ *       'U': unit diagonal, not read); only a's uplo triangle is read.
  * The letter is the element type (s f32, d f64, c c64, z c128).  The
  * attributes come from the typed-FFI backend_config, written by XLA as
  * {uplo = 76 : ui8}. */
 #include "interp/eval_lapack.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,11 +38,27 @@ void sgetrf_(const int *m, const int *n, void *a, const int *lda, int *ipiv, int
 void dgetrf_(const int *m, const int *n, void *a, const int *lda, int *ipiv, int *info);
 void cgetrf_(const int *m, const int *n, void *a, const int *lda, int *ipiv, int *info);
 void zgetrf_(const int *m, const int *n, void *a, const int *lda, int *ipiv, int *info);
+#define TRSM_ARGS                                                                          \
+  const char *side, const char *uplo, const char *trans, const char *diag, const int *m,   \
+      const int *n, const void *alpha, const void *a, const int *lda, void *b, const int *ldb, \
+      size_t, size_t, size_t, size_t
+void strsm_(TRSM_ARGS);
+void dtrsm_(TRSM_ARGS);
+void ctrsm_(TRSM_ARGS);
+void ztrsm_(TRSM_ARGS);
 #endif
 
+/* The routine name after the type letter: "potrf_ffi", ... (NULL when t
+ * is not lapack_?NAME or blas_?NAME). */
+static const char *routine(const char *t) {
+  const char *p = !strncmp(t, "lapack_", 7) ? t + 7 : !strncmp(t, "blas_", 5) ? t + 5 : NULL;
+  return p && *p && strchr("sdcz", *p) ? p + 1 : NULL;
+}
+
 bool eval_lapack_known(const char *t) {
-  return !strncmp(t, "lapack_", 7) && t[7] && strchr("sdcz", t[7]) &&
-         (!strcmp(t + 8, "potrf_ffi") || !strcmp(t + 8, "getrf_ffi"));
+  const char *r = routine(t);
+  return r && (!strcmp(r, "trsm_ffi") ||
+               (t[0] == 'l' && (!strcmp(r, "potrf_ffi") || !strcmp(r, "getrf_ffi"))));
 }
 
 static EType letter_type(char c) {
@@ -56,32 +77,30 @@ static bool jax_layout(const Shape *s) {
   return true;
 }
 
-/* The uplo attribute: a number (76 'L', 85 'U') or a quoted letter, after
- * "uplo" and '=' or ':'. */
-static int read_uplo(const Instr *in, bool *oom) {
-  char *s = backend_json_text(in, oom);
-  if (!s) return 0;
-  int v = 0;
-  const char *p = strstr(s, "uplo");
-  if (p) {
-    p += 4;
-    while (*p == ' ' || *p == '"') p++;
-    if (*p == '=' || *p == ':') {
-      p++;
-      while (*p == ' ' || *p == '"' || *p == '\'') p++;
-      if (*p >= '0' && *p <= '9') v = (int)strtol(p, NULL, 10);
-      else v = (unsigned char)*p;
-    }
+/* A character attribute of the typed-FFI backend_config s: a number (76
+ * 'L', 85 'U', ...) or a quoted letter after the key and '=' or ':'; 0
+ * when absent. */
+static int char_attr(const char *s, const char *key) {
+  size_t n = strlen(key);
+  for (const char *p = strstr(s, key); p; p = strstr(p + 1, key)) {
+    bool start = p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+    const char *q = p + n;
+    if (!start || isalnum((unsigned char)*q) || *q == '_') continue;
+    while (*q == ' ' || *q == '"') q++;
+    if (*q != '=' && *q != ':') continue;
+    q++;
+    while (*q == ' ' || *q == '"' || *q == '\'') q++;
+    if (*q >= '0' && *q <= '9') return (int)strtol(q, NULL, 10);
+    return (unsigned char)*q;
   }
-  free(s);
-  return v;
+  return 0;
 }
 
 typedef struct LapackCall {
   const char *target;
   bool potrf;
   EType et;
-  char uplo;
+  char uplo, side, trans, diag; /* LAPACK's letters */
 } LapackCall;
 
 static bool fail(const Instr *in, const char *target, Error *err, const char *msg) {
@@ -159,10 +178,88 @@ static bool lapack_kernel(const Instr *in, const void *arg, const KArray *ins, K
 #endif
 }
 
+/* x = alpha * op(a)^-1 b (side 'L') or alpha * b op(a)^-1 (side 'R'),
+ * per matrix of the batch, by BLAS ?trsm. */
+static bool trsm_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,
+                        int nouts, Error *err) {
+  const LapackCall *c = arg;
+  const KArray *a = &ins[0], *b = &ins[1], *alpha = &ins[2];
+  int r = b->rank;
+  bool ok = nouts == 1 && r >= 2 && a->rank == r && a->etype == c->et && b->etype == c->et &&
+            alpha->etype == c->et && alpha->rank == 0 && outs[0].etype == c->et &&
+            outs[0].rank == r && !memcmp(outs[0].dims, b->dims, sizeof(int64_t) * (size_t)r) &&
+            !memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)(r - 2));
+  int64_t m = ok ? b->dims[r - 2] : 0, n = ok ? b->dims[r - 1] : 0, k = c->side == 'L' ? m : n;
+  ok = ok && a->dims[r - 2] == k && a->dims[r - 1] == k;
+  if (!ok)
+    return fail(in, c->target, err,
+                "takes a[..., k, k], b[..., m, n] and a scalar alpha of the target's type (k = m "
+                "on the left, n on the right) and returns b's shape");
+  if (m > 0x7fffffff || n > 0x7fffffff) return fail(in, c->target, err, "matrix too large for BLAS");
+#ifndef HLO_HAVE_LAPACK
+  return fail(in, c->target, err, "hlorun was built without LAPACK");
+#else
+  int es = etype_storage_bytes(c->et);
+  int64_t batch = 1, mn = m * n, kk = k * k;
+  for (int d = 0; d < r - 2; d++) batch *= b->dims[d];
+  char *wa = malloc((size_t)(kk ? kk : 1) * (size_t)es), *wb = malloc((size_t)(mn ? mn : 1) * (size_t)es);
+  if (!wa || !wb) {
+    free(wa);
+    free(wb);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  int im = (int)m, in_ = (int)n, lda = k > 1 ? (int)k : 1, ldb = im > 1 ? im : 1;
+  for (int64_t i = 0; i < batch && mn > 0; i++) {
+    transpose_matrix(wa, (const char *)a->data + i * kk * es, k, k, es, true);
+    transpose_matrix(wb, (const char *)b->data + i * mn * es, m, n, es, true);
+    switch (c->et) {
+      case ET_F32: strsm_(&c->side, &c->uplo, &c->trans, &c->diag, &im, &in_, alpha->data, wa, &lda, wb, &ldb, 1, 1, 1, 1); break;
+      case ET_F64: dtrsm_(&c->side, &c->uplo, &c->trans, &c->diag, &im, &in_, alpha->data, wa, &lda, wb, &ldb, 1, 1, 1, 1); break;
+      case ET_C64: ctrsm_(&c->side, &c->uplo, &c->trans, &c->diag, &im, &in_, alpha->data, wa, &lda, wb, &ldb, 1, 1, 1, 1); break;
+      default: ztrsm_(&c->side, &c->uplo, &c->trans, &c->diag, &im, &in_, alpha->data, wa, &lda, wb, &ldb, 1, 1, 1, 1); break;
+    }
+    transpose_matrix((char *)outs[0].data + i * mn * es, wb, m, n, es, false);
+  }
+  free(wa);
+  free(wb);
+  return true;
+#endif
+}
+
+/* side, uplo, trans_x, diag of a trsm call, each one of its letters. */
+static bool trsm_attrs(const Instr *in, LapackCall *c, Error *err) {
+  bool oom;
+  char *s = backend_json_text(in, &oom);
+  if (oom) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  int side = s ? char_attr(s, "side") : 0, uplo = s ? char_attr(s, "uplo") : 0;
+  int trans = s ? char_attr(s, "trans_x") : 0, diag = s ? char_attr(s, "diag") : 0;
+  free(s);
+  if ((side != 'L' && side != 'R') || (uplo != 'L' && uplo != 'U') ||
+      (trans != 'N' && trans != 'T' && trans != 'C') || (diag != 'N' && diag != 'U'))
+    return fail(in, c->target, err,
+                "needs the attributes side (L/R), uplo (L/U), trans_x (N/T/C) and diag (N/U) as "
+                "character codes");
+  c->side = (char)side, c->uplo = (char)uplo, c->trans = (char)trans, c->diag = (char)diag;
+  return true;
+}
+
 bool eval_lapack(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target, const Shape *rs,
                  Value **out, Error *err) {
-  LapackCall c = {.target = target, .potrf = !strcmp(target + 8, "potrf_ffi"),
-                  .et = letter_type(target[7])};
+  const char *name = routine(target);
+  LapackCall c = {.target = target, .potrf = !strcmp(name, "potrf_ffi"),
+                  .et = letter_type(name[-1])};
+  if (!strcmp(name, "trsm_ffi")) {
+    if (in->noperands != 3 || !shape_is_array(rs))
+      return fail(in, target, err, "takes a, b and alpha and returns one array");
+    const Attr *olc = ir_attr(in, ATTR_OPERAND_LAYOUT_CONSTRAINTS);
+    if (olc && olc->kind == AV_SHAPE_LIST && olc->v.shapes.n == 3 &&
+        (!jax_layout(&olc->v.shapes.v[0]) || !jax_layout(&olc->v.shapes.v[1]) || !jax_layout(rs)))
+      return fail(in, target, err,
+                  "the matrices must be laid out column-major with batch dimensions major (JAX's "
+                  "layout {r-2, r-1, r-3, ..., 0})");
+    if (!trsm_attrs(in, &c, err)) return false;
+    return eval_kernel_op(ctx, fr, in, rs, 3, trsm_kernel, &c, out, err);
+  }
   if (in->noperands != 1 || !shape_is_tuple(rs) || rs->ntuple != (c.potrf ? 2 : 3))
     return fail(in, target, err,
                 c.potrf ? "takes one matrix array and returns (factor, info)"
@@ -175,8 +272,10 @@ bool eval_lapack(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target, c
                 "layout {r-2, r-1, r-3, ..., 0})");
   if (c.potrf) {
     bool oom;
-    int u = read_uplo(in, &oom);
+    char *s = backend_json_text(in, &oom);
     if (oom) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    int u = s ? char_attr(s, "uplo") : 0;
+    free(s);
     if (u != 'L' && u != 'U')
       return fail(in, target, err, "needs the attribute uplo = 76 ('L') or 85 ('U')");
     c.uplo = (char)u;

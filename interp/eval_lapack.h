@@ -2,6 +2,8 @@
  *   lapack_{s,d,c,z}potrf_ffi  -- Cholesky factorization (?potrf)
  *   lapack_{s,d,c,z}getrf_ffi  -- LU factorization with partial pivoting
  *                                 (?getrf)
+ *   blas_{s,d,c,z}trsm_ffi, lapack_{s,d,c,z}trsm_ffi (older jaxlib)
+ *                              -- triangular solve (BLAS ?trsm)
  * computed by the LAPACK the library links (OpenBLAS's). */
 #ifndef HLO_INTERP_EVAL_LAPACK_H
 #define HLO_INTERP_EVAL_LAPACK_H

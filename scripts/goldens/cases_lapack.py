@@ -1,16 +1,18 @@
 """jaxlib LAPACK custom-call goldens (testdata/interp-custom-call):
-lapack_?potrf_ffi and lapack_?getrf_ffi as JAX's CPU lowering emits them
-(column-major layouts, uplo attribute, info and 1-based pivots).
+lapack_?potrf_ffi, lapack_?getrf_ffi and blas_?trsm_ffi as JAX's CPU
+lowering emits them (column-major layouts, character attributes, info and
+1-based pivots).
 
 The matrices are built from chosen factors whose entries are small dyadic
 numbers (power-of-two diagonals, subdiagonal multipliers below 1 in
 magnitude), so every LAPACK computes them exactly and picks the same pivots.
-Expected values come from scipy.linalg.lapack (scipy's own LAPACK), checked
-against the chosen factors."""
+Triangular solves have dyadic solutions and power-of-two diagonals.
+Expected values come from scipy.linalg.lapack / .blas (scipy's own LAPACK),
+checked against the chosen factors and solutions."""
 import os
 
 import numpy as np
-from scipy.linalg import lapack
+from scipy.linalg import blas, lapack
 
 from gen import ROOT, module, write
 from hlolit import const
@@ -91,6 +93,39 @@ class Mod:
         self.call("getrf", et, a, [(a.shape, et), (batch + (k,), "s32"), (batch, "s32")],
                   [lu, piv, info], "")
 
+    def trsm(self, et, a, x, alpha, left, lower, trans, unit, target="blas"):
+        """a: [..., k, k] with junk in the unread triangle (and diagonal when
+        unit); x: the dyadic solution; b = op(a) x / alpha (or x op(a))."""
+        self.n += 1
+        cplx = et.startswith("c")
+        tri = np.tril if lower else np.triu
+        batch = a.shape[:-2]
+        b = np.zeros(x.shape, NP[et])
+        res = np.zeros(x.shape, NP[et])
+        fn = getattr(blas, LETTER[et] + "trsm")
+        for idx in np.ndindex(*batch):
+            t = tri(a[idx])
+            if unit:
+                t = t - np.diag(np.diag(t)) + np.eye(t.shape[0])
+            op = {"N": t, "T": t.T, "C": t.conj().T}[trans]
+            bi = (op @ x[idx] if left else x[idx] @ op) / alpha
+            b[idx] = bi
+            r = fn(alpha, a[idx].astype(NP[et]), bi.astype(NP[et]), side=0 if left else 1,
+                   lower=int(lower), trans_a={"N": 0, "T": 1, "C": 2}[trans], diag=int(unit))
+            assert np.array_equal(r, x[idx]), "not exact"
+            res[idx] = r
+        an, bn, aln, cc = "a%d" % self.n, "b%d" % self.n, "al%d" % self.n, "x%d" % self.n
+        self.lines += [const(an, et, a.astype(NP[et])), const(bn, et, b),
+                       "  %s = %s[] constant(%s)" % (aln, et, "(%s, 0)" % alpha if cplx else alpha)]
+        attrs = "{diag = %d : ui8, side = %d : ui8, trans_x = %d : ui8, uplo = %d : ui8}" % (
+            ord("U" if unit else "N"), ord("L" if left else "R"), ord(trans), ord("L" if lower else "U"))
+        self.lines.append('  %s = %s custom-call(%s, %s, %s), custom_call_target="%s_%strsm_ffi", '
+                          "operand_layout_constraints={%s, %s, %s[]}, api_version=API_VERSION_TYPED_FFI, "
+                          "backend_config=%s" % (cc, shape(et, x.shape), an, bn, aln, target, LETTER[et],
+                                                 shape(et, a.shape), shape(et, x.shape), et, attrs))
+        self.outs.append((cc, et, list(x.shape)))
+        self.exp.append((et, res))
+
     def call(self, kind, et, a, leaves, values, attrs, info_only=False):
         an, cc = "a%d" % self.n, "f%d" % self.n
         self.lines.append(const(an, et, a.astype(NP[et])))
@@ -134,6 +169,31 @@ def getrf_cases():
     m.write("lapack_getrf")
 
 
+def tri_input(shape, cplx):
+    """Gaussian-integer entries, power-of-two diagonal."""
+    a = gint(shape, cplx)
+    k = shape[-1]
+    for idx in np.ndindex(*shape[:-2]):
+        a[idx][range(k), range(k)] = rng.choice([-2.0, 1.0, 2.0, 4.0], k)
+    return a
+
+
+def dyadic(shape, cplx):
+    return gint(shape, cplx, -8, 9) / 4
+
+
+def trsm_cases():
+    m = Mod()
+    m.trsm("f32", tri_input((3, 3), False), dyadic((3, 2), False), 1, True, True, "N", False)
+    m.trsm("f64", tri_input((4, 4), False), dyadic((2, 4), False), 2, False, False, "T", False)
+    m.trsm("c64", tri_input((2, 3, 3), True), dyadic((2, 3, 2), True), 0.5, True, False, "C", False)
+    m.trsm("c128", tri_input((3, 3), True), dyadic((2, 3), True), 1, False, True, "N", True)
+    # the older jaxlib name
+    m.trsm("f64", tri_input((3, 3), False), dyadic((3, 3), False), 1, True, False, "N", True,
+           target="lapack")
+    m.write("blas_trsm")
+
+
 def error_cases():
     path = os.path.join(ROOT, D)
     cases = {
@@ -141,14 +201,19 @@ def error_cases():
                                  "needs the attribute uplo"),
         "lapack_getrf_row_major": ("f32[3,3]{1,0}", "lapack_sgetrf_ffi", "(f32[3,3]{1,0}, s32[3], s32[])", "",
                                    "the matrices must be laid out column-major"),
+        "blas_trsm_missing_attrs": ("f32[3,3]{0,1}, f32[3,3]{0,1}, f32[]", "blas_strsm_ffi", "f32[3,3]{0,1}",
+                                    ", backend_config={side = 76 : ui8, uplo = 76 : ui8}",
+                                    "needs the attributes side (L/R), uplo (L/U), trans_x (N/T/C) and diag"),
         "lapack_potrf_wrong_type": ("f32[3,3]{0,1}", "lapack_dpotrf_ffi", "(f32[3,3]{0,1}, s32[])",
                                     ", backend_config={uplo = 76 : ui8}", "takes a[..., n, n] of the target's type"),
     }
     for name, (op, target, rt, attrs, msg) in cases.items():
         with open(os.path.join(path, name + ".hlo"), "w") as f:
-            f.write("HloModule %s\n\nENTRY main {\n  a = f32[3,3] parameter(0)\n  ROOT c = %s custom-call(a), "
+            ops = "a, a, s" if "trsm" in target else "a"
+            f.write("HloModule %s\n\nENTRY main {\n  a = f32[3,3] parameter(0)\n  s = f32[] parameter(1)\n"
+                    "  ROOT c = %s custom-call(%s), "
                     'custom_call_target="%s", operand_layout_constraints={%s}, '
-                    "api_version=API_VERSION_TYPED_FFI%s\n}\n" % (name, rt, target, op, attrs))
+                    "api_version=API_VERSION_TYPED_FFI%s\n}\n" % (name, rt, ops, target, op, attrs))
         with open(os.path.join(path, name + ".yaml"), "w") as f:
             f.write("command: hlorun\nargs: ['%s.hlo', '--random-inputs']\nexit: 1\n"
                     "stderr_contains: \"%s\"\n" % (name, msg))
@@ -157,4 +222,5 @@ def error_cases():
 def main():
     potrf_cases()
     getrf_cases()
+    trsm_cases()
     error_cases()
