@@ -30,6 +30,11 @@
 /* GemmBackendConfig.Epilogue, in enum order. */
 enum { EPI_DEFAULT, EPI_BIAS, EPI_RELU, EPI_BIAS_RELU, EPI_GELU, EPI_GELU_AUX, EPI_BIAS_GELU,
        EPI_BIAS_GELU_AUX, EPI_COUNT };
+/* n leading sizes equal (dims may be NULL when n is 0). */
+static bool dims_eq(const int64_t *a, const int64_t *b, int n) {
+  return n <= 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)n);
+}
+
 static const char *const epi_names[EPI_COUNT] = {
     "DEFAULT", "BIAS", "RELU", "BIAS_RELU", "GELU", "GELU_AUX", "BIAS_GELU", "BIAS_GELU_AUX"};
 
@@ -173,7 +178,7 @@ static bool lt_epilogue(const GemmConfig *g, EType ct, void *acc, const KArray *
 }
 
 static bool same_dims(const KArray *a, const KArray *b) {
-  return a->rank == b->rank && !memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank);
+  return a->rank == b->rank && dims_eq(a->dims, b->dims, a->rank);
 }
 
 /* The bias covers b's non-contracting dimensions: the trailing ones of the
@@ -182,7 +187,7 @@ static bool check_bias(const Instr *in, const char *target, const GemmConfig *g,
                        const KArray *bias, const KArray *d, Error *err) {
   int nf = b->rank - g->nrb - g->nrc;
   bool ok = etype_is_float(bias->etype) && nf >= 0 && bias->rank == nf && nf <= d->rank &&
-            !memcmp(bias->dims, d->dims + (d->rank - nf), sizeof(int64_t) * (size_t)nf);
+            (nf == 0 || dims_eq(bias->dims, d->dims + (d->rank - nf), nf));
   if (!ok)
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: %s: the bias must be a float array of b's non-contracting "

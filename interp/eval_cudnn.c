@@ -36,6 +36,11 @@ typedef enum { CUDNN_FWD, CUDNN_FWD_ACT, CUDNN_BWD_INPUT, CUDNN_BWD_FILTER } Cud
 /* stream_executor::dnn::ActivationMode, in enum order. */
 enum { ACT_NONE, ACT_SIGMOID, ACT_RELU, ACT_RELU6, ACT_RELUX, ACT_TANH, ACT_BANDPASS, ACT_ELU,
        ACT_LEAKY_RELU, ACT_GELU_EXACT, ACT_COUNT };
+/* n leading sizes equal (dims may be NULL when n is 0). */
+static bool dims_eq(const int64_t *a, const int64_t *b, int n) {
+  return n <= 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)n);
+}
+
 static const char *const act_names[ACT_COUNT] = {
     "kNone", "kSigmoid", "kRelu", "kRelu6", "kReluX", "kTanh", "kBandPass", "kElu",
     "kLeakyRelu", "kGeluExact"};
@@ -328,7 +333,7 @@ static bool epilogue(const CudnnCall *c, KArray *acc, const KArray *bias,
 }
 
 static bool same_dims(const KArray *a, const KArray *b) {
-  return a->rank == b->rank && !memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank);
+  return a->rank == b->rank && dims_eq(a->dims, b->dims, a->rank);
 }
 
 /* Element types as the runner dispatches them: one float type for all

@@ -18,9 +18,14 @@ bool eval_jaxlib_known(const char *target) {
          !strcmp(target, "hip_threefry2x32") || !strcmp(target, "hip_threefry2x32_ffi");
 }
 
+/* n leading sizes equal (dims may be NULL when n is 0). */
+static bool dims_eq(const int64_t *a, const int64_t *b, int n) {
+  return n <= 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)n);
+}
+
 static bool same_u32_shape(const KArray *a, const KArray *r) {
   return a->etype == ET_U32 && a->rank == r->rank &&
-         !memcmp(a->dims, r->dims, sizeof(int64_t) * (size_t)r->rank);
+         dims_eq(a->dims, r->dims, r->rank);
 }
 
 static bool threefry_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,

@@ -50,6 +50,11 @@ void ztrsm_(TRSM_ARGS);
 
 /* The routine name after the type letter: "potrf_ffi", ... (NULL when t
  * is not lapack_?NAME or blas_?NAME). */
+/* n leading sizes equal (dims may be NULL when n is 0). */
+static bool dims_eq(const int64_t *a, const int64_t *b, int n) {
+  return n <= 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)n);
+}
+
 static const char *routine(const char *t) {
   const char *p = !strncmp(t, "lapack_", 7) ? t + 7 : !strncmp(t, "blas_", 5) ? t + 5 : NULL;
   return p && *p && strchr("sdcz", *p) ? p + 1 : NULL;
@@ -124,14 +129,14 @@ static bool lapack_kernel(const Instr *in, const void *arg, const KArray *ins, K
   int r = a->rank;
   bool shapes = r >= 2 && a->etype == c->et && nouts == (c->potrf ? 2 : 3) &&
                 outs[0].etype == c->et && outs[0].rank == r &&
-                !memcmp(outs[0].dims, a->dims, sizeof(int64_t) * (size_t)r);
+                dims_eq(outs[0].dims, a->dims, r);
   int64_t m = shapes ? a->dims[r - 2] : 0, n = shapes ? a->dims[r - 1] : 0, k = m < n ? m : n;
   const KArray *info = shapes ? &outs[c->potrf ? 1 : 2] : NULL, *ipiv = c->potrf ? NULL : &outs[1];
   shapes = shapes && (!c->potrf || m == n) && info->etype == ET_S32 && info->rank == r - 2 &&
-           !memcmp(info->dims, a->dims, sizeof(int64_t) * (size_t)(r - 2));
+           dims_eq(info->dims, a->dims, r - 2);
   if (shapes && ipiv)
     shapes = ipiv->etype == ET_S32 && ipiv->rank == r - 1 && ipiv->dims[r - 2] == k &&
-             !memcmp(ipiv->dims, a->dims, sizeof(int64_t) * (size_t)(r - 2));
+             dims_eq(ipiv->dims, a->dims, r - 2);
   if (!shapes)
     return fail(in, c->target, err,
                 c->potrf ? "takes a[..., n, n] of the target's type and returns (factor, info "
@@ -187,8 +192,8 @@ static bool trsm_kernel(const Instr *in, const void *arg, const KArray *ins, KAr
   int r = b->rank;
   bool ok = nouts == 1 && r >= 2 && a->rank == r && a->etype == c->et && b->etype == c->et &&
             alpha->etype == c->et && alpha->rank == 0 && outs[0].etype == c->et &&
-            outs[0].rank == r && !memcmp(outs[0].dims, b->dims, sizeof(int64_t) * (size_t)r) &&
-            !memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)(r - 2));
+            outs[0].rank == r && dims_eq(outs[0].dims, b->dims, r) &&
+            dims_eq(a->dims, b->dims, r - 2);
   int64_t m = ok ? b->dims[r - 2] : 0, n = ok ? b->dims[r - 1] : 0, k = c->side == 'L' ? m : n;
   ok = ok && a->dims[r - 2] == k && a->dims[r - 1] == k;
   if (!ok)
