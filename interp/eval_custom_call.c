@@ -7,8 +7,9 @@
  *   __cudnn$conv{Forward, BackwardInput, BackwardFilter,
  *                BiasActivationForward}
  *                  -- XLA's GPU convolutions (eval_cudnn.c);
- *   {cu,hip}_threefry2x32[_ffi]
- *                  -- jax.random's GPU threefry kernel (eval_jaxlib.c);
+ *   {cu,hip}_threefry2x32[_ffi], {cu,hip}_lu_pivots_to_permutation
+ *                  -- jaxlib's GPU threefry and LU-pivot kernels
+ *                     (eval_jaxlib.c);
  *   lapack_{s,d,c,z}{potrf,getrf}_ffi
  *                  -- jaxlib's CPU Cholesky and LU kernels (eval_lapack.c);
  *   AllocateBuffer -- an uninitialised buffer of the result shape (zeros);

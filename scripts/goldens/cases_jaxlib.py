@@ -1,7 +1,8 @@
 """jaxlib custom-call goldens (testdata/interp-custom-call): the GPU
 threefry2x32 kernel behind jax.random, element by element over
-(key0, key1, x0, x1).  The reference is Threefry-2x32 with 20 rounds written
-here from the algorithm and checked against Random123's known answers."""
+(key0, key1, x0, x1) -- the reference is Threefry-2x32 with 20 rounds written
+here from the algorithm and checked against Random123's known answers -- and
+lu_pivots_to_permutation (transpositions applied to the identity)."""
 import os
 
 import numpy as np
@@ -76,5 +77,37 @@ def threefry_cases():
                 % bad)
 
 
+def pivots_to_permutation(piv, p):
+    perm = list(range(p))
+    for i, q in enumerate(piv):
+        if 0 <= q < p:
+            perm[i], perm[q] = perm[q], perm[i]
+    return perm
+
+
+def pivot_cases():
+    lines, outs, exp = [], [], []
+    specs = [("cu_lu_pivots_to_permutation", np.array([2, 2, 3, 3], np.int32), 4),
+             ("cu_lu_pivots_to_permutation", rng.integers(0, 5, (2, 3, 3)).astype(np.int32), 5),
+             # out-of-range pivots are skipped
+             ("hip_lu_pivots_to_permutation", np.array([[-1, 7, 0], [1, 0, 2]], np.int32), 3)]
+    for n, (target, piv, p) in enumerate(specs):
+        batch = piv.shape[:-1]
+        perm = np.zeros(batch + (p,), np.int32)
+        for idx in np.ndindex(*batch):
+            perm[idx] = pivots_to_permutation([int(v) for v in piv[idx]], p)
+        pn, rn = "pv%d" % n, "pm%d" % n
+        lines.append(const(pn, "s32", piv))
+        rsh = "s32[%s]" % ",".join(map(str, perm.shape))
+        lines.append('  %s = %s custom-call(%s), custom_call_target="%s", api_version=API_VERSION_TYPED_FFI, '
+                     "backend_config={batch_size = %d : i64, permutation_size = %d : i32, pivot_size = %d : i32}"
+                     % (rn, rsh, pn, target, int(np.prod(batch)), p, piv.shape[-1]))
+        outs.append((rn, "s32", list(perm.shape)))
+        exp.append(("s32", perm))
+    write(D, "jaxlib_lu_pivots_to_permutation",
+          module("jaxlib_lu_pivots_to_permutation", [], lines, outs), exp)
+
+
 def main():
     threefry_cases()
+    pivot_cases()
