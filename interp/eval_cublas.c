@@ -15,16 +15,24 @@
  *       rounded to the compute type and then to the result type (cuBLASLt
  *       holds the epilogue in f32 for narrow floats); complex ones take
  *       DEFAULT only.
- * A trailing workspace result (u8/s8[N]) is zeroed. */
+ * A trailing workspace result (u8/s8[N]) is zeroed.
+ *
+ * __cublas$triangularSolve(a, b) -> (x, s8[N] workspace) is the HLO
+ * triangular-solve XLA's triangular_solve_rewriter replaced, with its
+ * TriangularSolveOptions as the JSON backend_config (left_side, lower,
+ * unit_diagonal: false when absent; transpose_a by name or number, default
+ * NO_TRANSPOSE), computed by kernels/k_linalg.h. */
 #include "interp/eval_cublas.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "interp/backend_json.h"
 #include "interp/eval_views.h"
 #include "kernels/k_dot.h"
+#include "kernels/k_linalg.h"
 #include "kernels/kernels.h"
 
 /* GemmBackendConfig.Epilogue, in enum order. */
@@ -52,7 +60,8 @@ typedef struct GemmConfig {
 } GemmConfig;
 
 bool eval_cublas_known(const char *target) {
-  return !strcmp(target, "__cublas$gemm") || !strcmp(target, "__cublas$lt$matmul");
+  return !strcmp(target, "__cublas$gemm") || !strcmp(target, "__cublas$lt$matmul") ||
+         !strcmp(target, "__cublas$triangularSolve");
 }
 
 /* The GemmBackendConfig (bare or inside GpuBackendConfig); the epilogue is
@@ -196,8 +205,60 @@ static bool check_bias(const Instr *in, const char *target, const GemmConfig *g,
   return true;
 }
 
+/* --- __cublas$triangularSolve --- */
+
+static bool trsm_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,
+                        int nouts, Error *err) {
+  (void)in;
+  for (int i = 1; i < nouts; i++) { /* workspace */
+    int64_t m = count(&outs[i]);
+    if (m > 0) memset(outs[i].data, 0, (size_t)m * (size_t)etype_storage_bytes(outs[i].etype));
+  }
+  return k_triangular_solve(&ins[0], &ins[1], arg, &outs[0], err);
+}
+
+static bool json_true(const char *s, const char *key) {
+  const char *p = json_value(s, key);
+  return p && !strncmp(p, "true", 4);
+}
+
+static bool triangular_solve(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
+                             Value **out, Error *err) {
+  static const char *const target = "__cublas$triangularSolve";
+  if (in->noperands != 2)
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s takes a and b", in->name,
+                     target);
+  bool oom;
+  char *s = backend_json_text(in, &oom);
+  if (oom) return error_set(err, ERR_RUNTIME, in->offset, "out of memory");
+  KTriSolveParams p = {false, false, false, K_TRANS_NO};
+  char t[32] = "NO_TRANSPOSE";
+  bool ok = true;
+  if (s) {
+    p.left_side = json_true(s, "left_side");
+    p.lower = json_true(s, "lower");
+    p.unit_diagonal = json_true(s, "unit_diagonal");
+    const char *tv = json_value(s, "transpose_a");
+    if (tv && *tv == '"') ok = json_string(s, "transpose_a", t, sizeof t);
+    else if (tv) {
+      long v = strtol(tv, NULL, 10);
+      snprintf(t, sizeof t, "%s", v == 1 ? "NO_TRANSPOSE" : v == 2 ? "TRANSPOSE" : v == 3 ? "ADJOINT" : "?");
+    }
+  }
+  free(s);
+  if (ok && !strcmp(t, "TRANSPOSE")) p.transpose_a = K_TRANS_T;
+  else if (ok && !strcmp(t, "ADJOINT")) p.transpose_a = K_TRANS_ADJOINT;
+  else if (!ok || strcmp(t, "NO_TRANSPOSE"))
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: %s: transpose_a %s is not NO_TRANSPOSE, TRANSPOSE or ADJOINT",
+                     in->name, target, t);
+  return eval_kernel_op(ctx, fr, in, rs, 2, trsm_kernel, &p, out, err);
+}
+
 bool eval_cublas_gemm(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
                       const Shape *rs, Value **out, Error *err) {
+  if (!strcmp(target, "__cublas$triangularSolve"))
+    return triangular_solve(ctx, fr, in, rs, out, err);
   GemmConfig g;
   if (!gemm_config(in, target, &g, err)) return false;
   bool lt = !strcmp(target, "__cublas$lt$matmul");

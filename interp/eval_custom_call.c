@@ -2,16 +2,19 @@
  *   TopK           -- XLA's top-k custom call (eval_sort.c);
  *   PartialReduce  -- the TPU approximate top-k stage XLA's ApproxTopK
  *                     emits (eval_partial_reduce.c);
- *   __cublas$gemm, __cublas$lt$matmul
- *                  -- XLA's GPU gemms with their epilogues (eval_cublas.c);
+ *   __cublas$gemm, __cublas$lt$matmul, __cublas$triangularSolve
+ *                  -- XLA's GPU gemms with their epilogues and triangular
+ *                     solve (eval_cublas.c);
  *   __cudnn$conv{Forward, BackwardInput, BackwardFilter,
  *                BiasActivationForward}
  *                  -- XLA's GPU convolutions (eval_cudnn.c);
  *   {cu,hip}_threefry2x32[_ffi], {cu,hip}_lu_pivots_to_permutation
  *                  -- jaxlib's GPU threefry and LU-pivot kernels
  *                     (eval_jaxlib.c);
- *   lapack_{s,d,c,z}{potrf,getrf}_ffi
- *                  -- jaxlib's CPU Cholesky and LU kernels (eval_lapack.c);
+ *   lapack_{s,d,c,z}{potrf,getrf}_ffi, {blas,lapack}_{s,d,c,z}trsm_ffi,
+ *   __cusolver$cholesky
+ *                  -- jaxlib's CPU Cholesky, LU and triangular-solve kernels
+ *                     and XLA:GPU's Cholesky, through LAPACK (eval_lapack.c);
  *   AllocateBuffer -- an uninitialised buffer of the result shape (zeros);
  *   PadToStatic    -- (data with its padding zeroed, size of each
  *                     dimension);

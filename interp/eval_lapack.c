@@ -62,6 +62,7 @@ static const char *routine(const char *t) {
 
 bool eval_lapack_known(const char *t) {
   const char *r = routine(t);
+  if (!strcmp(t, "__cusolver$cholesky")) return true;
   return r && (!strcmp(r, "trsm_ffi") ||
                (t[0] == 'l' && (!strcmp(r, "potrf_ffi") || !strcmp(r, "getrf_ffi"))));
 }
@@ -106,6 +107,7 @@ typedef struct LapackCall {
   bool potrf;
   EType et;
   char uplo, side, trans, diag; /* LAPACK's letters */
+  int nleaves, info_leaf, ws_leaf; /* result leaves; ws_leaf -1: no workspace */
 } LapackCall;
 
 static bool fail(const Instr *in, const char *target, Error *err, const char *msg) {
@@ -127,11 +129,11 @@ static bool lapack_kernel(const Instr *in, const void *arg, const KArray *ins, K
   const LapackCall *c = arg;
   const KArray *a = &ins[0];
   int r = a->rank;
-  bool shapes = r >= 2 && a->etype == c->et && nouts == (c->potrf ? 2 : 3) &&
+  bool shapes = r >= 2 && a->etype == c->et && nouts == c->nleaves &&
                 outs[0].etype == c->et && outs[0].rank == r &&
                 dims_eq(outs[0].dims, a->dims, r);
   int64_t m = shapes ? a->dims[r - 2] : 0, n = shapes ? a->dims[r - 1] : 0, k = m < n ? m : n;
-  const KArray *info = shapes ? &outs[c->potrf ? 1 : 2] : NULL, *ipiv = c->potrf ? NULL : &outs[1];
+  const KArray *info = shapes ? &outs[c->info_leaf] : NULL, *ipiv = c->potrf ? NULL : &outs[1];
   shapes = shapes && (!c->potrf || m == n) && info->etype == ET_S32 && info->rank == r - 2 &&
            dims_eq(info->dims, a->dims, r - 2);
   if (shapes && ipiv)
@@ -139,8 +141,10 @@ static bool lapack_kernel(const Instr *in, const void *arg, const KArray *ins, K
              dims_eq(ipiv->dims, a->dims, r - 2);
   if (!shapes)
     return fail(in, c->target, err,
-                c->potrf ? "takes a[..., n, n] of the target's type and returns (factor, info "
-                           "s32[...])"
+                c->ws_leaf >= 0 ? "takes a[..., n, n] of a float or complex type and returns "
+                                  "(factor, workspace, info s32[...])"
+                : c->potrf ? "takes a[..., n, n] of the target's type and returns (factor, info "
+                             "s32[...])"
                          : "takes a[..., m, n] of the target's type and returns (lu, ipiv "
                            "s32[..., min(m, n)], info s32[...])");
   if (m > 0x7fffffff || n > 0x7fffffff) return fail(in, c->target, err, "matrix too large for LAPACK");
@@ -148,6 +152,12 @@ static bool lapack_kernel(const Instr *in, const void *arg, const KArray *ins, K
   (void)k;
   return fail(in, c->target, err, "hlorun was built without LAPACK");
 #else
+  if (c->ws_leaf >= 0) {
+    int64_t wn = 1;
+    for (int d = 0; d < outs[c->ws_leaf].rank; d++) wn *= outs[c->ws_leaf].dims[d];
+    if (wn > 0)
+      memset(outs[c->ws_leaf].data, 0, (size_t)wn * (size_t)etype_storage_bytes(outs[c->ws_leaf].etype));
+  }
   int es = etype_storage_bytes(c->et);
   int64_t batch = 1, mn = m * n;
   for (int d = 0; d < r - 2; d++) batch *= a->dims[d];
@@ -248,11 +258,43 @@ static bool trsm_attrs(const Instr *in, LapackCall *c, Error *err) {
   return true;
 }
 
+/* XLA:GPU's Cholesky (cusolver_rewriter): __cusolver$cholesky(a) ->
+ * (factor, workspace, info) with CholeskyOptions {"lower": ...} (false
+ * when absent) -- potrf on each matrix as above, the workspace zeroed. */
+static bool cusolver_cholesky(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
+                              Value **out, Error *err) {
+  const char *target = "__cusolver$cholesky";
+  const Shape *as = in->noperands == 1 ? &in->operands[0]->shape : NULL;
+  if (!as || !shape_is_tuple(rs) || rs->ntuple != 3 || !shape_is_array(as))
+    return fail(in, target, err, "takes one matrix array and returns (factor, workspace, info)");
+  LapackCall c = {.target = target, .potrf = true, .et = as->etype, .nleaves = 3, .info_leaf = 2,
+                  .ws_leaf = 1};
+  if (c.et != ET_F32 && c.et != ET_F64 && c.et != ET_C64 && c.et != ET_C128)
+    return fail(in, target, err, "the matrix must be f32, f64, c64 or c128");
+  const Attr *olc = ir_attr(in, ATTR_OPERAND_LAYOUT_CONSTRAINTS);
+  if (olc && olc->kind == AV_SHAPE_LIST && olc->v.shapes.n == 1 &&
+      (!jax_layout(&olc->v.shapes.v[0]) || !jax_layout(&rs->tuple[0])))
+    return fail(in, target, err,
+                "the matrices must be laid out column-major with batch dimensions major (XLA's "
+                "Fortran layout {r-2, r-1, r-3, ..., 0})");
+  bool oom;
+  char *s = backend_json_text(in, &oom);
+  if (oom) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  const char *lv = s ? json_value(s, "lower") : NULL;
+  c.uplo = lv && !strncmp(lv, "true", 4) ? 'L' : 'U';
+  free(s);
+  return eval_kernel_op(ctx, fr, in, rs, 1, lapack_kernel, &c, out, err);
+}
+
 bool eval_lapack(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target, const Shape *rs,
                  Value **out, Error *err) {
+  if (!strcmp(target, "__cusolver$cholesky")) return cusolver_cholesky(ctx, fr, in, rs, out, err);
   const char *name = routine(target);
   LapackCall c = {.target = target, .potrf = !strcmp(name, "potrf_ffi"),
                   .et = letter_type(name[-1])};
+  c.nleaves = c.potrf ? 2 : 3;
+  c.info_leaf = c.potrf ? 1 : 2;
+  c.ws_leaf = -1;
   if (!strcmp(name, "trsm_ffi")) {
     if (in->noperands != 3 || !shape_is_array(rs))
       return fail(in, target, err, "takes a, b and alpha and returns one array");

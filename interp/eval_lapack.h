@@ -4,6 +4,7 @@
  *                                 (?getrf)
  *   blas_{s,d,c,z}trsm_ffi, lapack_{s,d,c,z}trsm_ffi (older jaxlib)
  *                              -- triangular solve (BLAS ?trsm)
+ *   __cusolver$cholesky        -- XLA:GPU's Cholesky custom call (?potrf)
  * computed by the LAPACK the library links (OpenBLAS's). */
 #ifndef HLO_INTERP_EVAL_LAPACK_H
 #define HLO_INTERP_EVAL_LAPACK_H

@@ -169,6 +169,67 @@ def getrf_cases():
     m.write("lapack_getrf")
 
 
+def cusolver_cholesky_cases():
+    """XLA:GPU's __cusolver$cholesky: (factor, workspace, info), options JSON."""
+    lines, outs, exp = [], [], []
+    specs = [("f32", spd(3, False)[None], True), ("c128", np.stack([spd(2, True), spd(2, True)]), False),
+             ("f64", np.array([[[1.0, 2], [2, 1]]]), True)]
+    for n, (et, a, lower) in enumerate(specs):
+        fn = getattr(lapack, LETTER[et] + "potrf")
+        fac, info = np.zeros(a.shape, NP[et]), np.zeros(a.shape[:1], np.int32)
+        for b in range(a.shape[0]):
+            fac[b], info[b] = fn(a[b].astype(NP[et]), lower=lower, clean=False)
+        an = "a%d" % n
+        lines.append(const(an, et, a.astype(NP[et])))
+        sh = shape(et, a.shape)
+        lines.append('  c%d = (%s, %s[16]{0}, s32[%d]{0}) custom-call(%s), custom_call_target="__cusolver$cholesky", '
+                     "operand_layout_constraints={%s}, backend_config={\"lower\":%s}"
+                     % (n, sh, et, a.shape[0], an, sh, "true" if lower else "false"))
+        for j, (t, v, dims) in enumerate([(et, fac, a.shape), (et, np.zeros(16, NP[et]), (16,)),
+                                          ("s32", info, a.shape[:1])]):
+            if n == 2 and j == 0:
+                continue  # a failed factorization is partly written, as the library leaves it
+            g = "g%d_%d" % (n, j)
+            lines.append("  %s = %s get-tuple-element(c%d), index=%d"
+                         % (g, sh if j == 0 else "%s[%s]" % (t, ",".join(map(str, dims))), n, j))
+            outs.append((g, t, list(dims)))
+            exp.append((t, v))
+    write(D, "cusolver_cholesky", module("cusolver_cholesky", [], lines, outs), exp)
+
+
+def cublas_triangular_solve_cases():
+    """XLA:GPU's __cublas$triangularSolve(a, b) -> (x, s8[N]) with the
+    TriangularSolveOptions JSON; dyadic solutions as for trsm."""
+    lines, outs, exp = [], [], []
+    specs = [("f32", (3, 3), (3, 2), True, True, "NO_TRANSPOSE", False),
+             ("f64", (2, 4, 4), (2, 3, 4), False, False, "TRANSPOSE", False),
+             ("c64", (3, 3), (3, 3), True, False, "ADJOINT", True)]
+    for n, (et, ash, xsh, left, lower, trans, unit) in enumerate(specs):
+        cplx = et.startswith("c")
+        a, x = tri_input(ash, cplx), dyadic(xsh, cplx)
+        b = np.zeros(xsh, np.complex128 if cplx else np.float64)
+        for idx in np.ndindex(*ash[:-2]):
+            t = (np.tril if lower else np.triu)(a[idx])
+            if unit:
+                t = t - np.diag(np.diag(t)) + np.eye(t.shape[0])
+            op = {"NO_TRANSPOSE": t, "TRANSPOSE": t.T, "ADJOINT": t.conj().T}[trans]
+            b[idx] = op @ x[idx] if left else x[idx] @ op
+        lines += [const("ta%d" % n, et, a.astype(NP[et])), const("tb%d" % n, et, b.astype(NP[et]))]
+        opts = '{"left_side":%s,"lower":%s,"unit_diagonal":%s,"transpose_a":"%s"}' % (
+            str(left).lower(), str(lower).lower(), str(unit).lower(), trans)
+        xs = "%s[%s]" % (et, ",".join(map(str, xsh)))
+        lines.append('  t%d = (%s, s8[0]) custom-call(ta%d, tb%d), custom_call_target="__cublas$triangularSolve", '
+                     "backend_config=%s" % (n, xs, n, n, json_escape(opts)))
+        lines.append("  x%d = %s get-tuple-element(t%d), index=0" % (n, xs, n))
+        outs.append(("x%d" % n, et, list(xsh)))
+        exp.append((et, x.astype(NP[et])))
+    write(D, "cublas_triangular_solve", module("cublas_triangular_solve", [], lines, outs), exp)
+
+
+def json_escape(s):
+    return '"%s"' % s.replace('"', '\\"')
+
+
 def tri_input(shape, cplx):
     """Gaussian-integer entries, power-of-two diagonal."""
     a = gint(shape, cplx)
@@ -223,4 +284,6 @@ def main():
     potrf_cases()
     getrf_cases()
     trsm_cases()
+    cusolver_cholesky_cases()
+    cublas_triangular_solve_cases()
     error_cases()
