@@ -12,9 +12,10 @@
  *                  -- jaxlib's GPU threefry and LU-pivot kernels
  *                     (eval_jaxlib.c);
  *   lapack_{s,d,c,z}{potrf,getrf}_ffi, {blas,lapack}_{s,d,c,z}trsm_ffi,
- *   __cusolver$cholesky
- *                  -- jaxlib's CPU Cholesky, LU and triangular-solve kernels
- *                     and XLA:GPU's Cholesky, through LAPACK (eval_lapack.c);
+ *   __cusolver$cholesky, {cu,hip}solver_getrf[_ffi], {cu,hip}blas_getrf_batched
+ *                  -- jaxlib's CPU Cholesky, LU and triangular-solve kernels,
+ *                     its GPU LU and XLA:GPU's Cholesky, through LAPACK
+ *                     (eval_lapack.c);
  *   AllocateBuffer -- an uninitialised buffer of the result shape (zeros);
  *   PadToStatic    -- (data with its padding zeroed, size of each
  *                     dimension);

@@ -60,9 +60,17 @@ static const char *routine(const char *t) {
   return p && *p && strchr("sdcz", *p) ? p + 1 : NULL;
 }
 
+/* jaxlib's GPU LU targets: FFI (lu, ipiv, info) and the older descriptor
+ * ones with a trailing workspace. */
+static bool gpu_getrf(const char *t) {
+  return !strcmp(t, "cusolver_getrf_ffi") || !strcmp(t, "hipsolver_getrf_ffi") ||
+         !strcmp(t, "cusolver_getrf") || !strcmp(t, "hipsolver_getrf") ||
+         !strcmp(t, "cublas_getrf_batched") || !strcmp(t, "hipblas_getrf_batched");
+}
+
 bool eval_lapack_known(const char *t) {
   const char *r = routine(t);
-  if (!strcmp(t, "__cusolver$cholesky")) return true;
+  if (!strcmp(t, "__cusolver$cholesky") || gpu_getrf(t)) return true;
   return r && (!strcmp(r, "trsm_ffi") ||
                (t[0] == 'l' && (!strcmp(r, "potrf_ffi") || !strcmp(r, "getrf_ffi"))));
 }
@@ -258,6 +266,32 @@ static bool trsm_attrs(const Instr *in, LapackCall *c, Error *err) {
   return true;
 }
 
+static bool check_layout(const Instr *in, const char *target, const Shape *rs, Error *err) {
+  const Attr *olc = ir_attr(in, ATTR_OPERAND_LAYOUT_CONSTRAINTS);
+  if (olc && olc->kind == AV_SHAPE_LIST && olc->v.shapes.n == 1 &&
+      (!jax_layout(&olc->v.shapes.v[0]) || !jax_layout(&rs->tuple[0])))
+    return fail(in, target, err,
+                "the matrices must be laid out column-major with batch dimensions major (layout "
+                "{r-2, r-1, r-3, ..., 0})");
+  return true;
+}
+
+/* jaxlib's GPU LU (cuSOLVER getrf or cuBLAS getrfBatched, the same
+ * partial-pivoting factorization): (lu, ipiv, info[, workspace]) of a
+ * float or complex matrix array, as lapack_?getrf_ffi. */
+static bool gpu_getrf_call(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
+                           const Shape *rs, Value **out, Error *err) {
+  const Shape *as = in->noperands == 1 ? &in->operands[0]->shape : NULL;
+  if (!as || !shape_is_tuple(rs) || rs->ntuple < 3 || rs->ntuple > 4 || !shape_is_array(as))
+    return fail(in, target, err, "takes one matrix array and returns (lu, ipiv, info[, workspace])");
+  LapackCall c = {.target = target, .potrf = false, .et = as->etype, .nleaves = rs->ntuple,
+                  .info_leaf = 2, .ws_leaf = rs->ntuple == 4 ? 3 : -1};
+  if (c.et != ET_F32 && c.et != ET_F64 && c.et != ET_C64 && c.et != ET_C128)
+    return fail(in, target, err, "the matrix must be f32, f64, c64 or c128");
+  if (!check_layout(in, target, rs, err)) return false;
+  return eval_kernel_op(ctx, fr, in, rs, 1, lapack_kernel, &c, out, err);
+}
+
 /* XLA:GPU's Cholesky (cusolver_rewriter): __cusolver$cholesky(a) ->
  * (factor, workspace, info) with CholeskyOptions {"lower": ...} (false
  * when absent) -- potrf on each matrix as above, the workspace zeroed. */
@@ -271,12 +305,7 @@ static bool cusolver_cholesky(EvalCtx *ctx, Frame *fr, const Instr *in, const Sh
                   .ws_leaf = 1};
   if (c.et != ET_F32 && c.et != ET_F64 && c.et != ET_C64 && c.et != ET_C128)
     return fail(in, target, err, "the matrix must be f32, f64, c64 or c128");
-  const Attr *olc = ir_attr(in, ATTR_OPERAND_LAYOUT_CONSTRAINTS);
-  if (olc && olc->kind == AV_SHAPE_LIST && olc->v.shapes.n == 1 &&
-      (!jax_layout(&olc->v.shapes.v[0]) || !jax_layout(&rs->tuple[0])))
-    return fail(in, target, err,
-                "the matrices must be laid out column-major with batch dimensions major (XLA's "
-                "Fortran layout {r-2, r-1, r-3, ..., 0})");
+  if (!check_layout(in, target, rs, err)) return false;
   bool oom;
   char *s = backend_json_text(in, &oom);
   if (oom) return error_set(err, ERR_RUNTIME, -1, "out of memory");
@@ -289,6 +318,7 @@ static bool cusolver_cholesky(EvalCtx *ctx, Frame *fr, const Instr *in, const Sh
 bool eval_lapack(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target, const Shape *rs,
                  Value **out, Error *err) {
   if (!strcmp(target, "__cusolver$cholesky")) return cusolver_cholesky(ctx, fr, in, rs, out, err);
+  if (gpu_getrf(target)) return gpu_getrf_call(ctx, fr, in, target, rs, out, err);
   const char *name = routine(target);
   LapackCall c = {.target = target, .potrf = !strcmp(name, "potrf_ffi"),
                   .et = letter_type(name[-1])};
@@ -311,12 +341,7 @@ bool eval_lapack(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target, c
     return fail(in, target, err,
                 c.potrf ? "takes one matrix array and returns (factor, info)"
                         : "takes one matrix array and returns (lu, ipiv, info)");
-  const Attr *olc = ir_attr(in, ATTR_OPERAND_LAYOUT_CONSTRAINTS);
-  if (olc && olc->kind == AV_SHAPE_LIST && olc->v.shapes.n == 1 &&
-      (!jax_layout(&olc->v.shapes.v[0]) || !jax_layout(&rs->tuple[0])))
-    return fail(in, target, err,
-                "the matrices must be laid out column-major with batch dimensions major (JAX's "
-                "layout {r-2, r-1, r-3, ..., 0})");
+  if (!check_layout(in, target, rs, err)) return false;
   if (c.potrf) {
     bool oom;
     char *s = backend_json_text(in, &oom);

@@ -5,6 +5,8 @@
  *   blas_{s,d,c,z}trsm_ffi, lapack_{s,d,c,z}trsm_ffi (older jaxlib)
  *                              -- triangular solve (BLAS ?trsm)
  *   __cusolver$cholesky        -- XLA:GPU's Cholesky custom call (?potrf)
+ *   {cu,hip}solver_getrf[_ffi], {cu,hip}blas_getrf_batched
+ *                              -- jaxlib's GPU LU (?getrf)
  * computed by the LAPACK the library links (OpenBLAS's). */
 #ifndef HLO_INTERP_EVAL_LAPACK_H
 #define HLO_INTERP_EVAL_LAPACK_H

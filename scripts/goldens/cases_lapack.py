@@ -74,7 +74,7 @@ class Mod:
         self.call("potrf", et, a, [(a.shape, et), (batch, "s32")], [fac, info],
                   ", backend_config={uplo = %d : ui8}" % (76 if lower else 85), info_only)
 
-    def getrf(self, et, a):
+    def getrf(self, et, a, target=None, workspace=0):
         self.n += 1
         fn = getattr(lapack, LETTER[et] + "getrf")
         batch, (m, n) = a.shape[:-2], a.shape[-2:]
@@ -90,8 +90,12 @@ class Mod:
             for r, q in enumerate(p):
                 y[[r, q]] = y[[q, r]]
             assert np.array_equal(L @ U, y), "not exact"
-        self.call("getrf", et, a, [(a.shape, et), (batch + (k,), "s32"), (batch, "s32")],
-                  [lu, piv, info], "")
+        leaves = [(a.shape, et), (batch + (k,), "s32"), (batch, "s32")]
+        values = [lu, piv, info]
+        if workspace:
+            leaves.append(((workspace,), "s8"))
+            values.append(np.zeros(workspace, np.int8))
+        self.call("getrf", et, a, leaves, values, "", target=target)
 
     def trsm(self, et, a, x, alpha, left, lower, trans, unit, target="blas"):
         """a: [..., k, k] with junk in the unread triangle (and diagonal when
@@ -126,13 +130,14 @@ class Mod:
         self.outs.append((cc, et, list(x.shape)))
         self.exp.append((et, res))
 
-    def call(self, kind, et, a, leaves, values, attrs, info_only=False):
+    def call(self, kind, et, a, leaves, values, attrs, info_only=False, target=None):
         an, cc = "a%d" % self.n, "f%d" % self.n
         self.lines.append(const(an, et, a.astype(NP[et])))
         ls = [shape(t, d) if len(d) >= 2 else "%s[%s]" % (t, ",".join(map(str, d))) for d, t in leaves]
-        self.lines.append('  %s = (%s) custom-call(%s), custom_call_target="lapack_%s%s_ffi", '
+        target = target or "lapack_%s%s_ffi" % (LETTER[et], kind)
+        self.lines.append('  %s = (%s) custom-call(%s), custom_call_target="%s", '
                           "operand_layout_constraints={%s}, api_version=API_VERSION_TYPED_FFI%s"
-                          % (cc, ", ".join(ls), an, LETTER[et], kind, shape(et, a.shape), attrs))
+                          % (cc, ", ".join(ls), an, target, shape(et, a.shape), attrs))
         for j, ((d, t), v) in enumerate(zip(leaves, values)):
             if info_only and j == 0:
                 continue
@@ -167,6 +172,17 @@ def getrf_cases():
     # singular: U has a zero pivot in the second column, so info = 2
     m.getrf("f64", np.array([[2.0, 1, 3], [4, 2, 8], [1, 0.5, 2]]))
     m.write("lapack_getrf")
+
+
+def gpu_getrf_cases():
+    """jaxlib's GPU LU targets: the same factorization (FFI form, and the
+    older forms with a trailing workspace)."""
+    m = Mod()
+    m.getrf("f32", lu_input(4, 4, False), target="cusolver_getrf_ffi")
+    m.getrf("c128", lu_input(3, 2, True), target="hipsolver_getrf_ffi")
+    m.getrf("f64", np.stack([lu_input(3, 3, False), lu_input(3, 3, False)]),
+            target="cublas_getrf_batched", workspace=16)
+    m.write("gpu_solver_getrf")
 
 
 def cusolver_cholesky_cases():
@@ -286,4 +302,5 @@ def main():
     trsm_cases()
     cusolver_cholesky_cases()
     cublas_triangular_solve_cases()
+    gpu_getrf_cases()
     error_cases()
