@@ -8,6 +8,8 @@
  *   __cudnn$conv{Forward, BackwardInput, BackwardFilter,
  *                BiasActivationForward}
  *                  -- XLA's GPU convolutions (eval_cudnn.c);
+ *   __cub$DeviceRadixSort
+ *                  -- XLA's GPU radix sort (eval_cub_sort.c);
  *   {cu,hip}_threefry2x32[_ffi], {cu,hip}_lu_pivots_to_permutation
  *                  -- jaxlib's GPU threefry and LU-pivot kernels
  *                     (eval_jaxlib.c);
@@ -35,6 +37,7 @@
 #include "interp/eval_builder_math.h"
 #include "interp/eval_builder_lib.h"
 #include "interp/eval_cublas.h"
+#include "interp/eval_cub_sort.h"
 #include "interp/eval_cudnn.h"
 #include "interp/eval_jaxlib.h"
 #include "interp/eval_lapack.h"
@@ -148,6 +151,7 @@ bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char
   if (eval_cublas_known(target)) return eval_cublas_gemm(ctx, fr, in, target, rs, out, err);
   if (eval_cudnn_known(target)) return eval_cudnn_conv(ctx, fr, in, target, rs, out, err);
   if (eval_jaxlib_known(target)) return eval_jaxlib(ctx, fr, in, target, rs, out, err);
+  if (!strcmp(target, "__cub$DeviceRadixSort")) return eval_cub_sort(ctx, fr, in, rs, out, err);
   if (eval_lapack_known(target)) return eval_lapack(ctx, fr, in, target, rs, out, err);
   if (!strncmp(target, "xla_builder.math.", 17))
     return eval_builder_math(ctx, fr, in, target + 17, rs, out, handled, err);
