@@ -38,6 +38,7 @@
 /* GemmBackendConfig.Epilogue, in enum order. */
 enum { EPI_DEFAULT, EPI_BIAS, EPI_RELU, EPI_BIAS_RELU, EPI_GELU, EPI_GELU_AUX, EPI_BIAS_GELU,
        EPI_BIAS_GELU_AUX, EPI_COUNT };
+
 /* n leading sizes equal (dims may be NULL when n is 0). */
 static bool dims_eq(const int64_t *a, const int64_t *b, int n) {
   return n <= 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)n);

@@ -36,6 +36,7 @@ typedef enum { CUDNN_FWD, CUDNN_FWD_ACT, CUDNN_BWD_INPUT, CUDNN_BWD_FILTER } Cud
 /* stream_executor::dnn::ActivationMode, in enum order. */
 enum { ACT_NONE, ACT_SIGMOID, ACT_RELU, ACT_RELU6, ACT_RELUX, ACT_TANH, ACT_BANDPASS, ACT_ELU,
        ACT_LEAKY_RELU, ACT_GELU_EXACT, ACT_COUNT };
+
 /* n leading sizes equal (dims may be NULL when n is 0). */
 static bool dims_eq(const int64_t *a, const int64_t *b, int n) {
   return n <= 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)n);

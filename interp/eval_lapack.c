@@ -17,7 +17,15 @@
  *       'U': unit diagonal, not read); only a's uplo triangle is read.
  * The letter is the element type (s f32, d f64, c c64, z c128).  The
  * attributes come from the typed-FFI backend_config, written by XLA as
- * {uplo = 76 : ui8}. */
+ * {uplo = 76 : ui8}.
+ *
+ * The GPU library calls with the same factorizations run the same way:
+ *   __cusolver$cholesky(a) -> (factor, workspace, info), XLA:GPU's
+ *       rewrite of the HLO cholesky, CholeskyOptions JSON {"lower": ...};
+ *   {cu,hip}solver_getrf[_ffi], {cu,hip}blas_getrf_batched(a) -> (lu, ipiv,
+ *       info[, workspace]), jaxlib's GPU LU (cuSOLVER / cuBLAS batched,
+ *       the same partial pivoting).
+ * Workspaces are zeroed. */
 #include "interp/eval_lapack.h"
 
 #include <ctype.h>
@@ -48,13 +56,13 @@ void ctrsm_(TRSM_ARGS);
 void ztrsm_(TRSM_ARGS);
 #endif
 
-/* The routine name after the type letter: "potrf_ffi", ... (NULL when t
- * is not lapack_?NAME or blas_?NAME). */
 /* n leading sizes equal (dims may be NULL when n is 0). */
 static bool dims_eq(const int64_t *a, const int64_t *b, int n) {
   return n <= 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)n);
 }
 
+/* The routine name after the type letter: "potrf_ffi", ... (NULL when t
+ * is not lapack_?NAME or blas_?NAME). */
 static const char *routine(const char *t) {
   const char *p = !strncmp(t, "lapack_", 7) ? t + 7 : !strncmp(t, "blas_", 5) ? t + 5 : NULL;
   return p && *p && strchr("sdcz", *p) ? p + 1 : NULL;
