@@ -80,7 +80,7 @@ static bool read_config(const Instr *in, const char *target, CudnnKind kind, Cud
   if (oom) return error_set(err, ERR_RUNTIME, in->offset, "out of memory");
   if (!s) return true;
   char act[40] = "kNone";
-  double reordered = 0;
+  bool reordered = false;
   const char *av = json_value(s, "activation_mode");
   bool ok = json_number(s, "conv_result_scale", 1, &c->scale) &&
             json_number(s, "side_input_scale", 0, &c->side_scale) &&
