@@ -21,6 +21,9 @@ typedef struct VecFn {
   const Shape **ov;     /* per instruction of comp */
   const Shape **pshape; /* per parameter */
 } VecFn;
+/* A body with an instruction that cannot run over vectors (an iota, a
+ * reshape, non-scalar intermediates...) runs once per element instead: then
+ * ov is NULL and pshape holds its declared scalar parameter shapes. */
 
 void vecfn_free(VecFn *f);
 /* Runs f over args (nargs vectors of n elements) and copies result leaf i
