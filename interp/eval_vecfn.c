@@ -134,12 +134,12 @@ void vecfn_free(VecFn *f) {
  * (etype_storage_bytes). */
 static bool vecfn_call_each(VecFn *f, int nargs, const void *const *args, int nouts,
                             void *const *outs, int64_t n, Error *err) {
-  const ArrayInfo *info[32];
+  const ArrayInfo *info[VECFN_MAX_ARGS];
   for (int i = 0; i < nargs; i++)
     if (!(info[i] = value_array_info(&f->ctx->vc, f->pshape[i], err))) return false;
   bool ok = true;
   for (int64_t j = 0; j < n && ok; j++) {
-    Value *av[32];
+    Value *av[VECFN_MAX_ARGS];
     int made = 0;
     for (int i = 0; i < nargs && ok; i++) {
       const char *base = args[i];
@@ -186,10 +186,9 @@ bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
   if (nargs != f->comp->nparams)
     return error_set(err, ERR_RUNTIME, -1, "computation %s: takes %d parameters, given %d",
                      f->comp->name, f->comp->nparams, nargs);
-  if (nargs > 32) return error_set(err, ERR_RUNTIME, -1, "too many parameters");
+  if (nargs > VECFN_MAX_ARGS) return error_set(err, ERR_RUNTIME, -1, "too many parameters");
   if (per_element(f)) return vecfn_call_each(f, nargs, args, nouts, outs, n, err);
-  Value *av[32];
-  if (nargs > 32) return error_set(err, ERR_RUNTIME, -1, "too many parameters");
+  Value *av[VECFN_MAX_ARGS];
   bool ok = true;
   int made = 0;
   for (int i = 0; i < nargs && ok; i++) {
@@ -231,8 +230,8 @@ bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
 bool reduce_cb(void *vctx, int nvals, void *const *acc, const void *const *vals, int64_t n,
                       Error *err) {
   VecFn *f = vctx;
-  const void *args[32];
-  if (2 * nvals > 32) return error_set(err, ERR_RUNTIME, -1, "too many reduce operands");
+  const void *args[VECFN_MAX_ARGS];
+  if (2 * nvals > VECFN_MAX_ARGS) return error_set(err, ERR_RUNTIME, -1, "too many reduce operands");
   for (int i = 0; i < nvals; i++) {
     args[i] = acc[i];
     args[nvals + i] = vals[i];

@@ -12,6 +12,10 @@
  * min/and/or/xor of parameters i and nvals+i (a tuple of those for nvals>1). */
 bool reducer_recognise(const Computation *c, int nvals, KReduceOp *ops);
 
+/* Most parameters a vectorised body may take (a comparator of 64 sort
+ * operands takes 128). */
+enum { VECFN_MAX_ARGS = 128 };
+
 /* A scalar computation evaluated over vectors of n elements. */
 typedef struct VecFn {
   EvalCtx *ctx;
