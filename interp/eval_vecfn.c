@@ -1,6 +1,9 @@
 /* Scalar computations (reducers, comparators, scatter combiners) evaluated
- * over whole vectors at once -- never by walking the IR once per element --
- * and recognition of the known reducers that run as tight loops. */
+ * over whole vectors at once -- not by walking the IR once per element --
+ * and recognition of the known reducers that run as tight loops.  Only a
+ * body that cannot run over vectors (one with an iota, a broadcast, a slice:
+ * array-valued intermediates, which XLA allows) falls back to one run of the
+ * general evaluator per element. */
 #include <stdlib.h>
 #include <string.h>
 
