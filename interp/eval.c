@@ -1118,13 +1118,38 @@ static Value *operand_tuple(const Frame *f, const Instr *in, const Shape *s) {
   return t;
 }
 
+static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *const *args,
+                       int nargs, Value **out, Error *err);
+
+/* Async sugar without a wrapped computation ("negate-start(x)", as XLA's
+ * parser accepts for any opcode): run the wrapped opcode itself, on the same
+ * operands and attributes, with the start's result element as its shape. The
+ * operand tuple is built first so that its references keep the wrapped op
+ * from reusing an operand's buffer for its result. */
+static bool exec_async_sugar_start(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                                   Value **out, Error *err) {
+  Value *first[2];
+  first[0] = operand_tuple(f, in, &rs->tuple[0]);
+  if (!first[0]) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  Instr inner = *in;
+  inner.op = in->wrapped_op;
+  inner.wrapped_op = OP_INVALID;
+  inner.shape = rs->tuple[1];
+  if (!exec_instr(ctx, f, &inner, &rs->tuple[1], NULL, 0, &first[1], err)) {
+    value_unref(&ctx->vc, first[0]);
+    return false;
+  }
+  return build_state_tuple(ctx, in, rs, first, 2, out, err);
+}
+
 static bool exec_async_start(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                              Value **out, Error *err) {
   const Computation *comp = attr_comp(in, ATTR_CALLS);
-  if (!comp) return eval_unsupported(in, err);
+  if (!comp && in->wrapped_op == OP_INVALID) return eval_unsupported(in, err);
   if (!shape_is_tuple(rs) || rs->ntuple < 2)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: async-start shape must be a tuple ((operands), result, ...)",
                      in->name);
+  if (!comp) return exec_async_sugar_start(ctx, f, in, rs, out, err);
   Value **args = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *args);
   if (!args) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   operands_of(f, in, 0, args);

@@ -37,8 +37,8 @@ static bool known_comparator(const Computation *c, int nops, KComparator *out) {
 /* KCompareFn over a VecFn: XLA's parameters 2k, 2k+1 are a[k], b[k]. */
 static bool compare_cb(void *vctx, int nops, const void *const *a, const void *const *b,
                        uint8_t *out, int64_t n, Error *err) {
-  const void *args[32];
-  if (2 * nops > 32) return error_set(err, ERR_RUNTIME, -1, "too many sort operands");
+  const void *args[VECFN_MAX_ARGS];
+  if (2 * nops > VECFN_MAX_ARGS) return error_set(err, ERR_RUNTIME, -1, "too many sort operands");
   for (int k = 0; k < nops; k++) {
     args[2 * k] = a[k];
     args[2 * k + 1] = b[k];
@@ -52,10 +52,10 @@ bool eval_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value 
   const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
   const IntList *dims = eval_attr_ints(in, ATTR_DIMENSIONS);
   int nops = in->noperands;
-  if (!comp || !dims || dims->n != 1 || nops < 1 || nops > 8)
+  if (!comp || !dims || dims->n != 1 || nops < 1 || nops > EVAL_MAX_OUTS)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: sort needs 1..8 operands, dimensions={d} and to_apply",
-                     in->name);
+                     "instruction %s: sort needs 1..%d operands, dimensions={d} and to_apply",
+                     in->name, EVAL_MAX_OUTS);
   VecFn vf = {ctx, comp, in, 0, NULL, NULL};
   KComparator cmp = {K_CMP_CALLBACK, 0, false, compare_cb, &vf};
   known_comparator(comp, nops, &cmp);

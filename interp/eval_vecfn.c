@@ -1,6 +1,9 @@
 /* Scalar computations (reducers, comparators, scatter combiners) evaluated
- * over whole vectors at once -- never by walking the IR once per element --
- * and recognition of the known reducers that run as tight loops. */
+ * over whole vectors at once -- not by walking the IR once per element --
+ * and recognition of the known reducers that run as tight loops.  Only a
+ * body that cannot run over vectors (one with an iota, a broadcast, a slice:
+ * array-valued intermediates, which XLA allows) falls back to one run of the
+ * general evaluator per element. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,8 +51,39 @@ bool reducer_recognise(const Computation *c, int nvals, KReduceOp *ops) {
   return true;
 }
 
+static bool vector_capable(const Instr *ci) {
+  bool ok = ci->op == OP_PARAMETER || ci->op == OP_CONSTANT || ci->op == OP_CONVERT ||
+            ci->op == OP_COMPARE || ci->op == OP_SELECT || ci->op == OP_CLAMP ||
+            ci->op == OP_TUPLE || opcode_class(ci->op) == OPC_UNARY ||
+            opcode_class(ci->op) == OPC_BINARY;
+  return ok && (ci->op == OP_TUPLE || (shape_is_array(&ci->shape) && ci->shape.rank == 0));
+}
+
+/* A body that cannot run over vectors keeps its declared (scalar) parameter
+ * shapes and runs once per element (vecfn_call_each). */
+static bool prepare_per_element(VecFn *f, Error *err) {
+  const Computation *c = f->comp;
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *ci = c->instrs[i];
+    if (ci->op != OP_PARAMETER) continue;
+    if (!shape_is_array(&ci->shape) || ci->shape.rank != 0)
+      return error_set(err, ERR_RUNTIME, f->in->offset,
+                       "instruction %s: computation %s must take scalars", f->in->name, c->name);
+    if (ci->parameter_number >= 0 && ci->parameter_number < c->nparams)
+      f->pshape[ci->parameter_number] = &ci->shape;
+  }
+  for (int p = 0; p < c->nparams; p++)
+    if (!f->pshape[p])
+      return error_set(err, ERR_RUNTIME, -1, "computation %s: parameter %d missing", c->name, p);
+  free(f->ov);
+  f->ov = NULL; /* per-element mode: pshape without ov */
+  return true;
+}
+
+static bool per_element(const VecFn *f) { return f->pshape && !f->ov; }
+
 static bool vecfn_prepare(VecFn *f, int64_t n, Error *err) {
-  if (f->ov && f->n == n) return true;
+  if (per_element(f) || (f->ov && f->n == n)) return true;
   if (!f->ov) f->comp = eval_scalar_body(f->ctx, f->comp);
   const Computation *c = f->comp;
   if (!f->ov) {
@@ -57,17 +91,10 @@ static bool vecfn_prepare(VecFn *f, int64_t n, Error *err) {
     f->pshape = calloc((size_t)(c->nparams ? c->nparams : 1), sizeof *f->pshape);
     if (!f->ov || !f->pshape) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
+  for (int i = 0; i < c->ninstrs; i++)
+    if (!vector_capable(c->instrs[i])) return prepare_per_element(f, err);
   for (int i = 0; i < c->ninstrs; i++) {
     const Instr *ci = c->instrs[i];
-    bool ok = ci->op == OP_PARAMETER || ci->op == OP_CONSTANT || ci->op == OP_CONVERT ||
-              ci->op == OP_COMPARE || ci->op == OP_SELECT || ci->op == OP_CLAMP ||
-              ci->op == OP_TUPLE || opcode_class(ci->op) == OPC_UNARY ||
-              opcode_class(ci->op) == OPC_BINARY;
-    if (!ok)
-      return error_set(err, ERR_RUNTIME, f->in->offset,
-                       "instruction %s: computation %s: instruction %s (%s) is not elementwise; "
-                       "such reducers are not supported yet",
-                       f->in->name, c->name, ci->name, opcode_name(ci->op));
     if (ci->op == OP_TUPLE) {
       if (ci != c->root)
         return error_set(err, ERR_RUNTIME, f->in->offset,
@@ -104,6 +131,55 @@ void vecfn_free(VecFn *f) {
   free(f->pshape);
 }
 
+/* The per-element path: element j of every argument vector wrapped as a
+ * scalar, the body run by the general evaluator, result leaf i copied to
+ * element j of outs[i]. Vectors hold elements in natural storage
+ * (etype_storage_bytes). */
+static bool vecfn_call_each(VecFn *f, int nargs, const void *const *args, int nouts,
+                            void *const *outs, int64_t n, Error *err) {
+  const ArrayInfo *info[VECFN_MAX_ARGS];
+  for (int i = 0; i < nargs; i++)
+    if (!(info[i] = value_array_info(&f->ctx->vc, f->pshape[i], err))) return false;
+  bool ok = true;
+  for (int64_t j = 0; j < n && ok; j++) {
+    Value *av[VECFN_MAX_ARGS];
+    int made = 0;
+    for (int i = 0; i < nargs && ok; i++) {
+      const char *base = args[i];
+      av[i] = value_wrap_external(f->pshape[i], info[i],
+                                  (void *)(base + j * etype_storage_bytes(f->pshape[i]->etype)));
+      if (!av[i]) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+      else made++;
+    }
+    Value *r = NULL;
+    if (ok) {
+      f->ctx->vc.uncounted++;
+      ok = eval_run(f->ctx, f->comp, av, nargs, NULL, &r, err);
+      f->ctx->vc.uncounted--;
+    }
+    for (int i = 0; i < made; i++) value_unref(&f->ctx->vc, av[i]);
+    if (!ok) break;
+    int nr = r->ntuple ? r->ntuple : 1;
+    if (nr != nouts)
+      ok = error_set(err, ERR_RUNTIME, -1, "computation %s: %d results, want %d", f->comp->name,
+                     nr, nouts);
+    for (int i = 0; i < nouts && ok; i++) {
+      const Value *leaf = r->ntuple ? r->elems[i] : r;
+      const void *d;
+      void *tmp;
+      if (!leaf->info || !value_dense_read(&f->ctx->vc, leaf, &d, &tmp, err)) {
+        ok = leaf->info ? false : error_set(err, ERR_RUNTIME, -1, "bad reducer result");
+        break;
+      }
+      int es = etype_storage_bytes(leaf->info->etype);
+      memcpy((char *)outs[i] + j * es, d, (size_t)es);
+      free(tmp);
+    }
+    value_unref(&f->ctx->vc, r);
+  }
+  return ok;
+}
+
 /* Runs f over args (nargs vectors of n elements) and copies result leaf i
  * into outs[i]. */
 bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
@@ -113,8 +189,9 @@ bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
   if (nargs != f->comp->nparams)
     return error_set(err, ERR_RUNTIME, -1, "computation %s: takes %d parameters, given %d",
                      f->comp->name, f->comp->nparams, nargs);
-  Value *av[32];
-  if (nargs > 32) return error_set(err, ERR_RUNTIME, -1, "too many parameters");
+  if (nargs > VECFN_MAX_ARGS) return error_set(err, ERR_RUNTIME, -1, "too many parameters");
+  if (per_element(f)) return vecfn_call_each(f, nargs, args, nouts, outs, n, err);
+  Value *av[VECFN_MAX_ARGS];
   bool ok = true;
   int made = 0;
   for (int i = 0; i < nargs && ok; i++) {
@@ -156,8 +233,8 @@ bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
 bool reduce_cb(void *vctx, int nvals, void *const *acc, const void *const *vals, int64_t n,
                       Error *err) {
   VecFn *f = vctx;
-  const void *args[32];
-  if (2 * nvals > 32) return error_set(err, ERR_RUNTIME, -1, "too many reduce operands");
+  const void *args[VECFN_MAX_ARGS];
+  if (2 * nvals > VECFN_MAX_ARGS) return error_set(err, ERR_RUNTIME, -1, "too many reduce operands");
   for (int i = 0; i < nvals; i++) {
     args[i] = acc[i];
     args[nvals + i] = vals[i];

@@ -12,6 +12,10 @@
  * min/and/or/xor of parameters i and nvals+i (a tuple of those for nvals>1). */
 bool reducer_recognise(const Computation *c, int nvals, KReduceOp *ops);
 
+/* Most parameters a vectorised body may take (a comparator of 64 sort
+ * operands takes 128). */
+enum { VECFN_MAX_ARGS = 128 };
+
 /* A scalar computation evaluated over vectors of n elements. */
 typedef struct VecFn {
   EvalCtx *ctx;
@@ -21,6 +25,9 @@ typedef struct VecFn {
   const Shape **ov;     /* per instruction of comp */
   const Shape **pshape; /* per parameter */
 } VecFn;
+/* A body with an instruction that cannot run over vectors (an iota, a
+ * reshape, non-scalar intermediates...) runs once per element instead: then
+ * ov is NULL and pshape holds its declared scalar parameter shapes. */
 
 void vecfn_free(VecFn *f);
 /* Runs f over args (nargs vectors of n elements) and copies result leaf i

@@ -8,7 +8,9 @@
 #include "kernels/k_reduce.h"
 #include "kernels/k_types.h"
 
-enum { EVAL_MAX_VIEWS = 16, EVAL_MAX_OUTS = 8 };
+/* Sort permutes up to 64 operands together (XLA sets no limit; its tests
+ * sort 20), so views and results go that high. */
+enum { EVAL_MAX_VIEWS = 64, EVAL_MAX_OUTS = 64 };
 
 /* Dense views of operands, released together by eval_views_free. */
 typedef struct EvalViews {

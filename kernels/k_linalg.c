@@ -191,6 +191,12 @@ bool k_batch_norm_training(const KArray *x, const KArray *scale, const KArray *o
     for (int64_t f = 0; f < g.c; f++) M[f] = V[f] = 0;
     BN_FOR(g, M[f] += X[idx]);
     for (int64_t f = 0; f < g.c; f++) M[f] /= cnt;
+    /* XLA forms the mean in the operand's type and measures deviations from
+     * that rounded mean (its TrainingLargeInputs test: {1e7, 1e7 + 1} in f32
+     * has mean 1e7 and variance 0.5, not 1e7 + 0.5 and 0.25), so the mean is
+     * rounded through the operand type before it is used. */
+    k_cvt(x->etype, mean->data, ET_F64, M, g.c);
+    k_cvt(ET_F64, M, x->etype, mean->data, g.c);
     BN_FOR(g, V[f] += (X[idx] - M[f]) * (X[idx] - M[f]));
     for (int64_t f = 0; f < g.c; f++) V[f] /= cnt;
     BN_FOR(g, X[idx] = (X[idx] - M[f]) / sqrt(V[f] + eps) * S[f] + B[f]);

@@ -117,6 +117,45 @@ static void unary_f32(KUnaryOp op, float *restrict o, const float *restrict x, i
 }
 
 /* ---- complex: C = complex type, R = real type, S = suffix ---- */
+
+/* log1p(z) = log|z + 1| + i*arg(z + 1). Forming 1 + z first (clog(z + 1))
+ * drops the real part of a small z entirely (log1p(1e-13 + 0i) came out 0),
+ * so the modulus term is computed the way XLA does to keep it:
+ *   - |z + 1| between 1/2 and BIG: 0.5*log1p(x*(x + 2) + y*y), i.e.
+ *     log((x+1)^2 + y^2)/2 without the cancelling "+1 ... -1";
+ *   - |z + 1| < 1/2 (where x*(x + 2) would cancel against -1) or > BIG (where
+ *     the squares overflow): log(m) + 0.5*log1p((n/m)^2) with m, n the larger
+ *     and smaller of |x + 1| and |y|, exact since x + 1 is exact there.
+ * BIG keeps the squares finite (about sqrt(max) / 4). */
+#define COMPLEX_LOG1P(NAME, C, R, S, MAKE, BIG)                                               \
+  static inline C NAME(C z) {                                                                 \
+    R x = creal##S(z), y = cimag##S(z), xp1 = x + (R)1;                                       \
+    R ax = fabs##S(xp1), ay = fabs##S(y);                                                     \
+    R m = ax > ay ? ax : ay, sm = ax > ay ? ay : ax, re;                                      \
+    if (isinf(m)) re = (R)INFINITY;                                                           \
+    else if (m == 0) re = -(R)INFINITY;                                                       \
+    else if (m < (R)0.5 || m > (R)(BIG)) {                                                    \
+      R q = sm / m;                                                                           \
+      re = log##S(m) + (R)0.5 * log1p##S(q * q);                                              \
+    } else                                                                                    \
+      re = (R)0.5 * log1p##S(x * (x + (R)2) + y * y);                                         \
+    return MAKE(re, atan2##S(y, xp1));                                                        \
+  }
+COMPLEX_LOG1P(clog1pf_accurate, float complex, float, f, CMPLXF, 4.0e18)
+COMPLEX_LOG1P(clog1p_accurate, double complex, double, , CMPLX, 3.0e153)
+
+/* expm1(z) = (e^x - 1)cos y - 2 sin^2(y/2) + i e^x sin y: cexp(z) - 1 loses
+ * the real part of a small z the same way. A zero imaginary part stays zero
+ * (e^x * 0 would be NaN for x = inf). */
+#define COMPLEX_EXPM1(NAME, C, R, S, MAKE)                                                    \
+  static inline C NAME(C z) {                                                                 \
+    R x = creal##S(z), y = cimag##S(z), h = sin##S(y * (R)0.5);                               \
+    R re = y == 0 ? expm1##S(x) : expm1##S(x) * cos##S(y) - (R)2 * h * h;                     \
+    return MAKE(re, y == 0 ? y : exp##S(x) * sin##S(y));                                      \
+  }
+COMPLEX_EXPM1(cexpm1f_accurate, float complex, float, f, CMPLXF)
+COMPLEX_EXPM1(cexpm1_accurate, double complex, double, , CMPLX)
+
 #define COMPLEX_UNARY(NAME, C, R, S)                                                          \
   static void NAME(KUnaryOp op, void *restrict out, const C *restrict x, int64_t n) {         \
     C *o = (C *)out;                                                                          \
@@ -129,9 +168,9 @@ static void unary_f32(KUnaryOp op, float *restrict o, const float *restrict x, i
     case KU_SIN: LOOP(csin##S(x[i])); break;                                                  \
     case KU_TAN: LOOP(ctan##S(x[i])); break;                                                  \
     case KU_EXP: LOOP(cexp##S(x[i])); break;                                                  \
-    case KU_EXPM1: LOOP(cexp##S(x[i]) - (R)1); break;                                         \
+    case KU_EXPM1: LOOP(cexpm1##S##_accurate(x[i])); break;                                   \
     case KU_LOG: LOOP(clog##S(x[i])); break;                                                  \
-    case KU_LOG1P: LOOP(clog##S(x[i] + (R)1)); break;                                         \
+    case KU_LOG1P: LOOP(clog1p##S##_accurate(x[i])); break;                                   \
     case KU_LOGISTIC: LOOP((R)1 / ((R)1 + cexp##S(-x[i]))); break;                            \
     case KU_NEGATE: LOOP(-x[i]); break;                                                       \
     case KU_RSQRT: LOOP((R)1 / csqrt##S(x[i])); break;                                        \

@@ -269,6 +269,34 @@ Test(k_unary, complex) {
   cr_expect_eq(k_unary_result_type(KU_IS_FINITE, ET_BF16), ET_PRED);
 }
 
+/* Complex log1p and expm1 must not form 1 + z or e^z - 1 first: for a small z
+ * that drops the whole real part (log1p(1e-13) came out 0). Expected values
+ * are the Taylor series by hand: log1p(x) = x - x^2/2 + ..., |1 + z| for
+ * z = -1e-13 + 2e-13i is 1 - 1e-13 + 1.5e-26 + ..., and for a huge z the
+ * modulus is |z| itself (log(1e30 * sqrt 2) = 30 ln 10 + ln 2 / 2). */
+Test(k_unary, complex_log1p_expm1_keep_small_real_parts) {
+  Error err;
+  double z[] = {1e-13, 0, -1e-13, 2e-13, -1, 0}, w[6];
+  cr_assert(k_unary(KU_LOG1P, ET_C128, w, z, 3, &err));
+  cr_expect(fabs(w[0] - (1e-13 - 5e-27)) < 1e-28 && w[1] == 0);
+  cr_expect(fabs(w[2] - (-1e-13 + 1.5e-26)) < 1e-28);
+  cr_expect(fabs(w[3] - 2e-13 * (1 + 1e-13)) < 1e-27);
+  cr_expect(isinf(w[4]) && w[4] < 0 && w[5] == 0);
+  float big[] = {1e30f, 1e30f}, b[2];
+  cr_assert(k_unary(KU_LOG1P, ET_C64, b, big, 1, &err));
+  cr_expect(fabsf(b[0] - (float)(30 * log(10.0) + 0.5 * log(2.0))) < 1e-5f);
+  cr_expect(fabsf(b[1] - (float)(M_PI / 4)) < 1e-7f);
+  float e[] = {1e-10f, 0, INFINITY, 0}, eo[4];
+  cr_assert(k_unary(KU_EXPM1, ET_C64, eo, e, 2, &err));
+  cr_expect(eo[0] == 1e-10f && eo[1] == 0);
+  cr_expect(isinf(eo[2]) && eo[2] > 0 && eo[3] == 0);
+  double d[] = {1e-10, 1e-10}, dout[2];
+  cr_assert(k_unary(KU_EXPM1, ET_C128, dout, d, 1, &err));
+  /* (x + x^2/2)(1 - y^2/2) - y^2/2 = x + O(1e-30); e^x sin y = y(1 + x) */
+  cr_expect(fabs(dout[0] - 1e-10) < 1e-25);
+  cr_expect(fabs(dout[1] - 1e-10 * (1 + 1e-10)) < 1e-25);
+}
+
 Test(k_compare, directions_and_orders) {
   float a[] = {1, NAN, -0.0f, 2}, b[] = {2, NAN, 0.0f, 2};
   uint8_t o[4];
