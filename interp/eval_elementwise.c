@@ -177,7 +177,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
 
 /* --- fused elementwise groups --- */
 
-enum { EW_BLOCK = 4096, EW_MAX_RANK = 32 };
+enum { EW_BLOCK = 2048, EW_MAX_RANK = 32 };
 
 typedef struct Member {
   EwKind kind;

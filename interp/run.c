@@ -243,14 +243,15 @@ static bool leaf_copy(EvalCtx *ctx, const Value *v, RunLeaf *l, Error *err) {
   return true;
 }
 
-static bool collect_leaves(EvalCtx *ctx, const Value *v, RunResult *res, Error *err) {
+static bool collect_leaves(EvalCtx *ctx, const Value *v, bool data, RunResult *res, Error *err) {
   if (v->ntuple) {
     for (int i = 0; i < v->ntuple; i++)
-      if (!collect_leaves(ctx, v->elems[i], res, err)) return false;
+      if (!collect_leaves(ctx, v->elems[i], data, res, err)) return false;
     return true;
   }
   if (!v->info) return true; /* token */
-  if (!leaf_copy(ctx, v, &res->leaves[res->nleaves], err)) return false;
+  if (!data) res->leaves[res->nleaves].shape = v->info->shape;
+  else if (!leaf_copy(ctx, v, &res->leaves[res->nleaves], err)) return false;
   res->nleaves++;
   return true;
 }
@@ -579,7 +580,7 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     int nl = run_count_leaves(result->shape ? result->shape : &e->root->shape);
     res->leaves = calloc((size_t)(nl ? nl : 1), sizeof *res->leaves);
     if (!res->leaves) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
-    else ok = collect_leaves(ctx, result, res, err);
+    else ok = collect_leaves(ctx, result, !opt->discard_result, res, err);
   }
   if (inited) {
     value_unref(&ctx->vc, result);

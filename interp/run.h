@@ -45,12 +45,16 @@ typedef struct RunOptions {
    * error. */
   const RunInput *infeed;
   int ninfeed;
+  /* The caller does not read the result's data (hlorun --quiet without
+   * --output): the leaves keep their shapes, data stays NULL and nbytes 0,
+   * which spares a dense copy of the whole result in fresh memory. */
+  bool discard_result;
 } RunOptions;
 
 /* One array leaf of the result, dense row-major natural storage. */
 typedef struct RunLeaf {
   const Shape *shape;
-  void *data; /* malloc'd */
+  void *data; /* malloc'd; NULL when RunOptions.discard_result */
   int64_t nbytes;
 } RunLeaf;
 
