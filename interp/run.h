@@ -83,6 +83,9 @@ typedef struct RunResult {
                        * `repeat` evaluations) */
   int64_t repeat;     /* evaluations done (>= 1) */
   int64_t eval_first_ns, eval_median_ns; /* first (cold) and median evaluation */
+  int64_t eval_cpu_ns; /* CPU time of the process (every thread, BLAS's too)
+                        * over one evaluation, least of the `repeat` ones:
+                        * steadier than eval_ns on a loaded machine */
   int64_t instructions_executed, while_iterations;
   int64_t conversions, conversion_bytes;
   int64_t alloc_logical_bytes, alloc_physical_bytes, nbuffers;
