@@ -144,6 +144,11 @@ case "$mode" in
   run)
     export -f run_one run_exception
     export hlorun here run_timeout
+    # Two modules run at a time on what is usually two cores: one BLAS
+    # thread each (unless set), else idle OpenBLAS workers spin in
+    # sched_yield between calls, taking the other module's core (a fifth of
+    # sharded_computation's CPU samples).
+    export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
     results=$(for f in "${files[@]}"; do known_invalid "$f" || printf '%s\0' "$f"; done |
               xargs -0 -P 2 -n 1 bash -c 'run_one "$1"' _)
     pass=$(grep -c '^PASS' <<<"$results")
