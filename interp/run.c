@@ -664,9 +664,10 @@ static void stats_text(const RunResult *res, const StatsView *v, StrBuf *o) {
   sb_printf(o, "== hlorun statistics ==\n");
   sb_printf(o, "device: %s\n", res->device);
   fmt_time(res->eval_ns, b, sizeof b);
-  sb_printf(o, "run time: %s (evaluation %s), %" PRId64 " instructions executed, %" PRId64
+  fmt_time(res->eval_cpu_ns, c, sizeof c);
+  sb_printf(o, "run time: %s (evaluation %s, CPU %s), %" PRId64 " instructions executed, %" PRId64
                " while iterations\n",
-            a, b, res->instructions_executed, res->while_iterations);
+            a, b, c, res->instructions_executed, res->while_iterations);
   if (res->repeat > 1) {
     fmt_time(res->eval_median_ns, c, sizeof c);
     fmt_time(res->eval_first_ns, d, sizeof d);
