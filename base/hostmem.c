@@ -69,6 +69,15 @@ static char *map_fresh(size_t sz) {
   return a;
 }
 
+static void unmap_free_ranges(void) {
+  for (int i = 0; i < nfree_; i++) {
+    UNPOISON(free_[i].p, free_[i].size); /* the addresses may be mapped again */
+    munmap(free_[i].p, free_[i].size);
+  }
+  free_bytes_ = 0;
+  nfree_ = 0;
+}
+
 static void drop_free(int i) {
   memmove(&free_[i], &free_[i + 1], sizeof *free_ * (size_t)(nfree_ - i - 1));
   nfree_--;
@@ -93,7 +102,7 @@ void *hostmem_alloc(size_t nbytes, bool *zeroed) {
     UNPOISON(p, sz);
   } else {
     if (!(p = map_fresh(sz))) {
-      hostmem_trim(); /* free ranges too small to use may be what is in the way */
+      unmap_free_ranges(); /* ranges too small to use may be what is in the way */
       if (!(p = map_fresh(sz))) return NULL;
     }
     *zeroed = true;
@@ -167,12 +176,7 @@ void hostmem_free(void *ptr) {
 }
 
 void hostmem_trim(void) {
-  for (int i = 0; i < nfree_; i++) {
-    UNPOISON(free_[i].p, free_[i].size);
-    munmap(free_[i].p, free_[i].size);
-  }
-  free_bytes_ = 0;
-  nfree_ = 0;
+  unmap_free_ranges();
   if (nlive_ == 0) { /* nothing left: the tables too (no leak reports) */
     free(live_);
     free(free_);
