@@ -77,10 +77,10 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   }
   if (kind == EW_SELECT && (ops[1]->ntuple || ops[2]->ntuple || !shape_is_array(rs))) {
     const void *pd;
-    void *tmp;
+    DenseTmp tmp;
     if (!ops[0]->info || !value_dense_read(&ctx->vc, ops[0], &pd, &tmp, err)) return false;
     bool p = *(const uint8_t *)pd != 0;
-    free(tmp);
+    value_tmp_free(&tmp);
     char who[300];
     eval_who(in, who, sizeof who);
     return value_coerce(&ctx->vc, p ? ops[1] : ops[2], rs, who, out, err);
@@ -100,8 +100,9 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     if (!scalar[k] && !same_arrangement(ops[k]->info, ri)) physical = false;
   if (kind == EW_BITCAST_CONVERT && ri->identity && ops[0]->info->identity) physical = true;
   const void *src[3] = {0};
-  void *tmps[3] = {0};
-  void *dst, *dtmp = NULL;
+  DenseTmp tmps[3] = {{NULL}, {NULL}, {NULL}};
+  void *dst;
+  DenseTmp dtmp = {NULL};
   int64_t n;
   bool ok = true;
   if (physical) {
@@ -160,12 +161,12 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     case EW_BROADCAST: case EW_SKIP: break; /* only in fused groups */
     }
   }
-  for (int k = 0; k < nops; k++) free(tmps[k]);
+  for (int k = 0; k < nops; k++) value_tmp_free(&tmps[k]);
   if (ok) {
     if (physical) ok = value_zero_padding(&ctx->vc, v, err);
-    else ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+    else ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
   } else {
-    free(dtmp);
+    value_tmp_free(&dtmp);
   }
   if (!ok) {
     value_unref(&ctx->vc, v);
@@ -204,7 +205,7 @@ typedef struct Member {
   const int64_t *bdims;     /* result dims */
   int64_t bstride[EW_MAX_RANK]; /* operand elements per step of each result dim */
   const unsigned char *bsrc;
-  void *btmp;
+  DenseTmp btmp;
 } Member;
 
 /* Broadcasts join a group only with the default layout (dense row-major, no
@@ -554,7 +555,7 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *
       if (m->donated) memcpy(m->donated + lo * m->esize, d, (size_t)(cnt * m->esize));
     }
   }
-  for (int k = 0; k < nv && ms; k++) free(ms[k].btmp);
+  for (int k = 0; k < nv && ms; k++) value_tmp_free(&ms[k].btmp);
   for (int k = 0; k < nv && ms; k++)
     if (ms[k].own) free(ms[k].scratch);
   for (int k = 0; k < nslots; k++) free(slots[k]);

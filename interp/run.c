@@ -231,17 +231,14 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
 /* A malloc'd dense copy of array v. */
 static bool leaf_copy(EvalCtx *ctx, const Value *v, RunLeaf *l, Error *err) {
   const void *d;
-  void *tmp;
+  DenseTmp tmp;
   if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
   l->shape = v->info->shape;
   l->nbytes = v->info->dense_bytes;
-  if (tmp) {
-    l->data = tmp;
-  } else {
-    l->data = malloc((size_t)(l->nbytes ? l->nbytes : 1));
-    if (!l->data) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-    if (l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
-  }
+  l->data = malloc((size_t)(l->nbytes ? l->nbytes : 1));
+  if (l->data && l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
+  value_tmp_free(&tmp);
+  if (!l->data) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   return true;
 }
 
