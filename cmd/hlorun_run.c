@@ -499,6 +499,7 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   opt.trace_format = a->trace_format;
   opt.infeed = feed.items;
   opt.ninfeed = feed.n;
+  opt.discard_result = a->quiet && !a->output;
   RunResult res;
   hlorun_warn_elided(m);
   ok = run_module(m, &opt, in.items, in.n, &res, &err);

@@ -296,20 +296,20 @@ static bool read_scalar_i64(EvalCtx *ctx, const Instr *in, const Value *v, int64
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: index of type %s is not an integer",
                      in->name, etype_name(t));
   const void *d;
-  void *tmp;
+  DenseTmp tmp;
   if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
   int64_t x = etype_load_i64(t, (const char *)d + index * v->info->esize);
   /* u64 comes back as bits; clamp huge unsigned values to INT64_MAX. */
   if (t == ET_U64 && x < 0) x = INT64_MAX;
   *out = x;
-  free(tmp);
+  value_tmp_free(&tmp);
   return true;
 }
 
 /* Dense read of an operand with error prefixing handled by the caller. */
 typedef struct Dense {
   const void *data;
-  void *tmp;
+  DenseTmp tmp;
 } Dense;
 
 static bool dense_in(EvalCtx *ctx, const Value *v, Dense *d, Error *err) {
@@ -388,11 +388,11 @@ static bool exec_constant(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *
   if (!dense_in(ctx, c, &d, err)) return false;
   Value *v;
   if (!new_result(ctx, in, rs, false, &v, err)) {
-    free(d.tmp);
+    value_tmp_free(&d.tmp);
     return false;
   }
   k_fill(v->buf->data, v->info->elements, d.data, (size_t)v->info->esize);
-  free(d.tmp);
+  value_tmp_free(&d.tmp);
   *out = v;
   return true;
 }
@@ -412,13 +412,15 @@ static bool move_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Mo
   if (!dense_in(ctx, src, &d, err)) return false;
   Value *v;
   if (!new_result(ctx, in, rs, false, &v, err)) {
-    free(d.tmp);
+    value_tmp_free(&d.tmp);
     return false;
   }
-  void *dd, *dtmp;
+  void *dd;
+  DenseTmp dtmp = {NULL};
   bool ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err) &&
-            fn(ctx, f, in, src, d.data, v, dd, err) && value_dense_commit(&ctx->vc, v, dtmp, err);
-  free(d.tmp);
+            fn(ctx, f, in, src, d.data, v, dd, err) && value_dense_commit(&ctx->vc, v, &dtmp, err);
+  value_tmp_free(&dtmp); /* when fn failed before the commit */
+  value_tmp_free(&d.tmp);
   if (!ok) {
     value_unref(&ctx->vc, v);
     return false;
@@ -565,23 +567,24 @@ static bool exec_pad(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, V
   Dense ds, dp;
   if (!dense_in(ctx, src, &ds, err)) return false;
   if (!dense_in(ctx, pv, &dp, err)) {
-    free(ds.tmp);
+    value_tmp_free(&ds.tmp);
     return false;
   }
   Value *v;
-  void *dd, *dtmp;
+  void *dd;
+  DenseTmp dtmp = {NULL};
   bool ok = new_result(ctx, in, rs, false, &v, err);
   if (ok) {
     ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
     if (ok) {
       k_pad(dd, v->info->dims, ds.data, si->dims, si->rank, lo, interior, dp.data,
             (size_t)si->esize);
-      ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+      ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
     }
     if (!ok) value_unref(&ctx->vc, v);
   }
-  free(ds.tmp);
-  free(dp.tmp);
+  value_tmp_free(&ds.tmp);
+  value_tmp_free(&dp.tmp);
   if (ok) *out = v;
   return ok;
 }
@@ -596,7 +599,8 @@ static bool exec_concatenate(EvalCtx *ctx, Frame *f, const Instr *in, const Shap
   int cd = (int)dims->v[0];
   Value *v;
   if (!new_result(ctx, in, rs, false, &v, err)) return false;
-  void *dd, *dtmp;
+  void *dd;
+  DenseTmp dtmp = {NULL};
   if (!value_dense_target(&ctx->vc, v, &dd, &dtmp, err)) {
     value_unref(&ctx->vc, v);
     return false;
@@ -624,11 +628,11 @@ static bool exec_concatenate(EvalCtx *ctx, Frame *f, const Instr *in, const Shap
     if (o->info->elements)
       k_move_box(dd, rs->dims, dst_start, d.data, o->info->dims, zero, o->info->dims, rank,
                  (size_t)o->info->esize);
-    free(d.tmp);
+    value_tmp_free(&d.tmp);
     at += o->info->dims[cd];
   }
-  if (ok) ok = value_dense_commit(&ctx->vc, v, dtmp, err);
-  else free(dtmp);
+  if (ok) ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
+  else value_tmp_free(&dtmp);
   if (!ok) {
     value_unref(&ctx->vc, v);
     return false;
@@ -679,18 +683,19 @@ static bool exec_dynamic_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Sh
   Dense d;
   if (!dense_in(ctx, src, &d, err)) return false;
   Value *v;
-  void *dd, *dtmp;
+  void *dd;
+  DenseTmp dtmp = {NULL};
   bool ok = new_result(ctx, in, rs, false, &v, err);
   if (ok) {
     ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
     if (ok) {
       if (v->info->elements)
         k_slice(dd, rs->dims, d.data, si->dims, si->rank, start, ones, (size_t)si->esize);
-      ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+      ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
     }
     if (!ok) value_unref(&ctx->vc, v);
   }
-  free(d.tmp);
+  value_tmp_free(&d.tmp);
   if (ok) *out = v;
   return ok;
 }
@@ -731,7 +736,8 @@ static bool exec_dynamic_update_slice(EvalCtx *ctx, Frame *f, const Instr *in, c
   }
   if (ui->elements) {
     Dense du;
-    void *dd, *dtmp;
+    void *dd;
+    DenseTmp dtmp = {NULL};
     if (!dense_in(ctx, upd, &du, err)) {
       value_unref(&ctx->vc, v);
       return false;
@@ -749,11 +755,12 @@ static bool exec_dynamic_update_slice(EvalCtx *ctx, Frame *f, const Instr *in, c
         memcpy(dd, dr.data, (size_t)ri->dense_bytes);
         k_move_box(dd, rs->dims, start, du.data, ui->dims, zero, ui->dims, si->rank,
                    (size_t)si->esize);
-        ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+        ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
       }
-      if (ok) free(dr.tmp);
+      value_tmp_free(&dr.tmp);
+      value_tmp_free(&dtmp);
     }
-    free(du.tmp);
+    value_tmp_free(&du.tmp);
     if (!ok) {
       value_unref(&ctx->vc, v);
       return false;
@@ -774,7 +781,8 @@ static bool exec_iota(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   if (!new_result(ctx, in, rs, false, &v, err)) return false;
   int64_t n = v->info->elements;
   int64_t *tmp = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
-  void *dd, *dtmp;
+  void *dd;
+  DenseTmp dtmp = {NULL};
   bool ok = tmp && value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
   if (!tmp) error_set(err, ERR_RUNTIME, -1, "out of memory");
   if (ok) {
@@ -782,7 +790,7 @@ static bool exec_iota(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
       k_iota_s64(tmp, rs->dims, rs->rank, (int)dim);
       etype_convert_array(rs->etype, dd, ET_S64, tmp, n);
     }
-    ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+    ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
   }
   free(tmp);
   if (!ok) {
@@ -797,13 +805,14 @@ static bool scalar_result(EvalCtx *ctx, const Instr *in, const Shape *rs, int64_
                           Error *err) {
   Value *v;
   if (!new_result(ctx, in, rs, true, &v, err)) return false;
-  void *dd, *dtmp;
+  void *dd;
+  DenseTmp dtmp = {NULL};
   if (!value_dense_target(&ctx->vc, v, &dd, &dtmp, err)) {
     value_unref(&ctx->vc, v);
     return false;
   }
   etype_convert_array(rs->etype, dd, ET_S64, &x, 1);
-  if (!value_dense_commit(&ctx->vc, v, dtmp, err)) {
+  if (!value_dense_commit(&ctx->vc, v, &dtmp, err)) {
     value_unref(&ctx->vc, v);
     return false;
   }

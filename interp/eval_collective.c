@@ -116,11 +116,11 @@ static void result_form(const Instr *in, const Shape *rs, Form *fm) {
 typedef struct Views {
   int n;
   KArray *a;
-  void **tmp; /* converted copies (non-default layouts), freed on close */
+  DenseTmp *tmp; /* converted copies (non-default layouts), freed on close */
 } Views;
 
 static void views_close(Views *v) {
-  for (int i = 0; i < v->n; i++) free(v->tmp[i]);
+  for (int i = 0; i < v->n; i++) value_tmp_free(&v->tmp[i]);
   free(v->a);
   free(v->tmp);
   v->n = 0;
@@ -149,13 +149,13 @@ static bool views_open(EvalCtx *ctx, Frame *f, const Instr *in, Views *v, Error 
 typedef struct Outs {
   int n;
   Value **v;
-  void **tmp;
+  DenseTmp *tmp;
   KArray *a;
 } Outs;
 
 static void outs_drop(EvalCtx *ctx, Outs *o) {
   for (int i = 0; i < o->n; i++) {
-    free(o->tmp[i]);
+    value_tmp_free(&o->tmp[i]);
     value_unref(&ctx->vc, o->v[i]);
   }
   free(o->v);
@@ -192,8 +192,7 @@ static bool outs_open(EvalCtx *ctx, const Instr *in, const Shape *res, Outs *o, 
 static bool outs_close(EvalCtx *ctx, const Shape *res, Outs *o, bool ok, Value **out,
                        Error *err) {
   for (int i = 0; ok && i < o->n; i++) {
-    ok = value_dense_commit(&ctx->vc, o->v[i], o->tmp[i], err);
-    o->tmp[i] = NULL;
+    ok = value_dense_commit(&ctx->vc, o->v[i], &o->tmp[i], err);
   }
   if (ok && !shape_is_tuple(res)) {
     *out = o->v[0];

@@ -113,10 +113,10 @@ static bool slice_to_dynamic(EvalCtx *ctx, Frame *fr, const Instr *in, const Sha
                        "instruction %s: SliceToDynamic size %d must be an integer scalar",
                        in->name, d);
     const void *p;
-    void *tmp;
+    DenseTmp tmp;
     if (!value_dense_read(&ctx->vc, s, &p, &tmp, err)) return false;
     sz[d] = etype_load_i64(s->info->etype, p);
-    free(tmp);
+    value_tmp_free(&tmp);
     bool dynamic = rs->dynamic && rs->dynamic[d];
     if (sz[d] < 0 || sz[d] > rs->dims[d] || (!dynamic && sz[d] != rs->dims[d]))
       return error_set(err, ERR_RUNTIME, in->offset,

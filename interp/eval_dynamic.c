@@ -142,15 +142,15 @@ static bool masked_copy(EvalCtx *ctx, const Instr *in, const Value *v, const voi
                         Value **out, Error *err) {
   const ArrayInfo *ai = v->info;
   const void *src;
-  void *tmp;
+  DenseTmp tmp;
   if (!value_dense_read(&ctx->vc, v, &src, &tmp, err)) return false;
   char *dense = malloc((size_t)(ai->dense_bytes ? ai->dense_bytes : 1));
   if (!dense) {
-    free(tmp);
+    value_tmp_free(&tmp);
     return error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
   if (ai->dense_bytes) memcpy(dense, src, (size_t)ai->dense_bytes);
-  free(tmp);
+  value_tmp_free(&tmp);
   int64_t idx[SHAPE_MAX_RANK] = {0};
   int r = ai->rank;
   for (int64_t i = 0; i < ai->elements; i++) {
@@ -236,10 +236,10 @@ bool eval_dyn_before(EvalCtx *ctx, Frame *f, const Instr *in, DynSwap *sw, Error
                          "instruction %s: init value %d must be a scalar of its input's type",
                          in->name, i);
       const void *fill;
-      void *tmp;
+      DenseTmp tmp;
       if (!value_dense_read(&ctx->vc, init, &fill, &tmp, err)) return false;
       bool ok = swap_masked(ctx, f, in, i, fill, sw, err);
-      free(tmp);
+      value_tmp_free(&tmp);
       if (!ok) return false;
     }
   } else if (k == DK_DOT) {
@@ -474,7 +474,8 @@ static bool concat_dynamic(EvalCtx *ctx, const Frame *f, const Instr *in, Value 
   if (!(ri->shape->dynamic && ri->shape->dynamic[cd]))
     return unsupported(f, in, "concatenate with a static result dimension", err);
   if ((*v)->refs > 1) return unsupported(f, in, "concatenate", err);
-  void *dst, *dtmp;
+  void *dst;
+  DenseTmp dtmp;
   if (!value_dense_target(&ctx->vc, *v, &dst, &dtmp, err)) return false;
   int64_t off = 0;
   bool ok = true;
@@ -482,7 +483,7 @@ static bool concat_dynamic(EvalCtx *ctx, const Frame *f, const Instr *in, Value 
     const Value *o = frame_operand(f, in, k);
     const ArrayInfo *oi = o->info;
     const void *src;
-    void *stmp;
+    DenseTmp stmp;
     if (!(ok = value_dense_read(&ctx->vc, o, &src, &stmp, err))) break;
     int64_t idx[SHAPE_MAX_RANK] = {0};
     for (int64_t i = 0; i < oi->elements; i++) {
@@ -494,10 +495,14 @@ static bool concat_dynamic(EvalCtx *ctx, const Frame *f, const Instr *in, Value 
       }
       for (int d = rank - 1; d >= 0 && ++idx[d] == oi->dims[d]; d--) idx[d] = 0;
     }
-    free(stmp);
+    value_tmp_free(&stmp);
     off += value_dim_size(o, cd);
   }
-  return value_dense_commit(&ctx->vc, *v, dtmp, err) && ok;
+  if (!ok) {
+    value_tmp_free(&dtmp);
+    return false;
+  }
+  return value_dense_commit(&ctx->vc, *v, &dtmp, err);
 }
 
 bool eval_dyn_after(EvalCtx *ctx, const Frame *f, const Instr *in, Value **v, Error *err) {
@@ -559,10 +564,10 @@ bool eval_set_dimension_size(EvalCtx *ctx, const Frame *f, const Instr *in, Valu
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: the size must be an integer scalar", in->name);
   const void *p;
-  void *tmp;
+  DenseTmp tmp;
   if (!value_dense_read(&ctx->vc, s, &p, &tmp, err)) return false;
   int64_t size = etype_load_i64(s->info->etype, p);
-  free(tmp);
+  value_tmp_free(&tmp);
   int d = (int)dl->v[0];
   /* XLA stores the size unchecked and reads past the data when it exceeds
    * the bound; here that is an error. */

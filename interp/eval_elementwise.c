@@ -77,10 +77,10 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   }
   if (kind == EW_SELECT && (ops[1]->ntuple || ops[2]->ntuple || !shape_is_array(rs))) {
     const void *pd;
-    void *tmp;
+    DenseTmp tmp;
     if (!ops[0]->info || !value_dense_read(&ctx->vc, ops[0], &pd, &tmp, err)) return false;
     bool p = *(const uint8_t *)pd != 0;
-    free(tmp);
+    value_tmp_free(&tmp);
     char who[300];
     eval_who(in, who, sizeof who);
     return value_coerce(&ctx->vc, p ? ops[1] : ops[2], rs, who, out, err);
@@ -100,8 +100,9 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     if (!scalar[k] && !same_arrangement(ops[k]->info, ri)) physical = false;
   if (kind == EW_BITCAST_CONVERT && ri->identity && ops[0]->info->identity) physical = true;
   const void *src[3] = {0};
-  void *tmps[3] = {0};
-  void *dst, *dtmp = NULL;
+  DenseTmp tmps[3] = {{NULL}, {NULL}, {NULL}};
+  void *dst;
+  DenseTmp dtmp = {NULL};
   int64_t n;
   bool ok = true;
   if (physical) {
@@ -160,12 +161,12 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     case EW_BROADCAST: case EW_SKIP: break; /* only in fused groups */
     }
   }
-  for (int k = 0; k < nops; k++) free(tmps[k]);
+  for (int k = 0; k < nops; k++) value_tmp_free(&tmps[k]);
   if (ok) {
     if (physical) ok = value_zero_padding(&ctx->vc, v, err);
-    else ok = value_dense_commit(&ctx->vc, v, dtmp, err);
+    else ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
   } else {
-    free(dtmp);
+    value_tmp_free(&dtmp);
   }
   if (!ok) {
     value_unref(&ctx->vc, v);
@@ -177,7 +178,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
 
 /* --- fused elementwise groups --- */
 
-enum { EW_BLOCK = 4096, EW_MAX_RANK = 32 };
+enum { EW_BLOCK = 2048, EW_MAX_RANK = 32 };
 
 typedef struct Member {
   EwKind kind;
@@ -193,6 +194,8 @@ typedef struct Member {
   int ext_esize[3];
   unsigned char *scratch; /* this block, when not materialised */
   unsigned char *out;     /* the materialised value's data, or NULL */
+  unsigned char *donated; /* materialised in a donor's buffer: computed in
+                           * scratch, then copied there block by block */
   const Instr *bin;       /* a re-derived broadcast: its instruction */
   bool splat;             /* a broadcast of one element: scratch filled once */
   bool own;               /* scratch allocated for this member alone */
@@ -202,7 +205,7 @@ typedef struct Member {
   const int64_t *bdims;     /* result dims */
   int64_t bstride[EW_MAX_RANK]; /* operand elements per step of each result dim */
   const unsigned char *bsrc;
-  void *btmp;
+  DenseTmp btmp;
 } Member;
 
 /* Broadcasts join a group only with the default layout (dense row-major, no
@@ -343,6 +346,52 @@ static bool member_broadcast(EvalCtx *ctx, Frame *f, const Instr *in, Member *m,
 
 bool eval_group_member(const Instr *in) { return in->op != OP_CONSTANT; }
 
+/* Whether x is read through a broadcast in the group (first..last): such
+ * reads do not follow the group's block order. */
+static bool read_by_broadcast(const Computation *c, int first, int last, const Instr *x) {
+  for (int j = first; j <= last; j++) {
+    const Instr *in = c->instrs[j];
+    if (in->op == OP_BROADCAST && in->operands[0] == x) return true;
+    for (int o = 0; o < in->noperands; o++)
+      if (in->operands[o]->op == OP_BROADCAST && in->operands[o]->operands[0] == x) return true;
+  }
+  return false;
+}
+
+/* A value whose buffer kept member k (instruction first + k, info ai) can
+ * take over instead of a fresh one, as XLA's buffer assignment shares the
+ * buffer of an operand that dies at an elementwise op: an operand of
+ * members 0..k from before the group, used by nothing after member k,
+ * held by nothing but this frame, with the member's element size, layout
+ * and memory space, read only elementwise.  Block lo of the donor is
+ * overwritten only after every member reading it has read block lo, and
+ * blocks go in order, so the group sees the donor's data intact.  Returns
+ * the donor's index, or -1. */
+static int donor(const CompPlan *p, Frame *f, int first, int last, int k, const ArrayInfo *ai,
+                 const bool *taken) {
+  const Computation *c = p->comp;
+  const Shape *rs = &c->instrs[first + k]->shape;
+  for (int j = 0; j <= k; j++) {
+    const Instr *in = c->instrs[first + j];
+    if (!eval_group_member(in) || in->op == OP_BROADCAST) continue;
+    for (int o = 0; o < in->noperands; o++) {
+      const Instr *op = in->operands[o];
+      if (op->parent != c || op->index >= first || taken[op->index] || op == c->root ||
+          op->op == OP_PARAMETER || op->op == OP_CONSTANT || p->last_use[op->index] > first + k)
+        continue;
+      const Value *v = f->vals[op->index];
+      if (!v || v->refs != 1 || !v->info || !v->buf || v->buf->refs != 1 || !v->buf->counted ||
+          v->buf->borrowed || v->info->packed || ai->packed || v->info->esize != ai->esize ||
+          v->info->space != ai->space || v->info->phys_bytes != ai->phys_bytes ||
+          v->info->plan.slots != ai->plan.slots || !layout_equal(&v->shape->layout, &rs->layout) ||
+          read_by_broadcast(c, first, last, op))
+        continue;
+      return op->index;
+    }
+  }
+  return -1;
+}
+
 /* Scratch slots: a member's block lives in a slot from its computation to
  * its last use inside the group, then the slot is reused. */
 static bool assign_slots(Member *ms, int nm, const int *last_in, unsigned char **slots,
@@ -384,8 +433,9 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *
   Member *ms = calloc((size_t)nm * 4, sizeof *ms);
   int *last_in = calloc((size_t)nm, sizeof *last_in);
   unsigned char **slots = calloc((size_t)nm, sizeof *slots);
+  bool *taken = calloc((size_t)(first > 0 ? first : 1), sizeof *taken); /* donors used */
   int nslots = 0;
-  bool ok = ms && last_in && slots;
+  bool ok = ms && last_in && slots && taken;
   if (!ok) error_set(err, ERR_RUNTIME, -1, "out of memory");
   int64_t n = 0;
   for (int k = 0; k < nm && ok; k++) {
@@ -398,11 +448,24 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *
     m->rt = in->shape.etype;
     m->esize = etype_storage_bytes(m->rt);
     if (f->plan->keep[first + k]) { /* needed after the group */
-      char who[300];
-      eval_who(in, who, sizeof who);
-      if (!(ok = value_new_array(&ctx->vc, &in->shape, false, who, &f->vals[first + k], err))) break;
-      m->out = f->vals[first + k]->buf->data;
-      if (!n) n = f->vals[first + k]->info->plan.slots;
+      const ArrayInfo *ai = value_array_info(&ctx->vc, &in->shape, err);
+      if (!(ok = ai != NULL)) break;
+      int d = donor(f->plan, f, first, last, k, ai, taken);
+      if (d >= 0) {
+        f->vals[first + k] = value_wrap_buffer(&in->shape, ai, f->vals[d]->buf);
+        if (!(ok = f->vals[first + k] != NULL)) {
+          error_set(err, ERR_RUNTIME, -1, "out of memory");
+          break;
+        }
+        taken[d] = true;
+        m->donated = f->vals[d]->buf->data;
+      } else {
+        char who[300];
+        eval_who(in, who, sizeof who);
+        if (!(ok = value_new_array(&ctx->vc, &in->shape, false, who, &f->vals[first + k], err))) break;
+        m->out = f->vals[first + k]->buf->data;
+      }
+      if (!n) n = ai->plan.slots;
     }
     if (in->op == OP_BROADCAST) continue; /* set up below, once n is known */
     switch (in->op) {
@@ -478,6 +541,7 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *
       void *d = m->out ? (void *)(m->out + lo * m->esize) : (void *)m->scratch;
       if (m->kind == EW_BROADCAST) {
         if (!m->own) broadcast_fill(m, d, lo, cnt);
+        if (m->donated) memcpy(m->donated + lo * m->esize, d, (size_t)(cnt * m->esize));
         continue;
       }
       const void *s[3];
@@ -488,13 +552,15 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *
                           : (const void *)src->scratch;
       }
       ok = member_apply(m, d, s, cnt, err);
+      if (m->donated) memcpy(m->donated + lo * m->esize, d, (size_t)(cnt * m->esize));
     }
   }
-  for (int k = 0; k < nv && ms; k++) free(ms[k].btmp);
+  for (int k = 0; k < nv && ms; k++) value_tmp_free(&ms[k].btmp);
   for (int k = 0; k < nv && ms; k++)
     if (ms[k].own) free(ms[k].scratch);
   for (int k = 0; k < nslots; k++) free(slots[k]);
   free(slots);
+  free(taken);
   free(last_in);
   free(ms);
   for (int k = first; k <= last && ok; k++)

@@ -166,14 +166,14 @@ static bool vecfn_call_each(VecFn *f, int nargs, const void *const *args, int no
     for (int i = 0; i < nouts && ok; i++) {
       const Value *leaf = r->ntuple ? r->elems[i] : r;
       const void *d;
-      void *tmp;
+      DenseTmp tmp;
       if (!leaf->info || !value_dense_read(&f->ctx->vc, leaf, &d, &tmp, err)) {
         ok = leaf->info ? false : error_set(err, ERR_RUNTIME, -1, "bad reducer result");
         break;
       }
       int es = etype_storage_bytes(leaf->info->etype);
       memcpy((char *)outs[i] + j * es, d, (size_t)es);
-      free(tmp);
+      value_tmp_free(&tmp);
     }
     value_unref(&f->ctx->vc, r);
   }
@@ -218,13 +218,13 @@ bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
   for (int i = 0; i < nouts && ok; i++) {
     const Value *leaf = r->ntuple ? r->elems[i] : r;
     const void *d;
-    void *tmp;
+    DenseTmp tmp;
     if (!leaf->info || !value_dense_read(&f->ctx->vc, leaf, &d, &tmp, err)) {
       ok = leaf->info ? false : error_set(err, ERR_RUNTIME, -1, "bad reducer result");
       break;
     }
     memcpy(outs[i], d, (size_t)leaf->info->dense_bytes);
-    free(tmp);
+    value_tmp_free(&tmp);
   }
   value_unref(&f->ctx->vc, r);
   return ok;

@@ -10,7 +10,7 @@ bool eval_view(EvalCtx *ctx, EvalViews *vs, const Value *v, const Instr *in, Err
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand is not an array",
                      in->name);
   const void *d;
-  void *tmp;
+  DenseTmp tmp;
   if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
   KArray *k = &vs->a[vs->n];
   k->etype = v->info->etype;
@@ -22,7 +22,7 @@ bool eval_view(EvalCtx *ctx, EvalViews *vs, const Value *v, const Instr *in, Err
 }
 
 void eval_views_free(EvalViews *vs) {
-  for (int i = 0; i < vs->n; i++) free(vs->tmp[i]);
+  for (int i = 0; i < vs->n; i++) value_tmp_free(&vs->tmp[i]);
   vs->n = 0;
 }
 
@@ -52,7 +52,7 @@ bool eval_outs_new(EvalCtx *ctx, const Instr *in, const Shape *rs, EvalOuts *o, 
 
 void eval_outs_drop(EvalCtx *ctx, EvalOuts *o) {
   for (int i = 0; i < o->n; i++) {
-    free(o->tmp[i]);
+    value_tmp_free(&o->tmp[i]);
     value_unref(&ctx->vc, o->v[i]);
   }
   o->n = 0;
@@ -60,8 +60,7 @@ void eval_outs_drop(EvalCtx *ctx, EvalOuts *o) {
 
 bool eval_outs_finish(EvalCtx *ctx, const Shape *rs, EvalOuts *o, Value **out, Error *err) {
   for (int i = 0; i < o->n; i++) {
-    bool ok = value_dense_commit(&ctx->vc, o->v[i], o->tmp[i], err);
-    o->tmp[i] = NULL;
+    bool ok = value_dense_commit(&ctx->vc, o->v[i], &o->tmp[i], err);
     if (!ok) {
       eval_outs_drop(ctx, o);
       return false;

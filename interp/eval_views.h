@@ -16,7 +16,7 @@ enum { EVAL_MAX_VIEWS = 64, EVAL_MAX_OUTS = 64 };
 typedef struct EvalViews {
   int n;
   KArray a[EVAL_MAX_VIEWS];
-  void *tmp[EVAL_MAX_VIEWS];
+  DenseTmp tmp[EVAL_MAX_VIEWS];
 } EvalViews;
 
 bool eval_view(EvalCtx *ctx, EvalViews *vs, const Value *v, const Instr *in, Error *err);
@@ -26,7 +26,7 @@ void eval_views_free(EvalViews *vs);
 typedef struct EvalOuts {
   int n;
   Value *v[EVAL_MAX_OUTS];
-  void *tmp[EVAL_MAX_OUTS];
+  DenseTmp tmp[EVAL_MAX_OUTS];
   KArray a[EVAL_MAX_OUTS];
 } EvalOuts;
 

@@ -5,11 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include "base/hostmem.h"
 
 void mem_init(MemSystem *m) { memset(m, 0, sizeof *m); }
-
-static void block_free(MemSystem *m, void *p, size_t sz);
 
 /* The shared host budget (multi-device runs): take sz bytes, or false when
  * the devices together would hold more than the limit. */
@@ -25,14 +24,7 @@ static void host_give(MemSystem *m, size_t sz) {
   if (m->host) atomic_fetch_sub(&m->host->held, (int64_t)sz);
 }
 
-static void pool_flush(MemSystem *m) {
-  for (int i = 0; i < m->npool; i++) block_free(m, m->pool_block[i], m->pool_size[i]);
-  m->npool = 0;
-  m->pool_bytes = 0;
-}
-
 void mem_destroy(MemSystem *m) {
-  pool_flush(m);
   for (int c = 0; c < MEM_SMALL_CLASSES; c++) {
     while (m->small_free[c]) {
       void *p = m->small_free[c];
@@ -42,43 +34,26 @@ void mem_destroy(MemSystem *m) {
     }
     m->small_count[c] = 0;
   }
-  m->npool = 0;
-  m->pool_bytes = 0;
+  hostmem_trim(); /* the run is over: give back the big blocks kept for reuse */
 }
 
-/* Big buffers come straight from mmap, 2 MiB aligned and marked for
- * transparent huge pages (as numpy does for its large arrays): first-touch
- * page faults of fresh memory cost more than the arithmetic of an
- * elementwise op on it, and huge pages cut their number 512-fold.  Fresh
- * mappings are zero, so `zero` is free for them. */
-#define MEM_HUGE_MIN ((size_t)4 << 20)
-#define MEM_HUGE_ALIGN ((size_t)2 << 20)
-
+/* Big buffers are hostmem blocks (base/hostmem.h): 2 MiB aligned huge pages,
+ * kept for reuse by any later request that fits, as the first touch of
+ * fresh pages costs more than the arithmetic of an elementwise op on them.
+ * Fresh mappings are zero, so `zero` is free for them. */
 static size_t rounded(int64_t nbytes) {
   size_t sz = ((size_t)nbytes + 63) & ~(size_t)63;
-  if (sz >= MEM_HUGE_MIN) sz = (sz + MEM_HUGE_ALIGN - 1) & ~(MEM_HUGE_ALIGN - 1);
   return sz ? sz : 64;
 }
 
 static void *block_new(size_t sz, bool *fresh_zero) {
   *fresh_zero = false;
-  if (sz < MEM_HUGE_MIN) return aligned_alloc(64, sz);
-  size_t len = sz + MEM_HUGE_ALIGN;
-  char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return NULL;
-  char *a = (char *)(((uintptr_t)p + MEM_HUGE_ALIGN - 1) & ~(uintptr_t)(MEM_HUGE_ALIGN - 1));
-  if (a > p) munmap(p, (size_t)(a - p));
-  size_t tail = (size_t)((p + len) - (a + sz));
-  if (tail) munmap(a + sz, tail);
-#ifdef MADV_HUGEPAGE
-  madvise(a, sz, MADV_HUGEPAGE);
-#endif
-  *fresh_zero = true;
-  return a;
+  if (sz < HOSTMEM_MIN) return aligned_alloc(64, sz);
+  return hostmem_alloc(sz, fresh_zero);
 }
 
 static void block_free(MemSystem *m, void *p, size_t sz) {
-  if (sz >= MEM_HUGE_MIN) munmap(p, sz);
+  if (sz >= HOSTMEM_MIN) hostmem_free(p);
   else free(p);
   host_give(m, sz);
 }
@@ -221,27 +196,12 @@ void *mem_raw_alloc(MemSystem *m, int64_t nbytes, bool zero) {
     else memset((char *)p + nbytes, 0, sz - (size_t)nbytes);
     return p;
   }
-  for (int i = m->npool - 1; i >= 0; i--) {
-    if (m->pool_size[i] == sz) {
-      p = m->pool_block[i];
-      m->pool_bytes -= sz;
-      m->npool--;
-      m->pool_size[i] = m->pool_size[m->npool];
-      m->pool_block[i] = m->pool_block[m->npool];
-      break;
-    }
-  }
   bool fresh_zero = false;
+  if (!host_take(m, sz)) return NULL;
+  p = block_new(sz, &fresh_zero);
   if (!p) {
-    if (!host_take(m, sz)) {
-      pool_flush(m); /* our own reuse pool first */
-      if (!host_take(m, sz)) return NULL;
-    }
-    p = block_new(sz, &fresh_zero);
-    if (!p) {
-      host_give(m, sz);
-      return NULL;
-    }
+    host_give(m, sz);
+    return NULL;
   }
   if (fresh_zero) return p;
   if (zero) memset(p, 0, sz);
@@ -280,23 +240,6 @@ void mem_raw_free(MemSystem *m, void *p, int64_t nbytes) {
     memcpy(p, &m->small_free[cls], sizeof(void *));
     m->small_free[cls] = p;
     m->small_count[cls]++;
-    return;
-  }
-  /* Keep the big ones for reuse too. */
-  size_t pool_max = m->pool_max ? m->pool_max : MEM_POOL_MAX_BYTES;
-  if (sz >= 65536 && sz <= pool_max && m->pool_bytes + sz <= pool_max) {
-    if (m->npool == MEM_POOL_SLOTS) {
-      /* evict the oldest */
-      m->pool_bytes -= m->pool_size[0];
-      block_free(m, m->pool_block[0], m->pool_size[0]);
-      memmove(&m->pool_size[0], &m->pool_size[1], sizeof(size_t) * (MEM_POOL_SLOTS - 1));
-      memmove(&m->pool_block[0], &m->pool_block[1], sizeof(void *) * (MEM_POOL_SLOTS - 1));
-      m->npool--;
-    }
-    m->pool_size[m->npool] = sz;
-    m->pool_block[m->npool] = p;
-    m->npool++;
-    m->pool_bytes += sz;
     return;
   }
   block_free(m, p, sz);

@@ -28,17 +28,11 @@ typedef struct MemSpace {
   int64_t largest_alloc;
 } MemSpace;
 
-/* Host blocks kept for reuse: freeing a 64 MiB buffer and allocating
- * another right after is the common case (elementwise chains, loop bodies);
- * reusing the block spares the page faults of fresh memory. */
-enum { MEM_POOL_SLOTS = 16 };
-#define MEM_POOL_MAX_BYTES ((size_t)1 << 31)
-
 enum { MEM_SMALL_CLASSES = 64, MEM_SMALL_KEEP = 256 }; /* classes of 64 bytes up to 4 KiB */
 
 /* Host memory shared by the devices of a multi-device run (each device has
  * its own MemSystem and simulated spaces, but they all live in this
- * process): the real bytes they hold (buffers and reuse pools) against a
+ * process): the real bytes they hold (their buffers) against a
  * limit, so that many devices fail cleanly instead of exhausting the
  * machine. */
 typedef struct MemHostBudget {
@@ -49,10 +43,6 @@ typedef struct MemHostBudget {
 typedef struct MemSystem {
   void *small_free[MEM_SMALL_CLASSES]; /* free lists (next pointer in the block) */
   int small_count[MEM_SMALL_CLASSES];
-  int npool;
-  size_t pool_bytes;
-  size_t pool_size[MEM_POOL_SLOTS];
-  void *pool_block[MEM_POOL_SLOTS];
   int nspaces;
   MemSpace spaces[MEM_MAX_SPACES];
   /* Ids not configured get an unlimited implicit space (a real dump may use
@@ -60,11 +50,11 @@ typedef struct MemSystem {
    * they are an error instead. */
   bool strict;
   MemHostBudget *host; /* shared host budget, or NULL (no limit: one device) */
-  size_t pool_max;     /* bytes the reuse pool may keep; 0: MEM_POOL_MAX_BYTES */
 } MemSystem;
 
 void mem_init(MemSystem *m);
-/* Frees the reuse pool (the counters stay readable). */
+/* Frees the small blocks kept for reuse and trims base/hostmem's free
+ * ranges (the counters stay readable). */
 void mem_destroy(MemSystem *m);
 /* Adds a configured space; false (ERR_USAGE) on a duplicate id or when full. */
 bool mem_add_space(MemSystem *m, int64_t id, const char *name, int64_t capacity,

@@ -10,11 +10,13 @@
 #include "interp/run_internal.h"
 #include "layout/etype_convert.h"
 
-static int64_t now_ns(void) {
+static int64_t clock_ns(clockid_t id) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(id, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+static int64_t now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 
 int run_count_leaves(const Shape *s) {
   if (shape_is_tuple(s)) {
@@ -296,35 +298,29 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
  * below its bounds). */
 static bool leaf_copy(EvalCtx *ctx, const Value *v, RunLeaf *l, Error *err) {
   const void *d;
-  void *tmp;
+  DenseTmp tmp;
   if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
   l->shape = v->info->shape;
   int64_t n = 1;
   for (int i = 0; i < v->info->rank; i++) n *= l->dims[i] = value_dim_size(v, i);
   l->nbytes = n * v->info->esize;
-  if (tmp && !v->dyn) {
-    l->data = tmp;
-    return true;
-  }
   l->data = malloc((size_t)(l->nbytes ? l->nbytes : 1));
-  if (!l->data) {
-    free(tmp);
-    return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  }
-  if (v->dyn) value_dense_valid(v, d, l->data);
-  else if (l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
-  free(tmp);
+  if (l->data && v->dyn) value_dense_valid(v, d, l->data);
+  else if (l->data && l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
+  value_tmp_free(&tmp);
+  if (!l->data) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   return true;
 }
 
-static bool collect_leaves(EvalCtx *ctx, const Value *v, RunResult *res, Error *err) {
+static bool collect_leaves(EvalCtx *ctx, const Value *v, bool data, RunResult *res, Error *err) {
   if (v->ntuple) {
     for (int i = 0; i < v->ntuple; i++)
-      if (!collect_leaves(ctx, v->elems[i], res, err)) return false;
+      if (!collect_leaves(ctx, v->elems[i], data, res, err)) return false;
     return true;
   }
   if (!v->info) return true; /* token */
-  if (!leaf_copy(ctx, v, &res->leaves[res->nleaves], err)) return false;
+  if (!data) res->leaves[res->nleaves].shape = v->info->shape;
+  else if (!leaf_copy(ctx, v, &res->leaves[res->nleaves], err)) return false;
   res->nleaves++;
   return true;
 }
@@ -592,7 +588,6 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   }
   bool ok = config_apply(cfg, mem, err);
   mem->host = dev->host;
-  mem->pool_max = dev->pool_max;
   bool inited = ok && eval_init(ctx, m, mem, arena, err);
   ok = inited;
   FILE *trace = dev->trace ? opt->trace : NULL;
@@ -635,13 +630,17 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   int64_t *times = calloc((size_t)reps, sizeof *times);
   if (!times) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
   int64_t done = 0;
+  res->eval_cpu_ns = INT64_MAX;
   for (; ok && done < reps; done++) {
     if (result) value_unref(&ctx->vc, result);
     result = NULL;
-    int64_t ta = now_ns();
+    int64_t ta = now_ns(), ca = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     ok = eval_computation(ctx, e, args, e->nparams, &result, err);
     times[done] = now_ns() - ta;
+    int64_t cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - ca;
+    if (cpu < res->eval_cpu_ns) res->eval_cpu_ns = cpu;
   }
+  if (!done) res->eval_cpu_ns = 0;
   int64_t t2 = now_ns();
   res->wall_ns = t2 - t0;
   res->repeat = done ? done : 1;
@@ -664,7 +663,7 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     int nl = run_count_leaves(result->shape ? result->shape : &e->root->shape);
     res->leaves = calloc((size_t)(nl ? nl : 1), sizeof *res->leaves);
     if (!res->leaves) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
-    else ok = collect_leaves(ctx, result, res, err);
+    else ok = collect_leaves(ctx, result, !opt->discard_result, res, err);
   }
   if (inited) {
     value_unref(&ctx->vc, result);
@@ -711,7 +710,7 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
                      "run",
                      replicas, partitions, RUN_MAX_DEVICES);
   if (replicas * partitions == 1) {
-    RunDevice one = {NULL, 0, 1, 1, true, NULL, 0};
+    RunDevice one = {NULL, 0, 1, 1, true, NULL};
     return run_device(m, opt, inputs, ninputs, &one, res, err);
   }
   return run_devices(m, opt, inputs, ninputs, replicas, partitions, res, err);
@@ -784,9 +783,10 @@ static void stats_text(const RunResult *res, const StatsView *v, StrBuf *o) {
   sb_printf(o, "== hlorun statistics ==\n");
   sb_printf(o, "device: %s\n", res->device);
   fmt_time(res->eval_ns, b, sizeof b);
-  sb_printf(o, "run time: %s (evaluation %s), %" PRId64 " instructions executed, %" PRId64
+  fmt_time(res->eval_cpu_ns, c, sizeof c);
+  sb_printf(o, "run time: %s (evaluation %s, CPU %s), %" PRId64 " instructions executed, %" PRId64
                " while iterations\n",
-            a, b, res->instructions_executed, res->while_iterations);
+            a, b, c, res->instructions_executed, res->while_iterations);
   if (res->repeat > 1) {
     fmt_time(res->eval_median_ns, c, sizeof c);
     fmt_time(res->eval_first_ns, d, sizeof d);
@@ -883,6 +883,7 @@ static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
   yaml_kv_i64(&em, "repeat", res->repeat);
   yaml_kv_i64(&em, "eval_median_ns", res->eval_median_ns);
   yaml_kv_i64(&em, "eval_first_ns", res->eval_first_ns);
+  yaml_kv_i64(&em, "eval_cpu_ns", res->eval_cpu_ns);
   yaml_kv_i64(&em, "instructions_executed", res->instructions_executed);
   yaml_kv_i64(&em, "while_iterations", res->while_iterations);
   yaml_scalar(&em, "memory_spaces");
@@ -943,11 +944,11 @@ static void stats_json(const RunResult *res, const StatsView *v, StrBuf *o) {
               res->partition_id);
   sb_printf(o, ", \"run_time_ns\": %" PRId64 ", \"eval_ns\": %" PRId64
                ", \"repeat\": %" PRId64 ", \"eval_median_ns\": %" PRId64
-               ", \"eval_first_ns\": %" PRId64
+               ", \"eval_first_ns\": %" PRId64 ", \"eval_cpu_ns\": %" PRId64
                ", \"instructions_executed\": %" PRId64 ", \"while_iterations\": %" PRId64
                ",\n \"memory_spaces\": [",
             res->wall_ns, res->eval_ns, res->repeat, res->eval_median_ns, res->eval_first_ns,
-            res->instructions_executed, res->while_iterations);
+            res->eval_cpu_ns, res->instructions_executed, res->while_iterations);
   for (int i = 0; i < res->mem.nspaces; i++) {
     const MemSpace *s = &res->mem.spaces[i];
     sb_printf(o, "%s\n  {\"id\": %" PRId64 ", \"name\": ", i ? "," : "", s->id);

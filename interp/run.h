@@ -46,6 +46,10 @@ typedef struct RunOptions {
    * error. */
   const RunInput *infeed;
   int ninfeed;
+  /* The caller does not read the result's data (hlorun --quiet without
+   * --output): the leaves keep their shapes, data stays NULL and nbytes 0,
+   * which spares a dense copy of the whole result in fresh memory. */
+  bool discard_result;
 } RunOptions;
 
 /* One array leaf of the result, dense row-major natural storage of its
@@ -54,7 +58,7 @@ typedef struct RunOptions {
 typedef struct RunLeaf {
   const Shape *shape;
   int64_t dims[SHAPE_MAX_RANK];
-  void *data; /* malloc'd */
+  void *data; /* malloc'd; NULL when RunOptions.discard_result */
   int64_t nbytes;
 } RunLeaf;
 
@@ -83,6 +87,9 @@ typedef struct RunResult {
                        * `repeat` evaluations) */
   int64_t repeat;     /* evaluations done (>= 1) */
   int64_t eval_first_ns, eval_median_ns; /* first (cold) and median evaluation */
+  int64_t eval_cpu_ns; /* CPU time of the process (every thread, BLAS's too)
+                        * over one evaluation, least of the `repeat` ones:
+                        * steadier than eval_ns on a loaded machine */
   int64_t instructions_executed, while_iterations;
   int64_t conversions, conversion_bytes;
   int64_t alloc_logical_bytes, alloc_physical_bytes, nbuffers;

@@ -73,14 +73,10 @@ bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
   Rendezvous *rdv = NULL;
   bool ok = jobs && names && threads;
   /* All devices live in this process: together they may hold at most half
-   * of the machine's memory (kernel temporaries come on top), each
-   * device's reuse pool a share of it. */
+   * of the machine's memory (kernel temporaries come on top). */
   MemHostBudget host = {0, 0};
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   host.limit = pages > 0 && page > 0 ? (int64_t)pages / 2 * (int64_t)page : INT64_MAX;
-  size_t pool_max = (size_t)(host.limit / 8 / n);
-  if (pool_max > MEM_POOL_MAX_BYTES) pool_max = MEM_POOL_MAX_BYTES;
-  if (pool_max < 65536) pool_max = 65536; /* 0 would mean the default */
   if (ok && !inputs_fit(m, n, &host, err)) {
     free(jobs);
     free(names);
@@ -90,7 +86,7 @@ bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
   for (int d = 0; ok && d < n; d++) {
     DeviceJob *j = &jobs[d];
     *j = (DeviceJob){m, opt, inputs, ninputs,
-                     {NULL, d, replicas, partitions, d == 0, &host, pool_max}, {0}, {0}, {0},
+                     {NULL, d, replicas, partitions, d == 0, &host}, {0}, {0}, {0},
                      false};
     if (partitions > 1)
       snprintf(j->name, sizeof j->name, "device %d (replica %" PRId64 ", partition %" PRId64 ")",

@@ -15,7 +15,6 @@ typedef struct RunDevice {
   int64_t id, replicas, partitions;
   bool trace;             /* only one device writes the trace */
   MemHostBudget *host;    /* host memory shared by the devices, or NULL */
-  size_t pool_max;        /* each device's reuse pool (0: the default) */
 } RunDevice;
 
 /* Binds the inputs and evaluates the entry computation on one device (the

@@ -1,5 +1,7 @@
 #include "interp/value.h"
 
+#include "base/hostmem.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,50 +338,63 @@ bool value_has_dyn(const Value *v) {
 
 /* --- dense views --- */
 
-bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, void **tmp, Error *err) {
+/* Big temporaries reuse host blocks already faulted in (base/hostmem.h). */
+static void *tmp_alloc(int64_t bytes) {
+  bool zeroed;
+  size_t n = bytes ? (size_t)bytes : 1;
+  return n >= HOSTMEM_MIN ? hostmem_alloc(n, &zeroed) : malloc(n);
+}
+
+void value_tmp_free(DenseTmp *t) {
+  if (hostmem_owns(t->p)) hostmem_free(t->p);
+  else free(t->p);
+  t->p = NULL;
+}
+
+bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, DenseTmp *tmp, Error *err) {
   const ArrayInfo *ai = v->info;
-  *tmp = NULL;
+  tmp->p = NULL;
   if (ai->identity) {
     *data = v->buf->data;
     return true;
   }
-  void *t = malloc(ai->dense_bytes ? (size_t)ai->dense_bytes : 1);
+  void *t = tmp_alloc(ai->dense_bytes);
   if (!t) return error_set(err, ERR_RUNTIME, -1, "out of memory (%" PRId64 " bytes)",
                            ai->dense_bytes);
+  tmp->p = t;
   if (!layout_convert(ai->dense_plan, t, &ai->plan, v->buf->data, err)) {
-    free(t);
+    value_tmp_free(tmp);
     return false;
   }
   vc->conversions++;
   vc->conversion_bytes += ai->phys_bytes;
   *data = t;
-  *tmp = t;
   return true;
 }
 
-bool value_dense_target(ValueCtx *vc, Value *v, void **data, void **tmp, Error *err) {
+bool value_dense_target(ValueCtx *vc, Value *v, void **data, DenseTmp *tmp, Error *err) {
   (void)vc;
   const ArrayInfo *ai = v->info;
-  *tmp = NULL;
+  tmp->p = NULL;
   if (ai->identity) {
     *data = v->buf->data;
     return true;
   }
-  void *t = malloc(ai->dense_bytes ? (size_t)ai->dense_bytes : 1);
+  void *t = tmp_alloc(ai->dense_bytes);
   if (!t) return error_set(err, ERR_RUNTIME, -1, "out of memory (%" PRId64 " bytes)",
                            ai->dense_bytes);
   *data = t;
-  *tmp = t;
+  tmp->p = t;
   return true;
 }
 
-bool value_dense_commit(ValueCtx *vc, Value *v, void *tmp, Error *err) {
-  if (!tmp) return true;
+bool value_dense_commit(ValueCtx *vc, Value *v, DenseTmp *tmp, Error *err) {
+  if (!tmp->p) return true;
   const ArrayInfo *ai = v->info;
-  bool ok = layout_convert(&ai->plan, v->buf->data, ai->dense_plan, tmp, err);
+  bool ok = layout_convert(&ai->plan, v->buf->data, ai->dense_plan, tmp->p, err);
   vc->conversions++;
   vc->conversion_bytes += ai->phys_bytes;
-  free(tmp);
+  value_tmp_free(tmp);
   return ok;
 }
 

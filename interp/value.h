@@ -127,13 +127,21 @@ void buffer_unref(ValueCtx *vc, Buffer *b);
 bool value_adopt(ValueCtx *vc, Value *v, const char *who, Error *err);
 
 /* --- dense views --- */
-/* Dense row-major natural-storage bytes of an array value.  *tmp is set to
- * a malloc'd copy the caller frees when a conversion was needed, else NULL. */
-bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, void **tmp, Error *err);
+/* A dense copy made for a layout conversion (p NULL when none was needed).
+ * Big ones are base/hostmem blocks, so it goes back through value_tmp_free,
+ * never free() (a struct, so that free(tmp) does not compile). */
+typedef struct DenseTmp {
+  void *p;
+} DenseTmp;
+void value_tmp_free(DenseTmp *t);
+/* Dense row-major natural-storage bytes of an array value.  *tmp receives
+ * the copy the caller gives back when a conversion was needed. */
+bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, DenseTmp *tmp, Error *err);
 /* Where to write a dense result for v: the buffer itself (identity layouts)
- * or a temporary; then value_dense_commit stores it in v's layout. */
-bool value_dense_target(ValueCtx *vc, Value *v, void **data, void **tmp, Error *err);
-bool value_dense_commit(ValueCtx *vc, Value *v, void *tmp, Error *err);
+ * or a temporary; then value_dense_commit stores it in v's layout (and gives
+ * the temporary back). */
+bool value_dense_target(ValueCtx *vc, Value *v, void **data, DenseTmp *tmp, Error *err);
+bool value_dense_commit(ValueCtx *vc, Value *v, DenseTmp *tmp, Error *err);
 /* New array value of shape s filled from dense data. */
 bool value_from_dense(ValueCtx *vc, const Shape *s, const void *dense, const char *who,
                       Value **out, Error *err);

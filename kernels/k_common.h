@@ -65,13 +65,15 @@ bool k_apply_pairs(const KReducer *r, int nvals, const EType *wtypes, void *cons
 
 
 /* Loads n integer indices of any integer type as int64 (u64 above INT64_MAX
- * saturates).  *out is malloc'ed. */
+ * saturates).  *out is k_malloc'ed (k_free). */
 bool k_load_indices(const KArray *idx, int64_t n, int64_t **out, Error *err);
 /* Copies the box [start, start + size) of a row-major array to dst. */
 void k_copy_box(int es, const void *src, int rank, const int64_t *dims, const int64_t *start,
                 const int64_t *size, void *dst);
 
+/* Kernel temporaries: give back with k_free (any malloc'd pointer too). */
 void *k_malloc(int64_t bytes, Error *err);
+void k_free(void *p);
 bool k_mul3(int64_t a, int64_t b, int64_t *out, Error *err);
 
 /* Float total order key: monotone map of the bit pattern to unsigned. */

@@ -43,9 +43,9 @@ static void *canon(const KArray *x, const int *perm, EType ct, int64_t n, void *
   }
   if (x->etype == ct) { *owned = tmp; return tmp; }
   void *c = k_malloc(n * cs, err);
-  if (!c) { free(tmp); return NULL; }
+  if (!c) { k_free(tmp); return NULL; }
   k_cvt(ct, c, x->etype, p, n);
-  free(tmp);
+  k_free(tmp);
   *owned = c;
   return c;
 }
@@ -162,7 +162,7 @@ static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn
     }
   res = 1;
 out:
-  free(kown); free(lo); free(contig); free(colb);
+  k_free(kown); k_free(lo); k_free(contig); k_free(colb);
   return res;
 #endif
 }
@@ -221,7 +221,7 @@ static bool depthwise_f32(const Taps *t, int64_t rows, int64_t G, int64_t M, con
     for (int64_t c = 0; c < t->KSP; c++)
       if (offs[c] >= 0) depthwise_tap(o, L + b * t->lstr[0] + offs[c], K + c * KOF, G, M);
   }
-  free(offs);
+  k_free(offs);
   return true;
 }
 
@@ -387,14 +387,14 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
       void *tmp = k_malloc(no * cs, err);
       if (!tmp) goto done;
       k_permute(cs, oc, rank, cdims, operm, tmp);
-      free(oc);
+      k_free(oc);
       oc = tmp;
     }
     k_cvt(ot, out->data, ct, oc, no);
   }
   ok = true;
 done:
-  for (int d = 0; d < ns; d++) free(map[d]);
-  free(lown); free(rown); free(oc); free(patch); free(kg); free(og); free(offs);
+  for (int d = 0; d < ns; d++) k_free(map[d]);
+  k_free(lown); k_free(rown); k_free(oc); k_free(patch); k_free(kg); k_free(og); k_free(offs);
   return ok;
 }

@@ -255,11 +255,11 @@ static bool prepare(const KArray *x, EType ct, int nb, const int64_t *bd, int nf
     return true;
   }
   int64_t bytes;
-  if (!k_mul3(n, etype_storage_bytes(ct), &bytes, err)) { free(pbuf); return false; }
+  if (!k_mul3(n, etype_storage_bytes(ct), &bytes, err)) { k_free(pbuf); return false; }
   void *cbuf = k_malloc(bytes, err);
-  if (!cbuf) { free(pbuf); return false; }
+  if (!cbuf) { k_free(pbuf); return false; }
   k_cvt(ct, cbuf, x->etype, src, n);
-  free(pbuf);
+  k_free(pbuf);
   *outp = cbuf;
   *buf = cbuf;
   return true;
@@ -322,21 +322,21 @@ bool k_dot(const KArray *lhs, const KArray *rhs, const KDotDims *dn, KArray *out
   if (!prepare(lhs, ct, dn->nbatch, dn->lhs_batch, nlf, lfree, dn->ncontract, dn->lhs_contract, true, &A, &ta, &abuf, err))
     return false;
   if (!prepare(rhs, ct, dn->nbatch, dn->rhs_batch, nrf, rfree, dn->ncontract, dn->rhs_contract, false, &Bm, &tb, &bbuf, err)) {
-    free(abuf);
+    k_free(abuf);
     return false;
   }
   void *C = out->data;
   if (ot != ct) {
     int64_t bytes;
-    if (!k_mul3(BMN, cs, &bytes, err) || !(cbuf = k_malloc(bytes, err))) { free(abuf); free(bbuf); return false; }
+    if (!k_mul3(BMN, cs, &bytes, err) || !(cbuf = k_malloc(bytes, err))) { k_free(abuf); k_free(bbuf); return false; }
     C = cbuf;
   }
   for (int64_t b = 0; b < B; b++)
     k_gemm(ct, ta, tb, M, N, K, (const char *)A + b * M * K * cs, (const char *)Bm + b * K * N * cs,
            (char *)C + b * M * N * cs);
   if (cbuf) k_cvt(ot, out->data, ct, cbuf, BMN);
-  free(abuf);
-  free(bbuf);
-  free(cbuf);
+  k_free(abuf);
+  k_free(bbuf);
+  k_free(cbuf);
   return true;
 }

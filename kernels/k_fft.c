@@ -16,7 +16,7 @@ typedef struct Plan {
 } Plan;
 
 static void plan_free(Plan *p) {
-  free(p->tw); free(p->rev); free(p->chirp); free(p->bfilt); free(p->work);
+  k_free(p->tw); k_free(p->rev); k_free(p->chirp); k_free(p->bfilt); k_free(p->work);
   memset(p, 0, sizeof *p);
 }
 
@@ -130,7 +130,7 @@ static bool transform_axis(kc128 *data, int rank, const int64_t *dims, int ax, b
       if (inverse) for (int64_t k = 0; k < n; k++) line[k] /= (double)n;
       for (int64_t k = 0; k < n; k++) base[k * inner] = line[k];
     }
-  free(line);
+  k_free(line);
   plan_free(&p);
   return true;
 }
@@ -175,7 +175,7 @@ bool k_fft(const KArray *in, KFftType type, int nlen, const int64_t *L, KArray *
     if (!tmp) goto done;
     k_cvt(ET_F64, tmp, it, in->data, nin);
     for (int64_t i = 0; i < nw; i++) w[i] = tmp[i];
-    free(tmp);
+    k_free(tmp);
     for (int ax = rank - 1; ax >= first; ax--)
       if (!transform_axis(w, rank, wd, ax, false, err)) goto done;
     /* Keep L/2 + 1 bins of the innermost axis. */
@@ -191,7 +191,7 @@ bool k_fft(const KArray *in, KFftType type, int nlen, const int64_t *L, KArray *
     int64_t hd[K_MAX_RANK];
     for (int i = 0; i < rank; i++) hd[i] = i == rank - 1 ? Lin : wd[i];
     for (int ax = first; ax < rank - 1; ax++)
-      if (!transform_axis(tmp, rank, hd, ax, true, err)) { free(tmp); goto done; }
+      if (!transform_axis(tmp, rank, hd, ax, true, err)) { k_free(tmp); goto done; }
     for (int64_t r = 0; r < rows; r++) {
       kc128 *src = tmp + r * Lin, *dst = w + r * Lw;
       for (int64_t k = 0; k < Lw; k++) {
@@ -201,7 +201,7 @@ bool k_fft(const KArray *in, KFftType type, int nlen, const int64_t *L, KArray *
       if (Lw > 0) dst[0] = creal(dst[0]);
       if (Lw % 2 == 0 && Lw > 0) dst[Lw / 2] = creal(dst[Lw / 2]);
     }
-    free(tmp);
+    k_free(tmp);
     if (!transform_axis(w, rank, wd, rank - 1, true, err)) goto done;
     double *re = (double *)w;
     for (int64_t i = 0; i < nw; i++) re[i] = creal(w[i]);
@@ -214,6 +214,6 @@ bool k_fft(const KArray *in, KFftType type, int nlen, const int64_t *L, KArray *
   }
   ok = true;
 done:
-  free(w);
+  k_free(w);
   return ok;
 }

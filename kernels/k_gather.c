@@ -121,7 +121,7 @@ bool k_gather(const KArray *operand, const KArray *indices, const KGatherDims *d
   for (int o = 0, last = -1; o < out->rank; o++)
     if (out->dims[o] != 1) { if (perm[o] < last) ident = false; last = perm[o]; }
   char *canon = ident ? out->data : k_malloc(total * es, err);
-  if (!canon) { free(iv); return false; }
+  if (!canon) { k_free(iv); return false; }
   int64_t ist[K_MAX_RANK + 1], s = 1;
   for (int i = IR - 1; i >= 0; i--) { ist[i] = s; s *= indices->dims[i]; }
   ist[IR] = 0;
@@ -152,8 +152,8 @@ bool k_gather(const KArray *operand, const KArray *indices, const KGatherDims *d
     for (int j = 0; j < nbd; j++) cd[j] = bdims[j];
     for (int j = 0; j < d->noffset; j++) cd[nbd + j] = offsz[j];
     k_permute(es, canon, out->rank, cd, perm, out->data);
-    free(canon);
+    k_free(canon);
   }
-  free(iv);
+  k_free(iv);
   return true;
 }

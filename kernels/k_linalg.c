@@ -37,7 +37,7 @@ bool k_cholesky(const KArray *a, bool lower, KArray *out, Error *err) {
   if (!batch_of(a, &batch, err) || !k_mul3(n, n, &nn, err)) return false;
   if (batch == 0 || n == 0) return true;
   kc128 *m = k_malloc(nn * 16, err), *l = k_malloc(nn * 16, err);
-  if (!m || !l) { free(m); free(l); return false; }
+  if (!m || !l) { k_free(m); k_free(l); return false; }
   int es = etype_storage_bytes(a->etype);
   for (int64_t b = 0; b < batch; b++) {
     load_z(a->etype, (const char *)a->data + b * nn * es, m, nn);
@@ -68,8 +68,8 @@ bool k_cholesky(const KArray *a, bool lower, KArray *out, Error *err) {
       store_z(out->etype, (char *)out->data + b * nn * es, l, nn);
     }
   }
-  free(m);
-  free(l);
+  k_free(m);
+  k_free(l);
   return true;
 }
 
@@ -133,7 +133,7 @@ bool k_triangular_solve(const KArray *a, const KArray *b, const KTriSolveParams 
   }
   ok = true;
 done:
-  free(A); free(E); free(B); free(X);
+  k_free(A); k_free(E); k_free(B); k_free(X);
   return ok;
 }
 
@@ -204,7 +204,7 @@ bool k_batch_norm_training(const KArray *x, const KArray *scale, const KArray *o
     k_cvt(x->etype, mean->data, ET_F64, M, g.c);
     k_cvt(x->etype, var->data, ET_F64, V, g.c);
   }
-  free(X); free(S); free(B); free(M); free(V);
+  k_free(X); k_free(S); k_free(B); k_free(M); k_free(V);
   return ok;
 }
 
@@ -221,7 +221,7 @@ bool k_batch_norm_inference(const KArray *x, const KArray *scale, const KArray *
     BN_FOR(g, X[idx] = (X[idx] - M[f]) / sqrt(V[f] + eps) * S[f] + B[f]);
     k_cvt(x->etype, out->data, ET_F64, X, g.n);
   }
-  free(X); free(S); free(B); free(M); free(V);
+  k_free(X); k_free(S); k_free(B); k_free(M); k_free(V);
   return ok;
 }
 
@@ -253,6 +253,6 @@ bool k_batch_norm_grad(const KArray *x, const KArray *scale, const KArray *mean,
     k_cvt(x->etype, gscale->data, ET_F64, SC, g.c);
     k_cvt(x->etype, goffset->data, ET_F64, SO, g.c);
   }
-  free(X); free(S); free(M); free(V); free(GY); free(SC); free(SO);
+  k_free(X); k_free(S); k_free(M); k_free(V); k_free(GY); k_free(SC); k_free(SO);
   return ok;
 }

@@ -231,7 +231,7 @@ bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
         bool transpose = inner >= 0 && red[inner] && inner_red < 32 && nout > 1;
         if (t != ct || transpose) {
           src = k_malloc(n * es, err);
-          if (!src) { free(acc); return false; }
+          if (!src) { k_free(acc); return false; }
           k_to_compute(t, data, src, n);
           data = src;
         }
@@ -245,18 +245,18 @@ bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
           for (int i = 0; i < rank; i++) if (red[i]) { perm[k] = i; tred[k] = true; tdims[k++] = ops[v].dims[i]; }
           for (int i = 0; i < rank; i++) if (!red[i]) { perm[k] = i; tred[k] = false; tdims[k++] = ops[v].dims[i]; }
           tbuf = k_malloc(n * es, err);
-          if (!tbuf) { free(acc); free(src); return false; }
+          if (!tbuf) { k_free(acc); k_free(src); return false; }
           k_permute(es, data, rank, ops[v].dims, perm, tbuf);
           data = tbuf;
           udims = tdims;
           ured = tred;
         }
         ok = reduce_known(r->ops[v], ct, data, rank, udims, ured, acc, nout, err);
-        free(tbuf);
+        k_free(tbuf);
       }
       if (ok) k_from_compute(t, acc, outs[v].data, nout);
-      free(acc);
-      free(src);
+      k_free(acc);
+      k_free(src);
       if (!ok) return false;
     }
     return true;
@@ -301,7 +301,7 @@ bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
   }
   ok = true;
 done:
-  for (int v = 0; v < nvals; v++) { free(buf[v]); free(odd[v]); }
+  for (int v = 0; v < nvals; v++) { k_free(buf[v]); k_free(odd[v]); }
   (void)types;
   return ok;
 }

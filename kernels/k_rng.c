@@ -166,7 +166,7 @@ static bool uniform01(EType t, int64_t n, uint64_t state[2], double *u, Error *e
   int64_t dims[1] = {n};
   KArray R = {bt, 1, dims, raw};
   uint64_t ns[2];
-  if (!k_rng_bit_generator(K_RNG_PHILOX, state, 2, ns, &R, err)) { free(raw); return false; }
+  if (!k_rng_bit_generator(K_RNG_PHILOX, state, 2, ns, &R, err)) { k_free(raw); return false; }
   state[0] = ns[0];
   state[1] = ns[1];
   for (int64_t i = 0; i < n; i++) {
@@ -178,7 +178,7 @@ static bool uniform01(EType t, int64_t n, uint64_t state[2], double *u, Error *e
     uint64_t b = bits == 64 ? ((uint64_t *)raw)[i] : bits == 32 ? ((uint32_t *)raw)[i] : ((uint16_t *)raw)[i];
     u[i] = ldexp((double)(b >> (bits - mant)), -mant);
   }
-  free(raw);
+  k_free(raw);
   return true;
 }
 
@@ -189,13 +189,13 @@ bool k_rng_uniform(const void *a, const void *b, uint64_t state[2], KArray *out,
   if (t == ET_F16 || t == ET_BF16 || t == ET_F32 || t == ET_F64) {
     double *u = k_malloc((n + 1) * 8, err);
     if (!u) return false;
-    if (!uniform01(t, n, state, u, err)) { free(u); return false; }
+    if (!uniform01(t, n, state, u, err)) { k_free(u); return false; }
     double lo, hi;
     k_cvt(ET_F64, &lo, t, a, 1);
     k_cvt(ET_F64, &hi, t, b, 1);
     for (int64_t i = 0; i < n; i++) u[i] = u[i] * (hi - lo) + lo;
     k_cvt(t, out->data, ET_F64, u, n);
-    free(u);
+    k_free(u);
     return true;
   }
   if (t == ET_S32 || t == ET_U32 || t == ET_S64 || t == ET_U64) {
@@ -205,7 +205,7 @@ bool k_rng_uniform(const void *a, const void *b, uint64_t state[2], KArray *out,
     if (!bitsv) return false;
     KArray R = {wide ? ET_U64 : ET_U32, 1, dims, bitsv};
     uint64_t ns[2];
-    if (!k_rng_bit_generator(K_RNG_PHILOX, state, 2, ns, &R, err)) { free(bitsv); return false; }
+    if (!k_rng_bit_generator(K_RNG_PHILOX, state, 2, ns, &R, err)) { k_free(bitsv); return false; }
     state[0] = ns[0];
     state[1] = ns[1];
     int64_t lo, hi;
@@ -221,7 +221,7 @@ bool k_rng_uniform(const void *a, const void *b, uint64_t state[2], KArray *out,
       if (wide) ((uint64_t *)out->data)[i] = v;
       else ((uint32_t *)out->data)[i] = (uint32_t)v;
     }
-    free(bitsv);
+    k_free(bitsv);
     return true;
   }
   return error_set(err, ERR_RUNTIME, -1, "rng uniform: unsupported type %s", etype_name(t));
@@ -235,7 +235,7 @@ bool k_rng_normal(const void *mu, const void *sigma, uint64_t state[2], KArray *
   int64_t pairs = (n + 1) / 2;
   double *u = k_malloc((2 * pairs + 1) * 8, err);
   if (!u) return false;
-  if (!uniform01(t, 2 * pairs, state, u, err)) { free(u); return false; }
+  if (!uniform01(t, 2 * pairs, state, u, err)) { k_free(u); return false; }
   double m, s;
   k_cvt(ET_F64, &m, t, mu, 1);
   k_cvt(ET_F64, &s, t, sigma, 1);
@@ -247,6 +247,6 @@ bool k_rng_normal(const void *mu, const void *sigma, uint64_t state[2], KArray *
     u[2 * p + 1] = cos(v1) * r * s + m;
   }
   k_cvt(t, out->data, ET_F64, u, n);
-  free(u);
+  k_free(u);
   return true;
 }

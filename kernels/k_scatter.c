@@ -149,7 +149,7 @@ bool k_scatter(int nvals, const KArray *ops, const KArray *indices, const KArray
     if (work[v]) k_from_compute(ops[v].etype, work[v], outs[v].data, nop);
   ok = true;
 done:
-  for (int v = 0; v < nvals; v++) { free(work[v]); free(uwork[v]); }
-  free(iv); free(tidx); free(uidx);
+  for (int v = 0; v < nvals; v++) { k_free(work[v]); k_free(uwork[v]); }
+  k_free(iv); k_free(tidx); k_free(uidx);
   return ok;
 }

@@ -176,8 +176,8 @@ static bool sort_callback(int nops, const KArray *ops, const Geo *g, const KComp
   for (int64_t r = 0; r < g->rows; r++) memcpy(perm + r * n, pp + r * P, (size_t)n * 4);
   ok = true;
 done:
-  for (int k = 0; k < nops; k++) { free(a[k]); free(b[k]); }
-  free(pp); free(pr); free(pi); free(pl); free(res);
+  for (int k = 0; k < nops; k++) { k_free(a[k]); k_free(b[k]); }
+  k_free(pp); k_free(pr); k_free(pi); k_free(pl); k_free(res);
   return ok;
 }
 
@@ -230,7 +230,7 @@ bool k_sort(int nops, const KArray *ops, int64_t dim, const KComparator *c, KArr
   }
   ok = true;
 done:
-  free(perm); free(ti); free(keys); free(tk);
+  k_free(perm); k_free(ti); k_free(keys); k_free(tk);
   return ok;
 }
 
@@ -266,6 +266,6 @@ bool k_topk(const KArray *x, int64_t k, bool largest, KArray *values, KArray *in
   }
   ok = true;
 done:
-  free(keys); free(tk); free(perm); free(ti);
+  k_free(keys); k_free(tk); k_free(perm); k_free(ti);
   return ok;
 }

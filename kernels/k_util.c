@@ -7,6 +7,8 @@
 
 #include "kernels/k_common.h"
 
+#include "base/hostmem.h"
+
 bool k_num_elements(int rank, const int64_t *dims, int64_t *out, Error *err) {
   int64_t n = 1;
   if (rank < 0 || rank > K_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "rank %d out of range", rank);
@@ -26,14 +28,24 @@ const char *k_reduce_op_name(KReduceOp op) {
   return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
 }
 
+/* Big temporaries (im2col patches, permuted or converted dot operands, FFT
+ * work arrays, ...) are base/hostmem blocks: kept for reuse by the next
+ * kernel or buffer, so a kernel called again does not fault fresh pages. */
 void *k_malloc(int64_t bytes, Error *err) {
   if (bytes < 0) {
     error_set(err, ERR_RUNTIME, -1, "negative allocation");
     return NULL;
   }
-  void *p = malloc(bytes ? (size_t)bytes : 1);
+  bool zeroed;
+  void *p = (size_t)bytes >= HOSTMEM_MIN ? hostmem_alloc((size_t)bytes, &zeroed)
+                                         : malloc(bytes ? (size_t)bytes : 1);
   if (!p) error_set(err, ERR_RUNTIME, -1, "out of memory allocating %lld bytes", (long long)bytes);
   return p;
+}
+
+void k_free(void *p) {
+  if (hostmem_owns(p)) hostmem_free(p);
+  else free(p);
 }
 
 bool k_mul3(int64_t a, int64_t b, int64_t *out, Error *err) {
@@ -329,8 +341,8 @@ bool k_apply_pairs(const KReducer *r, int nvals, const EType *wt, void *const *t
   }
   ok = true;
 done:
-  for (int i = 0; i < nvals; i++) { free(accb[i]); free(valb[i]); }
-  free(stamp);
-  free(bt);
+  for (int i = 0; i < nvals; i++) { k_free(accb[i]); k_free(valb[i]); }
+  k_free(stamp);
+  k_free(bt);
   return ok;
 }

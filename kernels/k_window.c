@@ -31,7 +31,7 @@ typedef struct WinMaps {
 } WinMaps;
 
 static void maps_free(WinMaps *m) {
-  for (int d = 0; d < m->rank; d++) free(m->map[d]);
+  for (int d = 0; d < m->rank; d++) k_free(m->map[d]);
 }
 
 static bool maps_init(WinMaps *m, const KWindow *w, int rank, const int64_t *in_dims,
@@ -196,9 +196,9 @@ bool k_reduce_window(int nvals, const KArray *ops, const void *const *inits, con
   }
   ok = true;
 done:
-  for (int v = 0; v < nvals; v++) { free(src[v]); free(acc[v]); free(accg[v]); free(valg[v]); }
-  free(oidx);
-  free(iidx);
+  for (int v = 0; v < nvals; v++) { k_free(src[v]); k_free(acc[v]); k_free(accg[v]); k_free(valg[v]); }
+  k_free(oidx);
+  k_free(iidx);
   maps_free(&m);
   return ok;
 }
@@ -312,8 +312,8 @@ bool k_select_and_scatter(const KArray *operand, const KSelect *sel, const KArra
   else memcpy(out->data, outw, (size_t)(nin * es));
   ok = true;
 done:
-  free(oidx); free(iidx); free(selidx); free(cmpo); free(cmpi); free(tidx); free(uidx);
-  free(opc); free(va); free(vb); free(outw); free(srcw); free(res);
+  k_free(oidx); k_free(iidx); k_free(selidx); k_free(cmpo); k_free(cmpi); k_free(tidx); k_free(uidx);
+  k_free(opc); k_free(va); k_free(vb); k_free(outw); k_free(srcw); k_free(res);
   maps_free(&m);
   return ok;
 }

@@ -9,13 +9,16 @@
 #     attention-shaped dot (bqhd,bkhd->bhqk; numpy: matmul on transposed
 #     views), a ResNet-style 3x3 convolution (NHWC 8x56x56x64 -> 64, numpy:
 #     im2col + matmul), a 4096x4096 row reduction, a softmax over
-#     f32[4096,1024], a 2-layer MLP and an embedding gather (skipped while
-#     gather is not wired)
+#     f32[4096,1024], a 2-layer MLP and an embedding gather
 # hlorun's time is its evaluation time (--stats eval_ns: inputs already
 # bound, parsing excluded) with --repeat RUNS: the best of RUNS warm
 # evaluations in one process, each reusing the memory the previous result
 # released; numpy's is the best of RUNS warm calls on arrays already in
-# memory.  Ratio = hlorun / numpy (< 1: faster).  The "numpy cold" column
+# memory.  Ratio = hlorun / numpy (< 1: faster).  The compute ops also
+# report CPU-time ratios (hlorun --stats eval_cpu_ns against numpy's
+# time.process_time, both counting every thread of the process, the BLAS's
+# included): other load on the machine stretches wall time but hardly the
+# CPU time, so on a busy machine the CPU columns are the ones to compare.  The "numpy cold" column
 # times numpy's first call in a fresh process (ratio/cold), for reference.
 # Both sides run without OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (an old core
 # type makes OpenBLAS pick slower kernels: Sandybridge's sgemm is ~15%
@@ -206,6 +209,11 @@ hlo_time() {
   "${benv[@]}" "$@" "$bindir/hlorun" "$hlo" --random-inputs=1 --quiet --repeat "$runs" --stats="$tmp/s.json" --stats-format json
   $py -c 'import json,sys; print(json.load(open(sys.argv[1]))["eval_ns"]/1e9)' "$tmp/s.json"
 }
+# the same, "WALL CPU": also the least CPU time of one evaluation (eval_cpu_ns)
+hlo_times() {
+  "${benv[@]}" "$@" "$bindir/hlorun" "$hlo" --random-inputs=1 --quiet --repeat "$runs" --stats="$tmp/s.json" --stats-format json
+  $py -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["eval_ns"]/1e9, s["eval_cpu_ns"]/1e9)' "$tmp/s.json"
+}
 
 hlo=$tmp/chain.hlo; chain=$(hlo_time)
 hlo=$tmp/transpose.hlo; transpose=$(hlo_time)
@@ -269,7 +277,7 @@ print("while loop overhead: hlorun %.2f us/iteration, numpy (python loop) %.2f u
 PY
 
 # numpy's side of the compute ops: best of RUNS warm calls of one op in a
-# fresh process (seconds)
+# fresh process, "WALL CPU" (seconds; CPU = time.process_time, all threads)
 cat >"$tmp/np_op.py" <<'PY'
 import sys, time
 import numpy as np
@@ -311,10 +319,12 @@ def setup():
     raise SystemExit("unknown op " + key)
 
 fn = setup()
-t = []
+t, c = [], []
 for _ in range(runs):
-    t0 = time.perf_counter(); fn(); t.append(time.perf_counter() - t0)
-print(min(t))
+    c0, t0 = time.process_time(), time.perf_counter()
+    fn()
+    t.append(time.perf_counter() - t0); c.append(time.process_time() - c0)
+print(min(t), min(c))
 PY
 
 # Compute ops: hlorun and numpy alternate op by op for $rounds rounds (each
@@ -327,12 +337,11 @@ ops="dot512 dot1024 bdot attn conv rowred softmax mlp gather"
 declare -A name=([dot512]="dot f32 512x512" [dot1024]="dot f32 1024x1024" [bdot]="batched dot 32x256^3" [attn]="attention dot 8x512x8x64"
   [conv]="conv 3x3 8x56x56x64->64" [rowred]="row sum 4096x4096" [softmax]="softmax 4096x1024"
   [mlp]="2-layer MLP 512x1024" [gather]="embedding gather 4096")
-declare -A hbest nbest
+declare -A hbest nbest hcpu ncpu
 minf() { $py -c 'import sys; v=[float(x) for x in sys.argv[1:] if x]; print(min(v))' "$@"; }
-skip=""
 for c in $ops; do
   if ! "${benv[@]}" "$bindir/hlorun" "$tmp/$c.hlo" --random-inputs=1 --quiet 2>"$tmp/err"; then
-    if grep -q "gather" "$tmp/err"; then skip="$skip $c"; else cat "$tmp/err" >&2; exit 1; fi
+    echo "bench: hlorun cannot run $c:" >&2; cat "$tmp/err" >&2; exit 1
   fi
 done
 for threads in default 1; do
@@ -341,8 +350,11 @@ for threads in default 1; do
   for r in $(seq "$rounds"); do
     for c in $ops; do
       hlo=$tmp/$c.hlo
-      if [[ " $skip " != *" $c "* ]]; then hbest[$threads.$c]=$(minf "${hbest[$threads.$c]:-}" "$(hlo_time "${tenv[@]}")"); fi
-      nbest[$threads.$c]=$(minf "${nbest[$threads.$c]:-}" "$("${benv[@]}" "${tenv[@]}" $py "$tmp/np_op.py" "$c" "$runs")")
+      read -r hw hc < <(hlo_times "${tenv[@]}")
+      read -r nw nc < <("${benv[@]}" "${tenv[@]}" $py "$tmp/np_op.py" "$c" "$runs")
+      k=$threads.$c
+      hbest[$k]=$(minf "${hbest[$k]:-}" "$hw"); hcpu[$k]=$(minf "${hcpu[$k]:-}" "$hc")
+      nbest[$k]=$(minf "${nbest[$k]:-}" "$nw"); ncpu[$k]=$(minf "${ncpu[$k]:-}" "$nc")
     done
   done
 done
@@ -354,18 +366,14 @@ nblas=$("${benv[@]}" $py -c 'import numpy, re; print(" ".join(sorted({l.split()[
 echo "compute ops: best over $rounds alternating rounds of best-of-$runs; load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 echo "  hlorun BLAS: ${hblas:-none}"
 echo "  numpy BLAS:  $nblas"
-printf "%-26s %12s %12s %8s   %12s %12s %8s\n" "compute op" "hlorun" "numpy" "ratio" "hlorun 1thr" "numpy 1thr" "ratio"
-printf "%-26s %12s %12s %8s   %12s %12s %8s\n" "  (OpenBLAS threads)" "$nthreads" "" "" "1" "" ""
+printf "%-26s %10s %10s %6s %6s   %10s %10s %6s %6s\n" "compute op" "hlorun" "numpy" "ratio" "cpu" "hlorun" "numpy" "ratio" "cpu"
+printf "%-26s %28s %6s   %28s %6s\n" "  (OpenBLAS threads)" "$nthreads" "ratio" "1" "ratio"
 for c in $ops; do
   line=$(printf "%-26s" "${name[$c]}")
   for threads in default 1; do
-    n=${nbest[$threads.$c]}
-    if [[ " $skip " == *" $c "* ]]; then
-      line="$line $(printf "%12s %10.2f ms %8s  " "-" "$($py -c "print($n*1e3)")" "skip")"
-    else
-      h=${hbest[$threads.$c]}
-      line="$line $($py -c "print('%10.2f ms %10.2f ms %8.2f  ' % ($h*1e3, $n*1e3, $h/$n))")"
-    fi
+    k=$threads.$c
+    line="$line $($py -c "print('%7.2f ms %7.2f ms %6.2f %6.2f  ' % (${hbest[$k]}*1e3, ${nbest[$k]}*1e3, ${hbest[$k]}/${nbest[$k]}, ${hcpu[$k]}/${ncpu[$k]}))")"
   done
   echo "$line"
 done
+echo "ratio: wall-clock hlorun / numpy; cpu: CPU-time (all threads) hlorun / numpy (< 1: hlorun faster)"

@@ -390,3 +390,49 @@ Test(etype_format, ints_and_pred) {
   p = 0;
   expect_fmt(ET_PRED, &p, true, "false");
 }
+
+/* etype_convert_array's vectorised 16-bit float loops against the scalar
+ * helpers (whose values the tests above check by hand): every f16/bf16 bit
+ * pattern to f32, and f32 patterns to f16/bf16 on a stride through all of
+ * them plus every pattern near the boundaries of the formats' cases. */
+static void check_f32_to_16(const uint32_t *bits, int64_t n) {
+  static float f[1 << 12];
+  static uint16_t h[1 << 12], b[1 << 12];
+  for (int64_t at = 0; at < n; at += 1 << 12) {
+    int64_t m = n - at < (1 << 12) ? n - at : (1 << 12);
+    for (int64_t i = 0; i < m; i++) f[i] = bf32(bits[at + i]);
+    etype_convert_array(ET_F16, h, ET_F32, f, m);
+    etype_convert_array(ET_BF16, b, ET_F32, f, m);
+    for (int64_t i = 0; i < m; i++) {
+      cr_assert_eq(h[i], etype_f32_to_f16(f[i]), "f16 of 0x%08x", bits[at + i]);
+      cr_assert_eq(b[i], etype_f32_to_bf16(f[i]), "bf16 of 0x%08x", bits[at + i]);
+    }
+  }
+}
+
+Test(etype_f16, array_loops_match_scalar_helpers) {
+  static uint16_t all[1 << 16];
+  static float f[1 << 16], g[1 << 16];
+  for (int i = 0; i < 1 << 16; i++) all[i] = (uint16_t)i;
+  etype_convert_array(ET_F32, f, ET_F16, all, 1 << 16);
+  etype_convert_array(ET_F32, g, ET_BF16, all, 1 << 16);
+  for (int i = 0; i < 1 << 16; i++) {
+    cr_assert_eq(f32b(f[i]), f32b(etype_f16_to_f32((uint16_t)i)), "f16 0x%04x", i);
+    cr_assert_eq(f32b(g[i]), f32b(etype_bf16_to_f32((uint16_t)i)), "bf16 0x%04x", i);
+  }
+  static uint32_t bits[1 << 16];
+  int64_t n = 0;
+  for (uint64_t u = 0; u < (1ull << 32); u += 65521) {
+    bits[n++] = (uint32_t)u;
+    if (n == 1 << 16) { check_f32_to_16(bits, n); n = 0; }
+  }
+  static const uint32_t edges[] = {0x00000000u, 0x33000000u, 0x387fe000u, 0x38800000u, 0x477fe000u,
+                                   0x477ff000u, 0x7f7f0000u, 0x7f800000u, 0x7fc00000u};
+  for (size_t e = 0; e < sizeof edges / sizeof *edges; e++)
+    for (uint32_t d = 0; d < 8192; d++)
+      for (uint32_t s = 0; s < 2; s++) {
+        bits[n++] = ((edges[e] - 4096u + d) & 0x7fffffffu) | (s << 31);
+        if (n == 1 << 16) { check_f32_to_16(bits, n); n = 0; }
+      }
+  check_f32_to_16(bits, n);
+}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hostmem.h"
 #include "interp/eval.h"
 #include "interp/run.h"
 #include "layout/layout.h"
@@ -398,6 +399,36 @@ Test(eval, input_errors_name_the_parameter) {
   cr_assert(strstr(err.msg, "parameter 1 (y)"), "%s", err.msg);
 }
 
+Test(eval, big_dense_views_are_reused_host_blocks) {
+  /* A 4.3 MB transposed-layout value read densely: the temporary is a
+   * base/hostmem block (reused memory, not malloc's fresh pages), holds the
+   * row-major elements, and value_tmp_free gives it back. */
+  MemSystem mem;
+  mem_init(&mem);
+  ValueCtx vc;
+  cr_assert(value_ctx_init(&vc, &mem, A));
+  enum { R = 1024, C = 1100 };
+  int32_t *x = malloc(sizeof(int32_t) * R * C);
+  for (int i = 0; i < R * C; i++) x[i] = i * 7 + 1;
+  Value *v;
+  Error err;
+  cr_assert(value_from_dense(&vc, sh("s32[1024,1100]{0,1}"), x, "t", &v, &err), "%s", err.msg);
+  cr_assert_not(v->info->identity);
+  cr_assert_eq(((int32_t *)v->buf->data)[1], x[C], "column-major storage");
+  const void *d;
+  DenseTmp tmp;
+  cr_assert(value_dense_read(&vc, v, &d, &tmp, &err), "%s", err.msg);
+  cr_assert(hostmem_owns(tmp.p));
+  cr_assert_eq(memcmp(d, x, sizeof(int32_t) * R * C), 0);
+  value_tmp_free(&tmp);
+  cr_assert_null(tmp.p);
+  value_unref(&vc, v);
+  cr_assert_eq(hostmem_stats().live_bytes, 0);
+  free(x);
+  value_ctx_free(&vc);
+  mem_destroy(&mem);
+}
+
 Test(eval, dense_views_of_tiled_values) {
   /* value_from_dense then value_dense_read round-trips through a tiled,
    * padded layout; the padding slots are zero. */
@@ -419,10 +450,10 @@ Test(eval, dense_views_of_tiled_values) {
   for (int i = 0; i < 24; i++) zeros += ((int32_t *)v->buf->data)[i] == 0;
   cr_assert_eq(zeros, 9, "24 slots, 15 elements");
   const void *d;
-  void *tmp;
+  DenseTmp tmp;
   cr_assert(value_dense_read(&vc, v, &d, &tmp, &err));
   cr_assert_eq(memcmp(d, x, sizeof x), 0);
-  free(tmp);
+  value_tmp_free(&tmp);
   value_unref(&vc, v);
   cr_assert_eq(mem_find(&mem, 0)->live, 0);
   /* identity layouts: size-1 dims do not matter */
