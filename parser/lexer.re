@@ -444,7 +444,7 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         return lex_fail(ctx, tok, cur, "NUL byte in input");
       }
       <init> [ \t\r\n]+ { lx->cur = cur; continue; }
-      <init> "//" [^\n\x00]* { lx->cur = cur; continue; }
+      <init> "//" [^\n\r\x00]* { lx->cur = cur; continue; }
       <init> "/*" {
         /* Comments do not nest; an unterminated one is an error at its start. */
         const char *p = cur;
@@ -600,8 +600,10 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
 
       <init> udec | sdec {
         CLEAR_PENDING();
+        /* A decimal too large for a double stays NUM_FINITE (with v = inf)
+         * so that literals can reject it as XLA does; only "inf" is NUM_INF. */
         double v = lex_strtod(tok, cur);
-        lval->num = (Num){.kind = isinf(v) ? NUM_INF : NUM_FINITE, .v = v};
+        lval->num = (Num){.kind = NUM_FINITE, .v = v};
         RET(DECIMAL);
       }
       <init> dxd {
