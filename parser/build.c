@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parser/infer.h"
 #include "parser/parse_internal.h"
 
 /* ---------------------------------------------------------------------------
@@ -946,7 +947,7 @@ static bool shape_required(Opcode op) {
 
 /* The few shapes that follow directly from the operands; everything else
  * must be written (the verifier infers and checks the rest). */
-static bool infer_shape(ParseCtx *ctx, Opcode op, Instr **ops, int nops, const Attr *attrs,
+static bool infer_simple_shape(ParseCtx *ctx, Opcode op, Instr **ops, int nops, const Attr *attrs,
                         int nattrs, Shape *out) {
   for (int i = 0; i < nops; i++)
     if (!ops[i] || ops[i]->shape.etype == ET_INVALID) return false;
@@ -979,6 +980,23 @@ static bool infer_shape(ParseCtx *ctx, Opcode op, Instr **ops, int nops, const A
     }
   }
   return false;
+}
+
+/* The rest of the shapes XLA's parser infers when the text leaves them out
+ * (dot, conditional, reduce, ...): the verifier's own shape inference, run
+ * on the instruction as parsed so far.  Needs every operand's shape. */
+static bool infer_full_shape(ParseCtx *ctx, Instr *in) {
+  for (int i = 0; i < in->noperands; i++)
+    if (!in->operands[i] || in->operands[i]->shape.etype == ET_INVALID) return false;
+  Shape inferred;
+  Error err = {0};
+  in->shape.etype = ET_INVALID;
+  if (!infer_shape_in_module(ctx->m, in, ctx->scratch, &inferred, &err)) return false;
+  if (!shape_copy_into(ctx->arena, &in->shape, &inferred)) {
+    parse_oom(ctx, in->offset);
+    return false;
+  }
+  return true;
 }
 
 /* Attributes an opcode cannot do without (section 8, "R"). */
@@ -1227,8 +1245,9 @@ static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shap
     if (shape_required(eff)) {
       parse_error(ctx, call->op_off, "%.*s requires the result shape to be written",
                   STR_ARG(call->opname));
-    } else if (!infer_shape(ctx, eff, in->operands, in->noperands, in->attrs, in->nattrs,
-                            &in->shape)) {
+    } else if (!infer_simple_shape(ctx, eff, in->operands, in->noperands, in->attrs, in->nattrs,
+                            &in->shape) &&
+               !infer_full_shape(ctx, in)) {
       bool operand_errors = false;
       for (int i = 0; i < in->noperands; i++) operand_errors |= in->operands[i] == NULL;
       if (!operand_errors)
