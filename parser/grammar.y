@@ -646,9 +646,11 @@ result_accuracy
                                         { check_result_accuracy_tolerance(ctx, $2.name, $2.off, &$4); }
   ;
 
-/* origin={{"a"}} | {({"a" {0}}, {"b"})} */
+/* origin={{"a"}} | {({"a" {0}}, {"b"})} | {[synthetic_call]}; a leaf may
+ * be empty ({}) where the value has no origin. */
 origin
   : '{' origin_nodes_opt '}'
+  | '{' '[' IDENT ']' '}'
   ;
 
 origin_nodes_opt
@@ -662,7 +664,8 @@ origin_nodes
   ;
 
 origin_node
-  : '{' STRING '}'
+  : '{' '}'
+  | '{' STRING '}'
   | '{' STRING shape_index '}'
   | '(' origin_nodes_opt ')'
   ;

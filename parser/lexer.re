@@ -21,6 +21,7 @@
  *
  * Line and column are never tracked here: tokens carry byte offsets and a
  * diagnostic computes line:col only when it is rendered. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <math.h>
@@ -100,6 +101,53 @@ static void lex_do_resync(Lexer *lx) {
   lx->nest = lx->brace_depth;
   lx->pending = PENDING_NONE;
   lx->pending_raw = lx->pending_rawval = false;
+}
+
+/* ---- stack frame index ------------------------------------------------------
+ * XLA prints a module's stack frames as four sections of numbered lines:
+ *   FileNames / FunctionNames: `1 "text"`; FileLocations / StackFrames:
+ *   `1 {key=value ...}`.  The parser keeps their text for the printer. */
+static bool is_stack_section(const char *p, const char *end) {
+  size_t n = (size_t)(end - p);
+#define SECTION(s) (n == sizeof(s) - 1 && memcmp(p, s, n) == 0)
+  return SECTION("FileNames") || SECTION("FunctionNames") || SECTION("FileLocations") ||
+         SECTION("StackFrames");
+#undef SECTION
+}
+
+/* From the first section name, skips every line that is a section name or
+ * starts with a number; returns the start of the first other line. */
+static const char *skip_stack_index(ParseCtx *ctx, const char *start) {
+  Lexer *lx = &ctx->lx;
+  const char *end = lx->src + lx->len, *p = start, *last = start;
+  while (p < end) {
+    const char *q = p;
+    while (q < end && (*q == ' ' || *q == '\t')) q++;
+    const char *w = q;
+    while (w < end && (isalnum((unsigned char)*w) || *w == '_')) w++;
+    bool blank = q == end || *q == '\n' || *q == '\r';
+    if (!blank && !isdigit((unsigned char)*q) && !is_stack_section(q, w)) break;
+    while (q < end && *q != '\n' && *q != '\r') {
+      if (*q == '"') { /* a string may hold anything but its own end */
+        for (q++; q < end && *q != '"' && *q != '\n'; q++)
+          if (*q == '\\' && q + 1 < end) q++;
+      }
+      if (q < end && *q != '\n') q++;
+    }
+    if (!blank) last = q;
+    while (q < end && (*q == '\n' || *q == '\r')) q++;
+    p = q;
+  }
+  if (!ctx->m->stack_index) {
+    size_t n = (size_t)(last - start);
+    char *text = arena_alloc(ctx->arena, n + 1);
+    if (text) {
+      memcpy(text, start, n);
+      text[n] = '\0';
+      ctx->m->stack_index = text;
+    }
+  }
+  return p;
 }
 
 /* ---- attribute name classification ---------------------------------------- */
@@ -582,6 +630,12 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
       <init> "b(" { CLEAR_PENDING(); RET(BUFFER_LPAREN); }
       <init> ident {
         CLEAR_PENDING();
+        /* The stack frame index sections sit at the top level, between
+         * the header and the computations: kept as text, not tokens. */
+        if (lx->brace_depth == 0 && lx->sp <= 1 && is_stack_section(tok, cur)) {
+          lx->cur = skip_stack_index(ctx, tok);
+          continue;
+        }
         /* "<=[2,2]T(1,0)": a T right after ']' and before '(' transposes an
          * iota device list; elsewhere T is a plain identifier (layouts). */
         if (cur - tok == 1 && *tok == 'T' && lx->last_tok == ']' && *cur == '(') RET(IOTA_T);
