@@ -423,3 +423,26 @@ Literal *lit_end(ParseCtx *ctx, int64_t off) {
   }
   return b->root;
 }
+
+Literal *lit_tuple_of(ParseCtx *ctx, const Vec *elems, int64_t off) {
+  int n = elems->n;
+  for (int i = 0; i < n; i++)
+    if (!VEC_AT(*elems, Literal *, i)) return NULL; /* its error was reported */
+  Literal *lit = arena_alloc(ctx->arena, sizeof *lit);
+  Shape *shapes = n ? arena_alloc_array(ctx->arena, (size_t)n, sizeof(Shape)) : NULL;
+  Literal *items = n ? arena_alloc_array(ctx->arena, (size_t)n, sizeof(Literal)) : NULL;
+  if (!lit || (n && (!shapes || !items))) {
+    parse_oom(ctx, off);
+    return NULL;
+  }
+  for (int i = 0; i < n; i++) {
+    items[i] = *VEC_AT(*elems, Literal *, i);
+    shapes[i] = items[i].shape;
+  }
+  lit->shape.etype = ET_TUPLE;
+  lit->shape.ntuple = n;
+  lit->shape.tuple = shapes;
+  lit->ntuple = n;
+  lit->tuple = items;
+  return lit;
+}

@@ -227,6 +227,8 @@ void lit_ellipsis(ParseCtx *ctx, int64_t off);
 void lit_scalar(ParseCtx *ctx, LitValue v, int64_t off);
 /* The finished literal, or NULL after an error. */
 Literal *lit_end(ParseCtx *ctx, int64_t off);
+/* A tuple literal of already built literals (NULL if one of them failed). */
+Literal *lit_tuple_of(ParseCtx *ctx, const Vec *elems, int64_t off);
 
 /* ---------------------------------------------------------------------------
  * The parse context: everything one parse owns. */
