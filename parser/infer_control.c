@@ -274,10 +274,18 @@ static bool infer_recv(InferCtx *c, Shape *out) {
          transfer_tuple(c, out, &c->in->shape.tuple[0]);
 }
 
+/* send-done/recv-done take their send/recv, or (pipelined through a while
+ * loop) any value of the same (data, u32[] context, token[]) shape: XLA's
+ * verifier checks only the shape. */
 static bool from_op(InferCtx *c, Opcode want) {
   const Instr *s = c->in->operands[0];
   if (s->op == want) return true;
-  return infer_fail(c, "operand must be a %s, got %s", opcode_name(want), opcode_name(s->op));
+  const Shape *t = infer_oshape(c, 0);
+  if (shape_is_tuple(t) && t->ntuple == 3 && shape_is_array(&t->tuple[1]) &&
+      t->tuple[1].rank == 0 && etype_is_int(t->tuple[1].etype) && t->tuple[2].etype == ET_TOKEN)
+    return true;
+  return infer_fail(c, "operand must be a %s or a (data, u32[], token[]) tuple, got %s %s",
+                    opcode_name(want), opcode_name(s->op), infer_str(c, t));
 }
 
 static bool infer_recv_done(InferCtx *c, Shape *out) {
