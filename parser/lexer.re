@@ -699,11 +699,7 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
           cur = lx->cur;
           RET(RAW);
         }
-        /* "f32[]{}": an empty layout, written right after the dims (XLA's
-         * parser takes it; with a space "{}" could be an empty literal). */
-        bool layout = lx->last_tok == ']' &&
-                      (layout_follows(lx, cur) ||
-                       (lx->last_end == off_of(lx, tok) && cur < lx->src + lx->len && *cur == '}'));
+        bool layout = lx->last_tok == ']' && layout_follows(lx, cur);
         if (++lx->nest > LEX_MAX_NESTING)
           return lex_fail(ctx, tok, end, "nesting too deep");
         lx->brace_depth++;
