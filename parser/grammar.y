@@ -654,7 +654,7 @@ result_accuracy
  * be empty ({}) where the value has no origin. */
 origin
   : '{' origin_nodes_opt '}'
-  | '{' '[' IDENT ']' '}'
+  | '{' '[' IDENT ']' '}'                { check_synthetic_call(ctx, $3, @3.first); }
   ;
 
 origin_nodes_opt

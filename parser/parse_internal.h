@@ -390,6 +390,7 @@ typedef struct SliceRange {
   int64_t start, limit, stride;
 } SliceRange;
 
+void check_synthetic_call(ParseCtx *ctx, Str word, int64_t off);
 void check_sharding_name(ParseCtx *ctx, Str name, int64_t off, const char *expected);
 void check_result_accuracy_mode(ParseCtx *ctx, Str field, int64_t off, Str value,
                                 int64_t value_off);
