@@ -1117,9 +1117,11 @@ static void check_enums(ParseCtx *ctx, Opcode op, const Attr *attrs, int nattrs)
   check_enum(ctx, find_attr(attrs, nattrs, ATTR_PADDING_TYPE), padding_types, false);
   check_enum(ctx, find_attr(attrs, nattrs, ATTR_SCHEDULE), schedules, true);
   const Attr *api = find_attr(attrs, nattrs, ATTR_API_VERSION);
-  /* Mid-2025 XLA rejects API_VERSION_UNSPECIFIED, but the XLA that wrote
-   * many real dumps (torch-xla/Neuron) printed it, and those must load:
-   * accepted here, a deliberate difference (hlo-text.md section 10). */
+  /* XLA's parser rejects API_VERSION_UNSPECIFIED ("Invalid API version"),
+   * and hlo-text.md lists it among the errors, but the torch-xla/Neuron
+   * builds that wrote 10 of the 21 real dumps printed it on every
+   * custom-call, and those must load: accepted here, a deliberate
+   * difference recorded in docs/hlo-print.md ("How close to XLA"). */
   check_enum(ctx, api, api_versions, true);
   check_enum(ctx, find_attr(attrs, nattrs, ATTR_TRANSPOSE_A), transposes, false);
 }
