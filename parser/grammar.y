@@ -390,6 +390,7 @@ attribute
   | A_LITERAL '(' shaped_literals ')'   { $$ = attr_literal(ctx, &$1, lit_tuple_of(ctx, &$3, @2.first)); }
   | A_METADATA metadata                 { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_SHARDING sharding                 { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
+  | A_SHARDING RAW                      { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_FRONTEND frontend_attrs           { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_STATISTICS statistics             { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_ORIGIN origin                     { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }

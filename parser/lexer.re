@@ -208,6 +208,32 @@ static int instr_attr_token(AttrKey key) {
   }
 }
 
+/* Named shardings (XLA's mesh form: {mesh[a=2,b=4], [{a}, {b:(2)2, ?}],
+ * replicated={..}, ...}, {maximal_mesh[device_id=5]}, also as tuple
+ * elements) are kept verbatim as a raw {...} value: true when the sharding
+ * value starting at p names a mesh. */
+static const char *skip_string(const Lexer *lx, const char *p);
+static bool sharding_is_named(const Lexer *lx, const char *p) {
+  const char *start = p, *end = lx->src + lx->len;
+  while (p < end && is_space(*p)) p++;
+  if (p >= end || *p != '{') return false;
+  int depth = 0;
+  for (; p < end; p++) {
+    if (*p == '"') {
+      p = skip_string(lx, p);
+      if (!p) return false;
+      p--;
+    } else if (*p == '{') {
+      depth++;
+    } else if (*p == '}') {
+      if (--depth == 0) return false;
+    } else if (*p == '[' && p - start >= 4 && memcmp(p - 4, "mesh", 4) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Classifies "name=" by the current brace context and arms the mode for the
  * value that follows. */
 static int lex_attribute_name(ParseCtx *ctx, Str name, YYSTYPE *lval, int64_t off) {
@@ -234,6 +260,12 @@ static int lex_attribute_name(ParseCtx *ctx, Str name, YYSTYPE *lval, int64_t of
     return ATTRIBUTE_NAME;
   }
   switch (tok) {
+  case A_SHARDING:
+    if (sharding_is_named(lx, name.p + name.n + 1))
+      lx->pending_raw = true;
+    else
+      lx->pending = LX_NESTED;
+    break;
   case A_COMPUTATION: lx->pending = LX_BODY; break;
   case A_FRONTEND: lx->pending = LX_FRONTEND; break;
   case A_STRING_OR_RAW: lx->pending_raw = true; break;
