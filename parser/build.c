@@ -1204,6 +1204,25 @@ static void check_instr(ParseCtx *ctx, Instr *in, int64_t name_off) {
   }
 }
 
+/* A broadcast of a scalar may leave out dimensions= (XLA's parser fills in
+ * the empty list, and prints it): the instruction gets "dimensions={}". */
+static void add_scalar_broadcast_dims(ParseCtx *ctx, Instr *in) {
+  if (in->op != OP_BROADCAST || in->noperands != 1 || !in->operands[0] ||
+      !shape_is_array(&in->operands[0]->shape) || in->operands[0]->shape.rank != 0 ||
+      find_attr(in->attrs, in->nattrs, ATTR_DIMENSIONS))
+    return;
+  Attr *grown = arena_alloc_array(ctx->arena, (size_t)in->nattrs + 1, sizeof(Attr));
+  if (!grown) {
+    parse_oom(ctx, in->opcode_offset);
+    return;
+  }
+  if (in->nattrs) memcpy(grown, in->attrs, (size_t)in->nattrs * sizeof(Attr));
+  grown[in->nattrs] = (Attr){.key = ATTR_DIMENSIONS, .name = "dimensions", .kind = AV_INT_LIST,
+                             .offset = in->opcode_offset};
+  in->attrs = grown;
+  in->nattrs++;
+}
+
 static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shape *shape,
                          OpCall *call, Vec *attrs) {
   Scope *s = ctx->scope;
@@ -1240,6 +1259,7 @@ static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shap
     for (int i = 0; i < attrs->n; i++) in->attrs[i] = *VEC_AT(*attrs, Attr *, i);
     in->nattrs = attrs->n;
   }
+  add_scalar_broadcast_dims(ctx, in);
   if (shape) {
     if (!shape_copy_into(ctx->arena, &in->shape, shape)) parse_oom(ctx, name_off);
   } else if (call && call->op != OP_INVALID) {
@@ -1267,14 +1287,14 @@ static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shap
 
 Instr *build_nested_instr(ParseCtx *ctx, Shape *shape, OpCall *call) {
   if (!call || !ctx->scope) return NULL;
-  /* XLA gives nested operands generated names.  Ours must reparse after
-   * printing, so they are plain identifiers; taken ones are skipped. */
+  /* Nested operands get XLA's generated names: "<opcode>.anon", then
+   * "<opcode>.anon.1", ".2", ... (its name uniquer), skipping taken ones. */
   char buf[96];
   Scope *s = ctx->scope;
-  do {
-    snprintf(buf, sizeof buf, "%.*s.nested.%d", (int)(call->opname.n > 60 ? 60 : call->opname.n),
-             call->opname.p, ++ctx->nested_count);
-  } while (names_get(&s->names, buf, (int64_t)strlen(buf)));
+  int len = call->opname.n > 60 ? 60 : (int)call->opname.n;
+  snprintf(buf, sizeof buf, "%.*s.anon", len, call->opname.p);
+  for (int k = 1; names_get(&s->names, buf, (int64_t)strlen(buf)); k++)
+    snprintf(buf, sizeof buf, "%.*s.anon.%d", len, call->opname.p, k);
   const char *name = arena_strdup(ctx->arena, buf);
   if (!name) {
     parse_oom(ctx, call->op_off);

@@ -267,7 +267,7 @@ struct ParseCtx {
   Vec comps;            /* Computation* in completion order */
   int nentries;
   int64_t second_entry_off;
-  int inline_count, nested_count;
+  int inline_count;
   LitBuilder lit;
   /* Header values decoded on the way. */
   Vec header_attrs; /* Attr */
