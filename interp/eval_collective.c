@@ -42,7 +42,9 @@ static bool single_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *
    * over a group of one are copies of their operand(s). */
   Value *src;
   bool own = false;
-  if (in->noperands == 1) {
+  /* all-to-all without a split dimension returns a tuple even of one operand. */
+  bool tuple_form = in->op == OP_ALL_TO_ALL && shape_is_tuple(rs);
+  if (in->noperands == 1 && !tuple_form) {
     src = frame_operand(f, in, 0);
   } else {
     src = eval_operand_tuple(f, in, rs);

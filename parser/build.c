@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parser/infer.h"
 #include "parser/parse_internal.h"
 
 /* ---------------------------------------------------------------------------
@@ -946,7 +947,7 @@ static bool shape_required(Opcode op) {
 
 /* The few shapes that follow directly from the operands; everything else
  * must be written (the verifier infers and checks the rest). */
-static bool infer_shape(ParseCtx *ctx, Opcode op, Instr **ops, int nops, const Attr *attrs,
+static bool infer_simple_shape(ParseCtx *ctx, Opcode op, Instr **ops, int nops, const Attr *attrs,
                         int nattrs, Shape *out) {
   for (int i = 0; i < nops; i++)
     if (!ops[i] || ops[i]->shape.etype == ET_INVALID) return false;
@@ -979,6 +980,23 @@ static bool infer_shape(ParseCtx *ctx, Opcode op, Instr **ops, int nops, const A
     }
   }
   return false;
+}
+
+/* The rest of the shapes XLA's parser infers when the text leaves them out
+ * (dot, conditional, reduce, ...): the verifier's own shape inference, run
+ * on the instruction as parsed so far.  Needs every operand's shape. */
+static bool infer_full_shape(ParseCtx *ctx, Instr *in) {
+  for (int i = 0; i < in->noperands; i++)
+    if (!in->operands[i] || in->operands[i]->shape.etype == ET_INVALID) return false;
+  Shape inferred;
+  Error err = {0};
+  in->shape.etype = ET_INVALID;
+  if (!infer_shape_in_module(ctx->m, in, ctx->scratch, &inferred, &err)) return false;
+  if (!shape_copy_into(ctx->arena, &in->shape, &inferred)) {
+    parse_oom(ctx, in->offset);
+    return false;
+  }
+  return true;
 }
 
 /* Attributes an opcode cannot do without (section 8, "R"). */
@@ -1099,9 +1117,11 @@ static void check_enums(ParseCtx *ctx, Opcode op, const Attr *attrs, int nattrs)
   check_enum(ctx, find_attr(attrs, nattrs, ATTR_PADDING_TYPE), padding_types, false);
   check_enum(ctx, find_attr(attrs, nattrs, ATTR_SCHEDULE), schedules, true);
   const Attr *api = find_attr(attrs, nattrs, ATTR_API_VERSION);
-  /* Mid-2025 XLA rejects API_VERSION_UNSPECIFIED, but the XLA that wrote
-   * many real dumps (torch-xla/Neuron) printed it, and those must load:
-   * accepted here, a deliberate difference (hlo-text.md section 10). */
+  /* XLA's parser rejects API_VERSION_UNSPECIFIED ("Invalid API version"),
+   * and hlo-text.md lists it among the errors, but the torch-xla/Neuron
+   * builds that wrote 10 of the 21 real dumps printed it on every
+   * custom-call, and those must load: accepted here, a deliberate
+   * difference recorded in docs/hlo-print.md ("How close to XLA"). */
   check_enum(ctx, api, api_versions, true);
   check_enum(ctx, find_attr(attrs, nattrs, ATTR_TRANSPOSE_A), transposes, false);
 }
@@ -1109,6 +1129,19 @@ static void check_enums(ParseCtx *ctx, Opcode op, const Attr *attrs, int nattrs)
 static bool same_attr_name(const Attr *a, const Attr *b) {
   if (a->key != ATTR_UNKNOWN || b->key != ATTR_UNKNOWN) return a->key == b->key;
   return strcmp(a->name, b->name) == 0;
+}
+
+/* The transcendental unary ops whose precision result_accuracy can set
+ * (XLA's IsUnaryOpWithResultAccuracy; StableHLO's ops with the attribute). */
+static bool takes_result_accuracy(Opcode op) {
+  switch (op) {
+  case OP_EXPONENTIAL: case OP_EXPONENTIAL_MINUS_ONE: case OP_LOG: case OP_LOG_PLUS_ONE:
+  case OP_LOGISTIC: case OP_RSQRT:
+  case OP_SQRT: case OP_CBRT: case OP_TANH: case OP_TAN: case OP_COSINE: case OP_SINE:
+    return true;
+  default:
+    return false;
+  }
 }
 
 /* Checks that need the opcode, the operands and all attributes together. */
@@ -1134,6 +1167,10 @@ static void check_instr(ParseCtx *ctx, Instr *in, int64_t name_off) {
     parse_error(ctx, in->opcode_offset,
                 "conditional requires branch_computations, or true_computation and false_computation");
   check_enums(ctx, op, in->attrs, in->nattrs);
+  const Attr *acc = find_attr(in->attrs, in->nattrs, ATTR_RESULT_ACCURACY);
+  if (acc && !takes_result_accuracy(op))
+    parse_error(ctx, acc->offset, "unexpected attribute \"result_accuracy\": %s has no result accuracy",
+                opcode_name(op));
   /* Operand counts are the verifier's: XLA's parser checks them only for
    * some opcodes (rng, for one, takes any number there). */
   if (in->op == OP_INFEED && in->shape.etype != ET_INVALID && !shape_is_tuple(&in->shape))
@@ -1165,6 +1202,25 @@ static void check_instr(ParseCtx *ctx, Instr *in, int64_t name_off) {
                       i, i);
     }
   }
+}
+
+/* A broadcast of a scalar may leave out dimensions= (XLA's parser fills in
+ * the empty list, and prints it): the instruction gets "dimensions={}". */
+static void add_scalar_broadcast_dims(ParseCtx *ctx, Instr *in) {
+  if (in->op != OP_BROADCAST || in->noperands != 1 || !in->operands[0] ||
+      !shape_is_array(&in->operands[0]->shape) || in->operands[0]->shape.rank != 0 ||
+      find_attr(in->attrs, in->nattrs, ATTR_DIMENSIONS))
+    return;
+  Attr *grown = arena_alloc_array(ctx->arena, (size_t)in->nattrs + 1, sizeof(Attr));
+  if (!grown) {
+    parse_oom(ctx, in->opcode_offset);
+    return;
+  }
+  if (in->nattrs) memcpy(grown, in->attrs, (size_t)in->nattrs * sizeof(Attr));
+  grown[in->nattrs] = (Attr){.key = ATTR_DIMENSIONS, .name = "dimensions", .kind = AV_INT_LIST,
+                             .offset = in->opcode_offset};
+  in->attrs = grown;
+  in->nattrs++;
 }
 
 static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shape *shape,
@@ -1203,6 +1259,7 @@ static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shap
     for (int i = 0; i < attrs->n; i++) in->attrs[i] = *VEC_AT(*attrs, Attr *, i);
     in->nattrs = attrs->n;
   }
+  add_scalar_broadcast_dims(ctx, in);
   if (shape) {
     if (!shape_copy_into(ctx->arena, &in->shape, shape)) parse_oom(ctx, name_off);
   } else if (call && call->op != OP_INVALID) {
@@ -1210,8 +1267,9 @@ static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shap
     if (shape_required(eff)) {
       parse_error(ctx, call->op_off, "%.*s requires the result shape to be written",
                   STR_ARG(call->opname));
-    } else if (!infer_shape(ctx, eff, in->operands, in->noperands, in->attrs, in->nattrs,
-                            &in->shape)) {
+    } else if (!infer_simple_shape(ctx, eff, in->operands, in->noperands, in->attrs, in->nattrs,
+                            &in->shape) &&
+               !infer_full_shape(ctx, in)) {
       bool operand_errors = false;
       for (int i = 0; i < in->noperands; i++) operand_errors |= in->operands[i] == NULL;
       if (!operand_errors)
@@ -1229,14 +1287,14 @@ static Instr *make_instr(ParseCtx *ctx, const char *name, int64_t name_off, Shap
 
 Instr *build_nested_instr(ParseCtx *ctx, Shape *shape, OpCall *call) {
   if (!call || !ctx->scope) return NULL;
-  /* XLA gives nested operands generated names.  Ours must reparse after
-   * printing, so they are plain identifiers; taken ones are skipped. */
+  /* Nested operands get XLA's generated names: "<opcode>.anon", then
+   * "<opcode>.anon.1", ".2", ... (its name uniquer), skipping taken ones. */
   char buf[96];
   Scope *s = ctx->scope;
-  do {
-    snprintf(buf, sizeof buf, "%.*s.nested.%d", (int)(call->opname.n > 60 ? 60 : call->opname.n),
-             call->opname.p, ++ctx->nested_count);
-  } while (names_get(&s->names, buf, (int64_t)strlen(buf)));
+  int len = call->opname.n > 60 ? 60 : (int)call->opname.n;
+  snprintf(buf, sizeof buf, "%.*s.anon", len, call->opname.p);
+  for (int k = 1; names_get(&s->names, buf, (int64_t)strlen(buf)); k++)
+    snprintf(buf, sizeof buf, "%.*s.anon.%d", len, call->opname.p, k);
   const char *name = arena_strdup(ctx->arena, buf);
   if (!name) {
     parse_oom(ctx, call->op_off);

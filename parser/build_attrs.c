@@ -648,3 +648,10 @@ void check_result_accuracy_tolerance(ParseCtx *ctx, Str field, int64_t off, Vec 
                   STR_ARG(f->s));
   }
 }
+
+/* origin={[synthetic_call]}: the one bracketed form XLA's parser knows. */
+void check_synthetic_call(ParseCtx *ctx, Str word, int64_t off) {
+  if (word.n != 14 || memcmp(word.p, "synthetic_call", 14) != 0)
+    parse_error(ctx, off, "expects 'synthetic_call' after '[' in an origin value, got '%.*s'",
+                STR_ARG(word));
+}

@@ -150,7 +150,12 @@ static void store_value(ParseCtx *ctx, EType t, void *dst, LitValue v, int64_t o
       lit_fail(ctx, off, "expects an integer for type %s", etype_name(t));
       return;
     }
-    ok = v.i.big ? etype_store_uint(t, (uint64_t)v.i.v, dst) : etype_store_int(t, v.i.v, dst);
+    if (t == ET_U64 && !v.i.big && v.i.v < 0)
+      /* XLA range-checks a u64 value as the int64 it parsed, reinterpreted
+       * as unsigned: -1 is accepted and means 2^64-1. */
+      ok = etype_store_uint(t, (uint64_t)v.i.v, dst);
+    else
+      ok = v.i.big ? etype_store_uint(t, (uint64_t)v.i.v, dst) : etype_store_int(t, v.i.v, dst);
     break;
   case EK_FLOAT:
   case EK_COMPLEX:
@@ -164,6 +169,12 @@ static void store_value(ParseCtx *ctx, EType t, void *dst, LitValue v, int64_t o
       what = v.num.payload ? "NaN payload" : "NaN";
     } else if (v.kind == LV_INT && !v.i.big) {
       ok = etype_store_int(t, v.i.v, dst);
+    } else if (v.kind == LV_NUM && v.num.kind == NUM_FINITE && isinf(value_as_double(v))) {
+      /* A written number beyond the double range (1.8e308) is an error in
+       * XLA even for f64; only inf itself means infinity. */
+      lit_fail(ctx, off, "value out of range for double, so out of range for type %s",
+               etype_name(t));
+      return;
     } else {
       ok = etype_store_float(t, value_as_double(v), dst);
     }
@@ -411,4 +422,27 @@ Literal *lit_end(ParseCtx *ctx, int64_t off) {
     return NULL;
   }
   return b->root;
+}
+
+Literal *lit_tuple_of(ParseCtx *ctx, const Vec *elems, int64_t off) {
+  int n = elems->n;
+  for (int i = 0; i < n; i++)
+    if (!VEC_AT(*elems, Literal *, i)) return NULL; /* its error was reported */
+  Literal *lit = arena_alloc(ctx->arena, sizeof *lit);
+  Shape *shapes = n ? arena_alloc_array(ctx->arena, (size_t)n, sizeof(Shape)) : NULL;
+  Literal *items = n ? arena_alloc_array(ctx->arena, (size_t)n, sizeof(Literal)) : NULL;
+  if (!lit || (n && (!shapes || !items))) {
+    parse_oom(ctx, off);
+    return NULL;
+  }
+  for (int i = 0; i < n; i++) {
+    items[i] = *VEC_AT(*elems, Literal *, i);
+    shapes[i] = items[i].shape;
+  }
+  lit->shape.etype = ET_TUPLE;
+  lit->shape.ntuple = n;
+  lit->shape.tuple = shapes;
+  lit->ntuple = n;
+  lit->tuple = items;
+  return lit;
 }

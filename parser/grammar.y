@@ -98,6 +98,7 @@ static void hloyyerror(const HLOYYLTYPE *loc, ParseCtx *ctx, const char *msg);
   LitValue litv;
   WindowField wfield;
   SliceRange range;
+  Literal *literal;
 }
 
 /* ---- tokens ---- */
@@ -169,6 +170,8 @@ static void hloyyerror(const HLOYYLTYPE *loc, ParseCtx *ctx, const char *msg);
 %type <litv> lit_scalar
 %type <wfield> window_field
 %type <range> slice_range
+%type <vec> shaped_literals
+%type <literal> shaped_literal
 
 %%
 
@@ -384,8 +387,10 @@ attribute
                                         { $$ = attr_instr_list(ctx, &$1, &$3); }
   | A_LITERAL shape                     { lit_begin(ctx, $2, @2.last); }
     literal                             { $$ = attr_literal(ctx, &$1, lit_end(ctx, @4.last)); }
+  | A_LITERAL '(' shaped_literals ')'   { $$ = attr_literal(ctx, &$1, lit_tuple_of(ctx, &$3, @2.first)); }
   | A_METADATA metadata                 { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_SHARDING sharding                 { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
+  | A_SHARDING RAW                      { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_FRONTEND frontend_attrs           { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_STATISTICS statistics             { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_ORIGIN origin                     { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
@@ -646,9 +651,11 @@ result_accuracy
                                         { check_result_accuracy_tolerance(ctx, $2.name, $2.off, &$4); }
   ;
 
-/* origin={{"a"}} | {({"a" {0}}, {"b"})} */
+/* origin={{"a"}} | {({"a" {0}}, {"b"})} | {[synthetic_call]}; a leaf may
+ * be empty ({}) where the value has no origin. */
 origin
   : '{' origin_nodes_opt '}'
+  | '{' '[' IDENT ']' '}'                { check_synthetic_call(ctx, $3, @3.first); }
   ;
 
 origin_nodes_opt
@@ -662,7 +669,8 @@ origin_nodes
   ;
 
 origin_node
-  : '{' STRING '}'
+  : '{' '}'
+  | '{' STRING '}'
   | '{' STRING shape_index '}'
   | '(' origin_nodes_opt ')'
   ;
@@ -815,6 +823,19 @@ dlt_flags
 
 literal
   : lit_item
+  ;
+
+/* A tuple literal whose elements carry their own shapes, as in
+ * custom-call's literal=( s32[2] {1, 2}, pred[] 0 ). */
+shaped_literals
+  : shaped_literal                      { $$ = (Vec){0}; vec_push_keep(ctx, &$$, $1); }
+  | shaped_literals ',' shaped_literal  { $$ = $1; vec_push_keep(ctx, &$$, $3); }
+  ;
+
+shaped_literal
+  : shape                               { lit_begin(ctx, $1, @1.last); }
+    literal                             { $$ = lit_end(ctx, @3.last); }
+  | '(' shaped_literals ')'             { $$ = lit_tuple_of(ctx, &$2, @1.first); }
   ;
 
 lit_item

@@ -171,18 +171,29 @@ static bool collective_permute(InferCtx *c, Shape *out) {
   return operands_as_results(c, out);
 }
 
-/* collective-permute-start: (operand, result, contexts...). */
+/* collective-permute-start: (source, result, contexts...), as XLA's
+ * InferCollectivePermuteStartShape builds it: the source is operand 0 for
+ * the single-operand and in-place forms, and the combined tuple of all
+ * operands (same as the result) for the combined form.  A bare result is
+ * accepted too, as older dumps print it. */
 static bool collective_permute_start(InferCtx *c, Shape *out) {
   Shape r;
   if (!collective_permute(c, &r)) return false;
   const Shape *d = &c->in->shape;
-  if (!shape_is_tuple(d) || shape_is_tuple(&r)) { /* bare result form */
+  int n = c->in->noperands;
+  bool in_place = n == 4 && ir_attr(c->in, ATTR_SLICE_SIZES);
+  in_place = in_place || (n == 4 && shape_is_tuple(infer_oshape(c, 2)) &&
+                          shape_is_tuple(infer_oshape(c, 3)));
+  bool start_form = shape_is_tuple(d) && d->ntuple >= 2;
+  if (start_form && shape_is_tuple(&r)) /* tuple result: the pair must be tuples too */
+    start_form = shape_is_tuple(&d->tuple[0]) && shape_is_tuple(&d->tuple[1]);
+  if (!start_form) {
     *out = r;
     return true;
   }
-  int extra = shape_is_tuple(d) && d->ntuple > 2 ? d->ntuple - 2 : 0;
+  int extra = d->ntuple - 2;
   if (!infer_make_tuple(c, out, 2 + extra)) return false;
-  out->tuple[0] = c->in->noperands == 1 ? *infer_oshape(c, 0) : r;
+  out->tuple[0] = n == 1 || in_place ? *infer_oshape(c, 0) : r;
   out->tuple[1] = r;
   for (int i = 0; i < extra; i++) {
     const Shape *ctx = &d->tuple[2 + i];
@@ -242,8 +253,14 @@ static bool all_to_all(InferCtx *c, Shape *out) {
     if (gs > 1 && size >= 0 && size % gs != 0)
       return infer_fail(c, "split dimension %lld of %s is not divisible by the group size %lld",
                         (long long)d, infer_str(c, infer_oshape(c, 0)), (long long)gs);
+    *out = *infer_oshape(c, 0);
+    return true;
   }
-  return operands_as_results(c, out);
+  /* Without a split dimension it is the tuple form: a tuple of the operand
+   * shapes even for one operand (XLA's InferAllToAllTupleShape). */
+  if (!infer_make_tuple(c, out, n)) return false;
+  for (int i = 0; i < n; i++) out->tuple[i] = *infer_oshape(c, i);
+  return true;
 }
 
 static bool ragged_all_to_all(InferCtx *c, Shape *out) {

@@ -76,22 +76,24 @@ static bool infer_conditional(InferCtx *c, Shape *out) {
   const Computation *const *list = branches;
   int n = 0;
   AttrKey key = ATTR_BRANCH_COMPUTATIONS;
-  bool listed = ir_attr(c->in, ATTR_BRANCH_COMPUTATIONS) != NULL;
-  if (idx->etype == ET_PRED && idx->rank == 0 && !listed) {
+  const Attr *listed = ir_attr(c->in, ATTR_BRANCH_COMPUTATIONS);
+  /* As XLA's parser: a pred[] index takes only true/false_computation. */
+  if (idx->etype == ET_PRED && idx->rank == 0 && listed)
+    return infer_fail_attr(c, listed, "unexpected attribute \"branch_computations\" for a pred[] "
+                           "index; use true_computation and false_computation");
+  if (idx->etype == ET_PRED && idx->rank == 0) {
     if (!infer_attr_comp(c, ATTR_TRUE_COMPUTATION, true, &branches[0]) ||
         !infer_attr_comp(c, ATTR_FALSE_COMPUTATION, true, &branches[1]))
       return false;
     n = 2;
     key = ATTR_TRUE_COMPUTATION;
-  } else if ((idx->etype == ET_S32 || idx->etype == ET_PRED) && idx->rank == 0) {
+  } else if (idx->etype == ET_S32 && idx->rank == 0) {
     const Attr *a;
     if (!infer_attr(c, ATTR_BRANCH_COMPUTATIONS, true, &a)) return false;
     if (a->kind != AV_COMPUTATION_LIST || a->v.comps.n < 1)
       return infer_fail_attr(c, a, "branch_computations must list at least one computation");
     list = (const Computation *const *)a->v.comps.v;
     n = a->v.comps.n;
-    if (idx->etype == ET_PRED && n != 2)
-      return infer_fail_attr(c, a, "a pred[] index needs exactly 2 branch computations, got %d", n);
   } else {
     return infer_fail(c, "the branch index must be pred[] or s32[], got %s", infer_str(c, idx));
   }
@@ -180,11 +182,39 @@ static bool is_async_chain(const Instr *s) {
   return s->op == OP_ASYNC_START || s->op == OP_ASYNC_UPDATE;
 }
 
+/* The thread an async op names, "main" unless async_execution_thread says. */
+static const char *async_thread(const Instr *in) {
+  const Attr *a = ir_attr(in, ATTR_ASYNC_EXECUTION_THREAD);
+  return a && a->kind == AV_STRING && a->v.s ? a->v.s : "main";
+}
+
+static const Computation *async_callee(const Instr *in) {
+  const Attr *a = ir_attr(in, ATTR_CALLS);
+  return a && a->kind == AV_COMPUTATION ? a->v.comp : NULL;
+}
+
+/* async-update and async-done belong to their start's chain: what they
+ * repeat of it (calls=, async_execution_thread=) must agree, as XLA's
+ * parser checks when it rebuilds the chain. */
+static bool check_async_chain(InferCtx *c, const Instr *s) {
+  while (s->op == OP_ASYNC_UPDATE && s->noperands == 1) s = s->operands[0];
+  const Attr *ca = ir_attr(c->in, ATTR_CALLS);
+  const Computation *want = async_callee(s), *got = async_callee(c->in);
+  if (ca && want && got && want != got)
+    return infer_fail_attr(c, ca, "Expect async_wrapped_computation to be %s, but got %s",
+                           want->name, got->name);
+  const Attr *ta = ir_attr(c->in, ATTR_ASYNC_EXECUTION_THREAD);
+  const char *wt = async_thread(s), *gt = async_thread(c->in);
+  if (ta && strcmp(wt, gt) != 0)
+    return infer_fail_attr(c, ta, "Expect async_execution_thread to be %s, but got %s", wt, gt);
+  return true;
+}
+
 static bool infer_async_update_done(InferCtx *c, Shape *out) {
   const Instr *s = c->in->operands[0];
   if (!is_async_chain(s))
     return infer_fail(c, "operand must be an async-start or async-update, got %s", opcode_name(s->op));
-  if (!infer_need_tuple(c, 0, 2)) return false;
+  if (!infer_need_tuple(c, 0, 2) || !check_async_chain(c, s)) return false;
   *out = c->in->op == OP_ASYNC_UPDATE ? s->shape : s->shape.tuple[1];
   return true;
 }
@@ -212,9 +242,9 @@ static bool infer_gte(InferCtx *c, Shape *out) {
   return true;
 }
 
+/* after-all orders its operands before the token it makes; XLA's verifier
+ * takes operands of any shape (add-dependency chains hang arrays on it). */
 static bool infer_after_all(InferCtx *c, Shape *out) {
-  for (int i = 0; i < c->in->noperands; i++)
-    if (!infer_need_token(c, i)) return false;
   return token_shape(c, out);
 }
 
@@ -244,10 +274,18 @@ static bool infer_recv(InferCtx *c, Shape *out) {
          transfer_tuple(c, out, &c->in->shape.tuple[0]);
 }
 
+/* send-done/recv-done take their send/recv, or (pipelined through a while
+ * loop) any value of the same (data, u32[] context, token[]) shape: XLA's
+ * verifier checks only the shape. */
 static bool from_op(InferCtx *c, Opcode want) {
   const Instr *s = c->in->operands[0];
   if (s->op == want) return true;
-  return infer_fail(c, "operand must be a %s, got %s", opcode_name(want), opcode_name(s->op));
+  const Shape *t = infer_oshape(c, 0);
+  if (shape_is_tuple(t) && t->ntuple == 3 && shape_is_array(&t->tuple[1]) &&
+      t->tuple[1].rank == 0 && etype_is_int(t->tuple[1].etype) && t->tuple[2].etype == ET_TOKEN)
+    return true;
+  return infer_fail(c, "operand must be a %s or a (data, u32[], token[]) tuple, got %s %s",
+                    opcode_name(want), opcode_name(s->op), infer_str(c, t));
 }
 
 static bool infer_recv_done(InferCtx *c, Shape *out) {

@@ -12,6 +12,10 @@
 /* XLA's MaybeUpcast: integer results may not be narrower than the operands. */
 static bool result_etype(InferCtx *c, EType from, EType *out) {
   EType want = c->in->shape.etype;
+  if (want == ET_INVALID) { /* shape left out in the text: the operands' type */
+    *out = from;
+    return true;
+  }
   if (!shape_is_array(&c->in->shape) || want == ET_TOKEN || want == ET_OPAQUE)
     return infer_fail(c, "result must be an array, declared %s", infer_str(c, &c->in->shape));
   if (want != from && !etype_is_float(from) && !etype_is_complex(from) &&

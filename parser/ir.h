@@ -247,6 +247,10 @@ typedef struct Module {
   int64_t replica_count;  /* 1 if not given */
   int64_t num_partitions; /* 1 if not given */
   bool is_scheduled;
+  /* The stack frame index XLA prints between the header and the first
+   * computation (FileNames, FunctionNames, FileLocations, StackFrames
+   * sections), kept verbatim; NULL when absent.  Points into the arena. */
+  const char *stack_index;
   /* The source, kept for diagnostics (not owned). */
   const char *filename;
   const char *source;

@@ -21,6 +21,7 @@
  *
  * Line and column are never tracked here: tokens carry byte offsets and a
  * diagnostic computes line:col only when it is rendered. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <math.h>
@@ -102,6 +103,53 @@ static void lex_do_resync(Lexer *lx) {
   lx->pending_raw = lx->pending_rawval = false;
 }
 
+/* ---- stack frame index ------------------------------------------------------
+ * XLA prints a module's stack frames as four sections of numbered lines:
+ *   FileNames / FunctionNames: `1 "text"`; FileLocations / StackFrames:
+ *   `1 {key=value ...}`.  The parser keeps their text for the printer. */
+static bool is_stack_section(const char *p, const char *end) {
+  size_t n = (size_t)(end - p);
+#define SECTION(s) (n == sizeof(s) - 1 && memcmp(p, s, n) == 0)
+  return SECTION("FileNames") || SECTION("FunctionNames") || SECTION("FileLocations") ||
+         SECTION("StackFrames");
+#undef SECTION
+}
+
+/* From the first section name, skips every line that is a section name or
+ * starts with a number; returns the start of the first other line. */
+static const char *skip_stack_index(ParseCtx *ctx, const char *start) {
+  Lexer *lx = &ctx->lx;
+  const char *end = lx->src + lx->len, *p = start, *last = start;
+  while (p < end) {
+    const char *q = p;
+    while (q < end && (*q == ' ' || *q == '\t')) q++;
+    const char *w = q;
+    while (w < end && (isalnum((unsigned char)*w) || *w == '_')) w++;
+    bool blank = q == end || *q == '\n' || *q == '\r';
+    if (!blank && !isdigit((unsigned char)*q) && !is_stack_section(q, w)) break;
+    while (q < end && *q != '\n' && *q != '\r') {
+      if (*q == '"') { /* a string may hold anything but its own end */
+        for (q++; q < end && *q != '"' && *q != '\n'; q++)
+          if (*q == '\\' && q + 1 < end) q++;
+      }
+      if (q < end && *q != '\n') q++;
+    }
+    if (!blank) last = q;
+    while (q < end && (*q == '\n' || *q == '\r')) q++;
+    p = q;
+  }
+  if (!ctx->m->stack_index) {
+    size_t n = (size_t)(last - start);
+    char *text = arena_alloc(ctx->arena, n + 1);
+    if (text) {
+      memcpy(text, start, n);
+      text[n] = '\0';
+      ctx->m->stack_index = text;
+    }
+  }
+  return p;
+}
+
 /* ---- attribute name classification ---------------------------------------- */
 
 static int header_attr_token(Str name) {
@@ -160,6 +208,32 @@ static int instr_attr_token(AttrKey key) {
   }
 }
 
+/* Named shardings (XLA's mesh form: {mesh[a=2,b=4], [{a}, {b:(2)2, ?}],
+ * replicated={..}, ...}, {maximal_mesh[device_id=5]}, also as tuple
+ * elements) are kept verbatim as a raw {...} value: true when the sharding
+ * value starting at p names a mesh. */
+static const char *skip_string(const Lexer *lx, const char *p);
+static bool sharding_is_named(const Lexer *lx, const char *p) {
+  const char *start = p, *end = lx->src + lx->len;
+  while (p < end && is_space(*p)) p++;
+  if (p >= end || *p != '{') return false;
+  int depth = 0;
+  for (; p < end; p++) {
+    if (*p == '"') {
+      p = skip_string(lx, p);
+      if (!p) return false;
+      p--;
+    } else if (*p == '{') {
+      depth++;
+    } else if (*p == '}') {
+      if (--depth == 0) return false;
+    } else if (*p == '[' && p - start >= 4 && memcmp(p - 4, "mesh", 4) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Classifies "name=" by the current brace context and arms the mode for the
  * value that follows. */
 static int lex_attribute_name(ParseCtx *ctx, Str name, YYSTYPE *lval, int64_t off) {
@@ -186,6 +260,12 @@ static int lex_attribute_name(ParseCtx *ctx, Str name, YYSTYPE *lval, int64_t of
     return ATTRIBUTE_NAME;
   }
   switch (tok) {
+  case A_SHARDING:
+    if (sharding_is_named(lx, name.p + name.n + 1))
+      lx->pending_raw = true;
+    else
+      lx->pending = LX_NESTED;
+    break;
   case A_COMPUTATION: lx->pending = LX_BODY; break;
   case A_FRONTEND: lx->pending = LX_FRONTEND; break;
   case A_STRING_OR_RAW: lx->pending_raw = true; break;
@@ -444,7 +524,7 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         return lex_fail(ctx, tok, cur, "NUL byte in input");
       }
       <init> [ \t\r\n]+ { lx->cur = cur; continue; }
-      <init> "//" [^\n\x00]* { lx->cur = cur; continue; }
+      <init> "//" [^\n\r\x00]* { lx->cur = cur; continue; }
       <init> "/*" {
         /* Comments do not nest; an unterminated one is an error at its start. */
         const char *p = cur;
@@ -582,6 +662,12 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
       <init> "b(" { CLEAR_PENDING(); RET(BUFFER_LPAREN); }
       <init> ident {
         CLEAR_PENDING();
+        /* The stack frame index sections sit at the top level, between
+         * the header and the computations: kept as text, not tokens. */
+        if (lx->brace_depth == 0 && lx->sp <= 1 && is_stack_section(tok, cur)) {
+          lx->cur = skip_stack_index(ctx, tok);
+          continue;
+        }
         /* "<=[2,2]T(1,0)": a T right after ']' and before '(' transposes an
          * iota device list; elsewhere T is a plain identifier (layouts). */
         if (cur - tok == 1 && *tok == 'T' && lx->last_tok == ']' && *cur == '(') RET(IOTA_T);
@@ -600,8 +686,10 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
 
       <init> udec | sdec {
         CLEAR_PENDING();
+        /* A decimal too large for a double stays NUM_FINITE (with v = inf)
+         * so that literals can reject it as XLA does; only "inf" is NUM_INF. */
         double v = lex_strtod(tok, cur);
-        lval->num = (Num){.kind = isinf(v) ? NUM_INF : NUM_FINITE, .v = v};
+        lval->num = (Num){.kind = NUM_FINITE, .v = v};
         RET(DECIMAL);
       }
       <init> dxd {

@@ -227,6 +227,8 @@ void lit_ellipsis(ParseCtx *ctx, int64_t off);
 void lit_scalar(ParseCtx *ctx, LitValue v, int64_t off);
 /* The finished literal, or NULL after an error. */
 Literal *lit_end(ParseCtx *ctx, int64_t off);
+/* A tuple literal of already built literals (NULL if one of them failed). */
+Literal *lit_tuple_of(ParseCtx *ctx, const Vec *elems, int64_t off);
 
 /* ---------------------------------------------------------------------------
  * The parse context: everything one parse owns. */
@@ -265,7 +267,7 @@ struct ParseCtx {
   Vec comps;            /* Computation* in completion order */
   int nentries;
   int64_t second_entry_off;
-  int inline_count, nested_count;
+  int inline_count;
   LitBuilder lit;
   /* Header values decoded on the way. */
   Vec header_attrs; /* Attr */
@@ -388,6 +390,7 @@ typedef struct SliceRange {
   int64_t start, limit, stride;
 } SliceRange;
 
+void check_synthetic_call(ParseCtx *ctx, Str word, int64_t off);
 void check_sharding_name(ParseCtx *ctx, Str name, int64_t off, const char *expected);
 void check_result_accuracy_mode(ParseCtx *ctx, Str field, int64_t off, Str value,
                                 int64_t value_off);

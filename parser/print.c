@@ -205,6 +205,10 @@ void print_module(StrBuf *sb, const Module *m) {
   sb_puts(sb, m->name ? m->name : "module");
   print_header_attrs(sb, m);
   sb_puts(sb, "\n\n");
+  if (m->stack_index) {
+    sb_puts(sb, m->stack_index);
+    sb_puts(sb, "\n\n");
+  }
   for (int i = 0; i < m->ncomps; i++) {
     if (i) sb_puts(sb, "\n\n");
     print_computation(sb, m, m->comps[i]);

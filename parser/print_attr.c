@@ -279,6 +279,23 @@ static void print_bool_list(StrBuf *sb, const bool *v, int n) {
   sb_putc(sb, '}');
 }
 
+/* literal= values: "shape literal", and a tuple as "( shaped, ... )" with
+ * each element's own shape, the one form XLA's parser reads back. */
+static void print_shaped_literal(StrBuf *sb, const Literal *lit) {
+  if (shape_is_tuple(&lit->shape) && !lit->elided) {
+    sb_puts(sb, "( ");
+    for (int i = 0; i < lit->ntuple; i++) {
+      if (i) sb_puts(sb, ", ");
+      print_shaped_literal(sb, &lit->tuple[i]);
+    }
+    sb_puts(sb, " )");
+    return;
+  }
+  print_shape(sb, &lit->shape);
+  sb_putc(sb, ' ');
+  print_literal(sb, lit);
+}
+
 static void print_attr_value(StrBuf *sb, const Attr *a) {
   switch (a->kind) {
     case AV_BOOL: sb_puts(sb, a->v.b ? "true" : "false"); break;
@@ -308,10 +325,7 @@ static void print_attr_value(StrBuf *sb, const Attr *a) {
       break;
     case AV_INSTR_LIST: print_instr_refs(sb, a->v.instrs.v, a->v.instrs.n); break;
     case AV_LITERAL:
-      if (!a->v.literal) break;
-      print_shape(sb, &a->v.literal->shape);
-      sb_putc(sb, ' ');
-      print_literal(sb, a->v.literal);
+      if (a->v.literal) print_shaped_literal(sb, a->v.literal);
       break;
     case AV_RAW:
     case AV_NONE: sb_puts(sb, a->v.s ? a->v.s : ""); break;

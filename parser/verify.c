@@ -287,6 +287,41 @@ static void verify_entry_layout(Verifier *v) {
            infer_shape_str(v->scratch, &e->root->shape), infer_shape_str(v->scratch, &m->entry_result));
 }
 
+/* Each computation an async-start wraps belongs to that one async op: XLA
+ * ties the computation to its caller, so a second async-start naming it is
+ * an error ("called by more than one async op"). */
+static void verify_async_callees(Verifier *v) {
+  const Module *m = v->m;
+  int n = 0, cap = 0;
+  const Computation **seen = NULL;
+  for (int ci = 0; ci < m->ncomps; ci++) {
+    const Computation *c = m->comps[ci];
+    for (int i = 0; i < c->ninstrs; i++) {
+      const Instr *in = c->instrs[i];
+      const Attr *a = in->op == OP_ASYNC_START ? ir_attr(in, ATTR_CALLS) : NULL;
+      if (!a || a->kind != AV_COMPUTATION || !a->v.comp) continue;
+      bool dup = false;
+      for (int k = 0; k < n && !dup; k++) dup = seen[k] == a->v.comp;
+      if (dup) {
+        REPORT(v, a->offset, "Computation %s is called by more than one async op", a->v.comp->name);
+        continue;
+      }
+      if (n == cap) {
+        cap = cap ? 2 * cap : 16;
+        const Computation **grown = realloc(seen, (size_t)cap * sizeof *seen);
+        if (!grown) {
+          REPORT(v, in->offset, "out of memory");
+          free(seen);
+          return;
+        }
+        seen = grown;
+      }
+      seen[n++] = a->v.comp;
+    }
+  }
+  free(seen);
+}
+
 bool verify_module(const Module *m, Diags *diags) {
   if (!m) return false;
   Verifier v = {m, diags, arena_new(), 0, true};
@@ -311,6 +346,7 @@ bool verify_module(const Module *m, Diags *diags) {
   free(comps.slots);
   if (!m->entry) REPORT(&v, m->ncomps ? m->comps[m->ncomps - 1]->offset : 0, "module has no entry computation");
   for (int i = 0; i < m->ncomps; i++) verify_computation(&v, m->comps[i]);
+  verify_async_callees(&v);
   verify_entry_layout(&v);
   arena_free(v.scratch);
   return v.ok;

@@ -456,9 +456,13 @@ Test(parser, metadata_sharding_and_unknown_kept_verbatim) {
   cr_expect_str_eq(p->attrs[5].v.s, "foo(1){2}");
   cr_expect_str_eq(p->attrs[6].v.s, "7");
   module_free(m);
-  m = parse_body("  ROOT p = (f32[], f32[]) parameter(0), sharding={{replicated}, {maximal device=1}}, "
-                 "result_accuracy={tolerance={atol=0,rtol=0,ulps=1}}");
+  m = parse_body("  p = (f32[], f32[]) parameter(0), sharding={{replicated}, {maximal device=1}}\n"
+                 "  g = f32[] get-tuple-element(p), index=0\n"
+                 "  ROOT x = f32[] exponential(g), result_accuracy={tolerance={atol=0,rtol=0,ulps=1}}");
   module_free(m);
+  /* result_accuracy belongs to the transcendental unary ops only (XLA). */
+  parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[] parameter(0), result_accuracy={mode=highest}\n}\n",
+              "unexpected attribute \"result_accuracy\"");
   parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[] parameter(0), sharding={devices=[3]0,1}\n}\n",
               "needs 3 devices");
   parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[] exponential(f32[] parameter(0)), result_accuracy={mode=foo}\n}\n",
@@ -657,4 +661,53 @@ Test(parser, many_instructions_is_linear) {
   cr_expect(t1 - t0 < 20, "took %.1f s", t1 - t0);
   module_free(m);
   free(text);
+}
+
+/* ---- forms taken from XLA's parser tests (hlo_parser_test.cc) ---- */
+
+Test(parser, xla_literal_range_rules) {
+  /* u64 is range-checked as the int64 XLA parsed: -1 wraps to 2^64-1... */
+  Literal *l = lit_of("u64[] constant(-1)");
+  cr_expect_eq(*(uint64_t *)l->data, UINT64_MAX);
+  /* ...but narrower unsigned types keep their range. */
+  parse_fails("HloModule m\nENTRY e {\n  ROOT c = u32[] constant(-1)\n}\n", "out of range");
+  /* A decimal beyond double's range is an error, for f64 too; inf is not. */
+  parse_fails("HloModule m\nENTRY e {\n  ROOT c = f64[] constant(-1.8e308)\n}\n",
+              "out of range for double");
+  l = lit_of("f64[] constant(-inf)");
+  cr_expect(isinf(*(double *)l->data) && *(double *)l->data < 0);
+}
+
+Test(parser, xla_brace_after_dims_is_a_layout_only_before_int_or_colon) {
+  /* As XLA's ParseShape: "{" starts a layout only when an integer or ':'
+   * follows, so "f32[]{}" is not a scalar with an empty layout. */
+  parse_fails("HloModule m\nENTRY e {\n  ROOT x = f32[]{} parameter(0)\n}\n", "syntax error");
+  Module *m = parse_ok("HloModule m\nENTRY e {\n  ROOT x = u32[]{:S(2)} parameter(0)\n}\n");
+  cr_expect_eq(find(m, "x")->shape.rank, 0);
+  module_free(m);
+}
+
+Test(parser, xla_literal_attr_with_element_shapes) {
+  Module *m = parse_ok("HloModule m\nENTRY e {\n  ROOT c = f32[] custom-call(), custom_call_target=\"t\", "
+                       "literal=( s32[2]{0} {3, 4}, (pred[] true, f32[] 0.5) )\n}\n");
+  const Attr *a = ir_attr(find(m, "c"), ATTR_LITERAL);
+  cr_assert(a && a->kind == AV_LITERAL && a->v.literal);
+  const Literal *l = a->v.literal;
+  cr_assert_eq(l->ntuple, 2);
+  cr_expect_eq(((int32_t *)l->tuple[0].data)[1], 4);
+  cr_assert_eq(l->tuple[1].ntuple, 2);
+  cr_expect_eq(l->tuple[1].tuple[1].shape.etype, ET_F32);
+  cr_expect_eq(*(float *)l->tuple[1].tuple[1].data, 0.5f);
+  module_free(m);
+}
+
+Test(parser, xla_stack_frame_index_is_kept) {
+  Module *m = parse_ok("HloModule m\n\nFileNames\n1 \"a.py\"\n\nStackFrames\n"
+                       "1 {file_location_id=1 parent_frame_id=0}\n\n"
+                       "ENTRY e {\n  ROOT c = f32[] constant(1), metadata={stack_frame_id=1}\n}\n");
+  cr_assert_not_null(m->stack_index);
+  cr_expect_str_eq(m->stack_index,
+                   "FileNames\n1 \"a.py\"\n\nStackFrames\n1 {file_location_id=1 parent_frame_id=0}");
+  cr_expect_str_eq(m->entry->name, "e");
+  module_free(m);
 }
