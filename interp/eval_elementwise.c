@@ -11,6 +11,8 @@
 #include "interp/eval_internal.h"
 #include "interp/eval_views.h"
 #include "kernels/kernels.h"
+#include "layout/etype_convert.h"
+#include "parser/infer.h"
 
 typedef enum { EW_UNARY, EW_BINARY, EW_COMPARE, EW_SELECT, EW_CLAMP, EW_CONVERT,
                EW_BITCAST_CONVERT, EW_REDUCE_PRECISION, EW_BROADCAST,
@@ -38,6 +40,64 @@ static bool parse_cmp(const Instr *in, KCmpDir *dir, KCmpType *ct, Error *err) {
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown comparison type",
                      in->name);
   return true;
+}
+
+static bool eval_elementwise_on(EvalCtx *ctx, const Instr *in, const Shape *rs, EwKind kind,
+                                KUnaryOp uop, KBinaryOp bop, Value **ops_in, Value **conv,
+                                Value **out, Error *err);
+
+/* Mixed precision.  XLA's shape inference lets the floating-point operands
+ * of elementwise ops differ in precision (f32 multiply(bf16, f32)); the op
+ * is computed in the higher precision -- the result's type, or for compare
+ * the higher of its operands' -- as XLA's float normalization inserts
+ * converts.  The element type operand k is computed in, or its own. */
+static EType compute_etype(const Instr *in, int k) {
+  EType t = in->operands[k]->shape.etype;
+  if (!etype_is_float(t) || !shape_is_array(&in->shape)) return t;
+  switch (in->op) {
+  case OP_COMPARE:
+    return in->noperands == 2 ? infer_higher_precision(in->operands[0]->shape.etype,
+                                                       in->operands[1]->shape.etype)
+                              : t;
+  case OP_SELECT: return k == 0 ? t : in->shape.etype;
+  case OP_CLAMP: return in->shape.etype;
+  default:
+    return opcode_class(in->op) == OPC_BINARY && etype_is_float(in->shape.etype)
+               ? in->shape.etype
+               : t;
+  }
+}
+
+static bool mixed_precision(const Instr *in) {
+  if (in->op == OP_CONVERT || in->op == OP_BITCAST_CONVERT) return false;
+  for (int k = 0; k < in->noperands; k++)
+    if (shape_is_array(&in->operands[k]->shape) &&
+        compute_etype(in, k) != in->operands[k]->shape.etype)
+      return true;
+  return false;
+}
+
+bool eval_converted_copy(EvalCtx *ctx, const Instr *in, const Value *v, EType t, Value **out,
+                         Error *err) {
+  const ArrayInfo *ai = v->info;
+  Shape *s = value_dense_shape(&ctx->vc, t, ai->rank, ai->dims, ai->space);
+  const ArrayInfo *ti = s ? value_array_info(&ctx->vc, s, err) : NULL;
+  if (!ti) return s ? false : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  char who[300];
+  eval_who(in, who, sizeof who);
+  const void *src;
+  DenseTmp stmp;
+  void *dst;
+  DenseTmp dtmp;
+  if (!value_new_array(&ctx->vc, s, false, who, out, err)) return false;
+  bool ok = value_dense_read(&ctx->vc, v, &src, &stmp, err);
+  if (ok && (ok = value_dense_target(&ctx->vc, *out, &dst, &dtmp, err))) {
+    ok = k_convert(t, dst, ai->etype, src, ai->elements, err);
+    ok = ok ? value_dense_commit(&ctx->vc, *out, &dtmp, err) : (value_tmp_free(&dtmp), false);
+  }
+  value_tmp_free(&stmp);
+  if (!ok) value_unref(&ctx->vc, *out);
+  return ok;
 }
 
 bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
@@ -75,6 +135,29 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
                        in->name, k);
     }
   }
+  if (mixed_precision(in)) {
+    /* Run the op on converted copies of the operands of lower precision. */
+    Value *conv[3] = {0};
+    bool ok = true;
+    for (int k = 0; k < nops && ok; k++) {
+      EType t = compute_etype(in, k);
+      if (ops[k]->info && t != ops[k]->info->etype) ok = eval_converted_copy(ctx, in, ops[k], t, &conv[k], err);
+    }
+    if (ok) ok = eval_elementwise_on(ctx, in, rs, kind, uop, bop, ops, conv, out, err);
+    for (int k = 0; k < nops; k++) value_unref(&ctx->vc, conv[k]);
+    return ok;
+  }
+  return eval_elementwise_on(ctx, in, rs, kind, uop, bop, ops, NULL, out, err);
+}
+
+/* eval_elementwise on these operand values (conv[k], when set, replacing
+ * ops[k]). */
+static bool eval_elementwise_on(EvalCtx *ctx, const Instr *in, const Shape *rs, EwKind kind,
+                                KUnaryOp uop, KBinaryOp bop, Value **ops_in, Value **conv,
+                                Value **out, Error *err) {
+  int nops = in->noperands;
+  Value *ops[3] = {0};
+  for (int k = 0; k < nops; k++) ops[k] = conv && conv[k] ? conv[k] : ops_in[k];
   if (kind == EW_SELECT && (ops[1]->ntuple || ops[2]->ntuple || !shape_is_array(rs))) {
     const void *pd;
     DenseTmp tmp;
@@ -294,7 +377,7 @@ bool eval_fusable(const Instr *in) {
       return false;
   }
   if (!shape_is_array(&in->shape) || in->shape.rank == 0 || in->noperands > 3 ||
-      in->shape.layout.element_size_bits)
+      in->shape.layout.element_size_bits || mixed_precision(in))
     return false;
   for (int k = 0; k < in->noperands; k++) {
     const Shape *o = &in->operands[k]->shape;

@@ -25,6 +25,11 @@ bool eval_can_donate(const Frame *f, const Instr *in, int k);
 bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                       bool *handled, Error *err);
 
+/* A dense copy of array v converted to element type t (XLA's convert): the
+ * operands of lower precision of a mixed-precision op. */
+bool eval_converted_copy(EvalCtx *ctx, const Instr *in, const Value *v, EType t, Value **out,
+                         Error *err);
+
 /* Whether `in` can be part of an elementwise group (IR-level check). */
 bool eval_fusable(const Instr *in);
 /* Whether instruction `in` inside a group's span is one of its members (the

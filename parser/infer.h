@@ -29,6 +29,10 @@ bool infer_shape_in_module(const Module *m, const Instr *instr, Arena *scratch, 
  * ignore_fp, two floating-point element types also match each other. */
 bool infer_shapes_match(const Shape *a, const Shape *b, bool ignore_fp);
 
+/* Of two floating-point types, the one XLA computes a mixed-precision op in
+ * (more bits; the lhs on a tie); a for any other pair. */
+EType infer_higher_precision(EType a, EType b);
+
 /* Shape without layout, as in XLA messages: "f32[2,<=3]", "(f32[], s32[])". */
 const char *infer_shape_str(Arena *arena, const Shape *s);
 

@@ -61,7 +61,6 @@ bool infer_is_permutation(const int64_t *dims, int n);
 
 /* --- element types ----------------------------------------------------- */
 bool infer_same_etype_ignoring_fp(EType a, EType b);
-EType infer_higher_precision(EType a, EType b);
 EType infer_complex_component(EType t); /* c64 -> f32, c128 -> f64, other -> t */
 bool infer_is_numeric(EType t);         /* int, float or complex */
 
