@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/cmplx.h"
 #include "kernels/k_internal.h"
 #include "kernels/kernels.h"
 
