@@ -1365,6 +1365,7 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   case OP_ALL_GATHER:
   case OP_ALL_GATHER_START:
   case OP_ALL_TO_ALL:
+  case OP_RAGGED_ALL_TO_ALL:
   case OP_REDUCE_SCATTER:
   case OP_COLLECTIVE_BROADCAST:
   case OP_COLLECTIVE_PERMUTE:

@@ -1,13 +1,13 @@
 /* send / recv and their -done halves (interp/eval_send_recv.h). */
 #include "interp/eval_send_recv.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "interp/eval_feed.h"
 #include "interp/rendezvous.h"
+#include "interp/send_recv_pairs.h"
 #include "kernels/k_types.h"
 #include "layout/etype.h"
 
@@ -45,70 +45,15 @@ static bool channel_of(const Instr *in, int64_t *ch) {
   return a != NULL;
 }
 
-enum { MAX_PAIRS = 256 };
-
-/* The pairs of _xla_send_recv_source_target_pairs="{{s,t},...}" in the
- * frontend attributes: *n pairs (0 without the attribute). */
-static bool pairs_of(const Instr *in, int64_t (*pairs)[2], int *n, Error *err) {
-  *n = 0;
-  const Attr *a = ir_attr(in, ATTR_FRONTEND_ATTRIBUTES);
-  const char *s = a && (a->kind == AV_RAW || a->kind == AV_STRING) ? a->v.s : NULL;
-  const char *key = "_xla_send_recv_source_target_pairs";
-  const char *p = s ? strstr(s, key) : NULL;
-  if (!p) return true;
-  p = strchr(p + strlen(key), '"');
-  const char *end = p ? strchr(p + 1, '"') : NULL;
-  if (!end)
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: malformed %s frontend attribute", in->name, key);
-  /* {{s,t},{s,t},...}: each inner group exactly two ids. */
-  int depth = 0, ningroup = 0;
-  for (p++; p < end; p++) {
-    bool bad = false;
-    if (*p == '{') {
-      bad = depth == 2;
-      depth++;
-      ningroup = 0;
-    } else if (*p == '}') {
-      bad = depth == 0 || (depth == 2 && ningroup != 2);
-      if (!bad && depth == 2) (*n)++;
-      depth--;
-    } else if (isdigit((unsigned char)*p)) {
-      bad = depth != 2 || ningroup == 2;
-      if (!bad && *n == MAX_PAIRS)
-        return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: more than %d pairs",
-                         in->name, MAX_PAIRS);
-      if (!bad) {
-        char *stop;
-        pairs[*n][ningroup++] = strtoll(p, &stop, 10);
-        p = stop - 1;
-      }
-    } else {
-      bad = *p != ',' && *p != ' ';
-    }
-    if (bad) {
-      *n = 0;
-      return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: %s must hold pairs {{source,target},...}", in->name, key);
-    }
-  }
-  if (depth != 0) {
-    *n = 0;
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s must hold pairs {{source,target},...}", in->name, key);
-  }
-  return true;
-}
-
 /* The global id of the device `device` receives from, -1 when no pair
  * targets it.  With a channel_id pairs name partitions of the device's
  * replica, without one replicas of its partition (XLA's group modes). */
 static bool source_device(const EvalCtx *ctx, const Instr *in, int64_t device, int64_t *source,
                           Error *err) {
-  int64_t (*pairs)[2] = malloc(sizeof(int64_t[MAX_PAIRS][2]));
+  int64_t (*pairs)[2] = malloc(sizeof(int64_t[SEND_RECV_MAX_PAIRS][2]));
   if (!pairs) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   int n;
-  bool ok = pairs_of(in, pairs, &n, err);
+  bool ok = send_recv_pairs(in, pairs, &n, err);
   int64_t ch;
   bool by_partition = channel_of(in, &ch);
   int64_t np = ctx->num_partitions > 0 ? ctx->num_partitions : 1;
