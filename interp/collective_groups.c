@@ -2,6 +2,9 @@
 #include "interp/collective_groups.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+
+#include "interp/send_recv_pairs.h"
 
 static bool has_global_ids_field(Opcode op) {
   switch (op) {
@@ -141,8 +144,8 @@ bool collective_permute_source(const Instr *in, int64_t replicas, int64_t partit
 static bool is_collective(Opcode op) {
   switch (op) {
   case OP_ALL_REDUCE: case OP_ALL_REDUCE_START: case OP_REDUCE_SCATTER: case OP_ALL_GATHER:
-  case OP_ALL_GATHER_START: case OP_ALL_TO_ALL: case OP_COLLECTIVE_BROADCAST:
-  case OP_COLLECTIVE_PERMUTE: case OP_COLLECTIVE_PERMUTE_START:
+  case OP_ALL_GATHER_START: case OP_ALL_TO_ALL: case OP_RAGGED_ALL_TO_ALL:
+  case OP_COLLECTIVE_BROADCAST: case OP_COLLECTIVE_PERMUTE: case OP_COLLECTIVE_PERMUTE_START:
     return true;
   default: return false;
   }
@@ -163,11 +166,34 @@ static int64_t max_id(const Instr *in) {
   return mx;
 }
 
+/* A device-to-device send / recv: the devices its pairs name (partition ids
+ * with a channel_id, replica ids without), 0 for none or host transfers. */
+static int64_t send_recv_need(const Instr *in, bool *by_partition) {
+  *by_partition = false;
+  const Attr *host = ir_attr(in, ATTR_IS_HOST_TRANSFER);
+  if ((in->op != OP_SEND && in->op != OP_RECV) || (host && host->v.b)) return 0;
+  int64_t(*pairs)[2] = malloc(sizeof(int64_t[SEND_RECV_MAX_PAIRS][2]));
+  int n = 0;
+  int64_t need = 0;
+  if (pairs && send_recv_pairs(in, pairs, &n, NULL))
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < 2; j++)
+        if (pairs[k][j] + 1 > need) need = pairs[k][j] + 1;
+  free(pairs);
+  *by_partition = ir_attr(in, ATTR_CHANNEL_ID) != NULL;
+  return need;
+}
+
 void collective_grid_needed(const Module *m, int64_t *replicas, int64_t *partitions) {
   int64_t r = 1, p = 1, flat = 1;
   for (int c = 0; c < m->ncomps; c++)
     for (int i = 0; i < m->comps[c]->ninstrs; i++) {
       const Instr *in = m->comps[c]->instrs[i];
+      bool by_partition;
+      int64_t sr = send_recv_need(in, &by_partition);
+      if (sr > COLLECTIVE_MAX_DEVICES) sr = COLLECTIVE_MAX_DEVICES;
+      if (by_partition && sr > p) p = sr;
+      if (!by_partition && sr > r) r = sr;
       CollectiveGroupMode mode;
       if (!is_collective(in->op) || !collective_group_mode(in, &mode, NULL)) continue;
       int64_t need = max_id(in) + 1;

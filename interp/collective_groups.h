@@ -52,7 +52,8 @@ bool collective_permute_source(const Instr *in, int64_t replicas, int64_t partit
 
 /* The smallest device grid the module's collectives name, for modules
  * whose header gives neither replica_count nor num_partitions (dumps often
- * omit them): every id in replica_groups and source_target_pairs must
+ * omit them): every id in replica_groups, source_target_pairs and the
+ * _xla_send_recv_source_target_pairs of device-to-device send / recv must
  * exist.  Ids read as partition ids (cross-partition, collective-permute
  * with channel_id) or global ids (use_global_device_ids) grow the
  * partitions, replica ids the replicas.  1 x 1 when nothing asks for

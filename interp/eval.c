@@ -13,6 +13,7 @@
 #include "interp/eval_collective.h"
 #include "interp/eval_custom_call.h"
 #include "interp/eval_dynamic.h"
+#include "interp/eval_send_recv.h"
 #include "interp/eval_inline.h"
 #include "interp/eval_internal.h"
 #include "interp/eval_neuron.h"
@@ -223,6 +224,7 @@ const Computation *eval_scalar_body(const EvalCtx *ctx, const Computation *c) {
 }
 
 void eval_free(EvalCtx *ctx) {
+  eval_p2p_inbox_free(ctx);
   for (int i = 0; i < ctx->nplans; i++) {
     CompPlan *p = &ctx->plans[i];
     if (p->consts)
@@ -1408,11 +1410,16 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   case OP_ALL_GATHER:
   case OP_ALL_GATHER_START:
   case OP_ALL_TO_ALL:
+  case OP_RAGGED_ALL_TO_ALL:
   case OP_REDUCE_SCATTER:
   case OP_COLLECTIVE_BROADCAST:
   case OP_COLLECTIVE_PERMUTE:
   case OP_COLLECTIVE_PERMUTE_START: return eval_collective(ctx, f, in, rs, out, err);
   case OP_CUSTOM_CALL: return exec_custom_call(ctx, f, in, rs, out, err);
+  case OP_SEND: return eval_send(ctx, f, in, rs, out, err);
+  case OP_SEND_DONE: return eval_send_done(ctx, f, in, rs, out, err);
+  case OP_RECV: return eval_recv(ctx, f, in, rs, out, err);
+  case OP_RECV_DONE: return eval_recv_done(ctx, f, in, rs, out, err);
   default: break;
   }
   bool handled = false;

@@ -81,6 +81,9 @@ struct EvalCtx {
   bool (*infeed)(void *ud, EvalCtx *ctx, const Shape *leaf, Value **out, Error *err);
   bool (*outfeed)(void *ud, EvalCtx *ctx, const Value *leaf, Error *err);
   void *feed_ud;
+  /* Device-to-device messages a peer's send delivered, waiting for this
+   * device's recv-done (eval_send_recv.c). */
+  struct P2PMessage *p2p_inbox;
 };
 
 bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, Error *err);

@@ -7,12 +7,17 @@
 
 #include "interp/collective_compute.h"
 #include "interp/collective_groups.h"
+#include "interp/collective_ragged.h"
 #include "interp/rendezvous.h"
 
 /* --- a group of one (single-device runs; unchanged behaviour) --- */
 
+static bool ragged_group_of_one(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                                Value **out, Error *err);
+
 static bool single_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                           Value **out, Error *err) {
+  if (in->op == OP_RAGGED_ALL_TO_ALL) return ragged_group_of_one(ctx, f, in, rs, out, err);
   char who[300];
   eval_who(in, who, sizeof who);
   if (in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START) {
@@ -257,7 +262,8 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const Views
     return false;
   }
   bool ok = true;
-  if (o.n != mine->n)
+  bool ragged = in->op == OP_RAGGED_ALL_TO_ALL; /* 6 operands, 1 result */
+  if (!ragged && o.n != mine->n)
     ok = error_set(err, ERR_RUNTIME, in->offset,
                    "instruction %s: %d results for %d operands", in->name, o.n, mine->n);
   Group *g = ok ? malloc(sizeof *g) : NULL;
@@ -273,6 +279,11 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const Views
     case OP_ALL_GATHER:
     case OP_ALL_GATHER_START: ok = collective_all_gather(in, &c, o.a, err); break;
     case OP_ALL_TO_ALL: ok = collective_all_to_all(in, &c, o.a, err); break;
+    case OP_RAGGED_ALL_TO_ALL:
+      ok = o.n == 1 ? collective_ragged_all_to_all(in, &c, o.a, err)
+                    : error_set(err, ERR_RUNTIME, in->offset,
+                                "instruction %s: ragged-all-to-all returns one array", in->name);
+      break;
     case OP_COLLECTIVE_BROADCAST:
       ok = collective_copy_from(in, g->ops[0], mine->a, mine->n, o.a, err);
       break;
@@ -292,6 +303,25 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const Views
   }
   free(g);
   return outs_close(ctx, res, &o, ok, out, err);
+}
+
+/* ragged-all-to-all in a single-device run: a group of one, every update
+ * from this device to itself. */
+static bool ragged_group_of_one(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                                Value **out, Error *err) {
+  Views vs = {0};
+  Outs o = {0};
+  bool ok = views_open(ctx, f, in, &vs, err) && outs_open(ctx, in, rs, &o, err);
+  if (ok && o.n != 1)
+    ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: ragged-all-to-all returns one array",
+                   in->name);
+  if (ok) {
+    const KArray *ops[1] = {vs.a};
+    CollectiveInputs c = {1, 0, vs.n, ops};
+    ok = collective_ragged_all_to_all(in, &c, o.a, err);
+  }
+  views_close(&vs);
+  return outs_close(ctx, rs, &o, ok, out, err);
 }
 
 /* Set while this thread computes a collective's result: a reducer that

@@ -6,6 +6,13 @@
 
 #include <stdlib.h>
 
+static bool build(EvalCtx *ctx, const Shape *s, Value **out, Error *err);
+
+bool eval_feed_take(EvalCtx *ctx, const Shape *s, Value **out, Error *err) {
+  if (!ctx->infeed) return error_set(err, ERR_RUNTIME, -1, "no infeed data");
+  return build(ctx, s, out, err);
+}
+
 static bool build(EvalCtx *ctx, const Shape *s, Value **out, Error *err) {
   if (shape_is_tuple(s)) {
     Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
@@ -54,6 +61,10 @@ static bool send(EvalCtx *ctx, const Value *v, Error *err) {
     return true;
   }
   return !v->info || ctx->outfeed(ctx->feed_ud, ctx, v, err);
+}
+
+bool eval_feed_give(EvalCtx *ctx, const Value *v, Error *err) {
+  return !ctx->outfeed || send(ctx, v, err);
 }
 
 bool eval_outfeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,

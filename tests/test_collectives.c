@@ -154,6 +154,28 @@ Test(collective_groups, grid_needed) {
   module_free(m);
 }
 
+Test(collective_groups, grid_needed_by_send_recv_and_ragged_all_to_all) {
+  int64_t r, p;
+  /* Device-to-device send pairs name partitions (channel_id); a host
+   * transfer names no device. */
+  Module *m = parse(
+      "HloModule t\nENTRY e {\n  x = f32[2] parameter(0)\n  tok = token[] after-all()\n"
+      "  s = (f32[2], u32[], token[]) send(x, tok), channel_id=1, "
+      "frontend_attributes={_xla_send_recv_source_target_pairs=\"{{0,3},{3,1}}\"}\n"
+      "  h = (f32[2], u32[], token[]) send(x, tok), channel_id=2, is_host_transfer=true\n"
+      "  d = token[] send-done(s), channel_id=1\n"
+      "  ROOT e = token[] send-done(h), channel_id=2, is_host_transfer=true\n}\n");
+  collective_grid_needed(m, &r, &p);
+  cr_assert(r == 1 && p == 4, "%lld x %lld", (long long)r, (long long)p);
+  module_free(m);
+  m = parse("HloModule t\nENTRY e {\n  x = f32[6] parameter(0)\n  o = s32[3] parameter(1)\n"
+            "  ROOT r = f32[6] ragged-all-to-all(x, x, o, o, o, o), channel_id=1, "
+            "replica_groups={{0,1,2}}\n}\n");
+  collective_grid_needed(m, &r, &p);
+  cr_assert(r == 1 && p == 3, "%lld x %lld", (long long)r, (long long)p);
+  module_free(m);
+}
+
 /* --- the rendezvous --- */
 
 typedef struct Peer {

@@ -363,14 +363,14 @@ Test(eval, unsupported_op_names_instruction) {
   Computation *c = new_comp(m, "main", 1);
   m->entry = c;
   Instr *p = param(c, "p", 0, "f32[4]");
-  add_instr(c, "f", OP_RAGGED_ALL_TO_ALL, "f32[4]", 2, (Instr *[]){p, p});
+  add_instr(c, "f", OP_DYNAMIC_RESHAPE, "f32[4]", 2, (Instr *[]){p, p});
   float x[4] = {0};
   int64_t d[1] = {4};
   NpyArray in[1] = {npy_f32(1, d, x)};
   RunResult r;
   Error err;
   cr_assert_not(run(m, NULL, in, 1, &r, &err));
-  cr_assert_str_eq(err.msg, "instruction f: opcode ragged-all-to-all is not supported yet");
+  cr_assert_str_eq(err.msg, "instruction f: opcode dynamic-reshape is not supported yet");
 }
 
 Test(eval, input_errors_name_the_parameter) {
