@@ -83,16 +83,6 @@ static bool need_state_shape(const Instr *in, const Shape *rs, Error *err) {
                    opcode_name(in->op));
 }
 
-static bool no_peer(const Instr *in, Error *err) {
-  int64_t ch;
-  channel_of(in, &ch);
-  return error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s %s another device (channel_id=%" PRId64
-                   ") needs a peer, but this run has one device (see --replicas / "
-                   "--partitions; host transfers need is_host_transfer=true)",
-                   in->name, opcode_name(in->op), in->op == OP_SEND ? "to" : "from", ch);
-}
-
 static bool deliver(EvalCtx *ctx, int64_t channel, int64_t source, const KArray *a, Error *err) {
   P2PMessage *m = calloc(1, sizeof *m);
   if (!m) return error_set(err, ERR_RUNTIME, -1, "out of memory");
@@ -167,7 +157,12 @@ bool eval_send(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *
   } else {
     int64_t src, ch;
     if (!source_device(ctx, in, 0, &src, err)) return false;
-    if (src != 0) return no_peer(in, err);
+    /* No pair sends device 0 to itself: as XLA's send thunk without a
+     * peer, the data goes nowhere. */
+    if (src != 0) {
+      Value *first[1] = {value_ref(data)};
+      return eval_state_tuple(ctx, in, rs, first, 1, out, err);
+    }
     channel_of(in, &ch);
     /* A pair {0,0}: device 0 sends to itself. */
     KArray a;
@@ -218,9 +213,12 @@ bool eval_recv(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *
     return eval_state_tuple(ctx, in, rs, first, 1, out, err);
   }
   if (!ctx->rendezvous) {
-    int64_t src;
+    /* No pair sends to device 0 (one device): as XLA's recv thunk without a
+     * peer, recv-done gives zeros. */
+    int64_t src, ch;
     if (!source_device(ctx, in, 0, &src, err)) return false;
-    if (src != 0) return no_peer(in, err);
+    channel_of(in, &ch);
+    if (src != 0 && !deliver(ctx, ch, -1, NULL, err)) return false;
   }
   /* The data arrives at recv-done (after the peer's send); until then the
    * buffer holds zeros. */
