@@ -8,6 +8,7 @@
 #include "interp/collective_compute.h"
 #include "interp/collective_groups.h"
 #include "interp/collective_ragged.h"
+#include "interp/eval_views.h"
 #include "interp/rendezvous.h"
 
 /* --- a group of one (single-device runs; unchanged behaviour) --- */
@@ -118,101 +119,11 @@ static void result_form(const Instr *in, const Shape *rs, Form *fm) {
   }
 }
 
-/* Dense views of a collective's operands, any number of them: what a
- * device publishes at the rendezvous. */
-typedef struct Views {
-  int n;
-  KArray *a;
-  DenseTmp *tmp; /* converted copies (non-default layouts), freed on close */
-} Views;
-
-static void views_close(Views *v) {
-  for (int i = 0; i < v->n; i++) value_tmp_free(&v->tmp[i]);
-  free(v->a);
-  free(v->tmp);
-  v->n = 0;
-}
-
-static bool views_open(EvalCtx *ctx, Frame *f, const Instr *in, Views *v, Error *err) {
-  int n = in->noperands;
-  v->n = 0;
-  v->a = calloc((size_t)(n ? n : 1), sizeof *v->a);
-  v->tmp = calloc((size_t)(n ? n : 1), sizeof *v->tmp);
-  if (!v->a || !v->tmp) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  for (int i = 0; i < n; i++) {
-    const Value *x = frame_operand(f, in, i);
-    if (!x->info || !x->buf)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand %d is not an array",
-                       in->name, i);
-    const void *d;
-    if (!value_dense_read(&ctx->vc, x, &d, &v->tmp[i], err)) return false;
-    v->a[i] = (KArray){x->info->etype, x->info->rank, x->info->dims, (void *)d};
-    v->n++;
-  }
-  return true;
-}
-
-/* Fresh results, one per array leaf of res, each with a dense target. */
-typedef struct Outs {
-  int n;
-  Value **v;
-  DenseTmp *tmp;
-  KArray *a;
-} Outs;
-
-static void outs_drop(EvalCtx *ctx, Outs *o) {
-  for (int i = 0; i < o->n; i++) {
-    value_tmp_free(&o->tmp[i]);
-    value_unref(&ctx->vc, o->v[i]);
-  }
-  free(o->v);
-  free(o->tmp);
-  free(o->a);
-  o->n = 0;
-}
-
-static bool outs_open(EvalCtx *ctx, const Instr *in, const Shape *res, Outs *o, Error *err) {
-  int n = shape_is_tuple(res) ? res->ntuple : 1;
-  o->n = 0;
-  o->v = calloc((size_t)(n ? n : 1), sizeof *o->v);
-  o->tmp = calloc((size_t)(n ? n : 1), sizeof *o->tmp);
-  o->a = calloc((size_t)(n ? n : 1), sizeof *o->a);
-  if (!o->v || !o->tmp || !o->a) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  char who[300];
-  eval_who(in, who, sizeof who);
-  for (int i = 0; i < n; i++) {
-    const Shape *s = shape_is_tuple(res) ? &res->tuple[i] : res;
-    if (!value_shape_has_data(s))
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: result %d is not an array",
-                       in->name, i);
-    if (!value_new_array(&ctx->vc, s, false, who, &o->v[i], err)) return false;
-    o->n++;
-    void *d;
-    if (!value_dense_target(&ctx->vc, o->v[i], &d, &o->tmp[i], err)) return false;
-    o->a[i] = (KArray){s->etype, s->rank, s->dims, d};
-  }
-  return true;
-}
-
-/* Commits the dense targets and builds the result (a tuple when res is
- * one); on !ok drops everything. */
-static bool outs_close(EvalCtx *ctx, const Shape *res, Outs *o, bool ok, Value **out,
-                       Error *err) {
-  for (int i = 0; ok && i < o->n; i++) {
-    ok = value_dense_commit(&ctx->vc, o->v[i], &o->tmp[i], err);
-  }
-  if (ok && !shape_is_tuple(res)) {
-    *out = o->v[0];
-  } else if (ok) {
-    *out = value_new_tuple(res, o->n, o->v);
-    if (!*out) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
-  }
-  if (!ok) {
-    outs_drop(ctx, o);
-    return false;
-  }
-  o->n = 0; /* the values now belong to *out */
-  outs_drop(ctx, o);
+/* Dense views of a collective's operands: what a device publishes at the
+ * rendezvous. */
+static bool views_open(EvalCtx *ctx, Frame *f, const Instr *in, EvalViews *v, Error *err) {
+  for (int i = 0; i < in->noperands; i++)
+    if (!eval_view(ctx, v, frame_operand(f, in, i), in, err)) return false;
   return true;
 }
 
@@ -223,7 +134,7 @@ typedef struct Group {
   const KArray *ops[COLLECTIVE_MAX_DEVICES]; /* member j's operands */
 } Group;
 
-static bool same_views(const Instr *in, const Views *a, const Views *b, int64_t dev,
+static bool same_views(const Instr *in, const EvalViews *a, const EvalViews *b, int64_t dev,
                        Error *err) {
   bool same = a->n == b->n;
   for (int i = 0; same && i < a->n; i++) {
@@ -236,17 +147,17 @@ static bool same_views(const Instr *in, const Views *a, const Views *b, int64_t 
                            in->name, dev);
 }
 
-static const Views *views_of(const EvalCtx *ctx, int64_t dev) {
+static const EvalViews *views_of(const EvalCtx *ctx, int64_t dev) {
   return rdv_payload(ctx->rendezvous, (int)dev);
 }
 
-static bool group_of(const EvalCtx *ctx, const Instr *in, const Views *mine, Group *g,
+static bool group_of(const EvalCtx *ctx, const Instr *in, const EvalViews *mine, Group *g,
                      Error *err) {
   if (!collective_group(in, ctx->num_replicas, ctx->num_partitions, ctx->device_id, g->members,
                         &g->n, &g->me, err))
     return false;
   for (int j = 0; j < g->n; j++) {
-    const Views *v = views_of(ctx, g->members[j]);
+    const EvalViews *v = views_of(ctx, g->members[j]);
     if (!same_views(in, mine, v, g->members[j], err)) return false;
     g->ops[j] = v->a;
   }
@@ -254,11 +165,11 @@ static bool group_of(const EvalCtx *ctx, const Instr *in, const Views *mine, Gro
 }
 
 
-static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const Views *mine,
+static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalViews *mine,
                     Value **out, Error *err) {
-  Outs o = {0};
-  if (!outs_open(ctx, in, res, &o, err)) {
-    outs_drop(ctx, &o);
+  EvalOuts o = {0};
+  if (!eval_outs_new(ctx, in, res, &o, err)) {
+    eval_outs_drop(ctx, &o);
     return false;
   }
   bool ok = true;
@@ -289,7 +200,7 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const Views
       break;
     default: { /* collective-permute */
       int64_t src;
-      const Views *sv = NULL;
+      const EvalViews *sv = NULL;
       ok = collective_permute_source(in, ctx->num_replicas, ctx->num_partitions, ctx->device_id,
                                      &src, err);
       if (ok && src >= 0) {
@@ -302,16 +213,16 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const Views
     }
   }
   free(g);
-  return outs_close(ctx, res, &o, ok, out, err);
+  return eval_outs_close(ctx, res, &o, ok, out, err);
 }
 
 /* ragged-all-to-all in a single-device run: a group of one, every update
  * from this device to itself. */
 static bool ragged_group_of_one(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                                 Value **out, Error *err) {
-  Views vs = {0};
-  Outs o = {0};
-  bool ok = views_open(ctx, f, in, &vs, err) && outs_open(ctx, in, rs, &o, err);
+  EvalViews vs = {0};
+  EvalOuts o = {0};
+  bool ok = views_open(ctx, f, in, &vs, err) && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != 1)
     ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: ragged-all-to-all returns one array",
                    in->name);
@@ -320,8 +231,8 @@ static bool ragged_group_of_one(EvalCtx *ctx, Frame *f, const Instr *in, const S
     CollectiveInputs c = {1, 0, vs.n, ops};
     ok = collective_ragged_all_to_all(in, &c, o.a, err);
   }
-  views_close(&vs);
-  return outs_close(ctx, rs, &o, ok, out, err);
+  eval_views_free(&vs);
+  return eval_outs_close(ctx, rs, &o, ok, out, err);
 }
 
 /* Set while this thread computes a collective's result: a reducer that
@@ -342,11 +253,11 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
                      in->name);
   Form fm;
   result_form(in, rs, &fm);
-  Views vs = {0};
+  EvalViews vs = {0};
   bool ok = views_open(ctx, f, in, &vs, err);
   if (ok) ok = rdv_publish(ctx->rendezvous, (int)ctx->device_id, in, &vs, err);
   if (!ok) {
-    views_close(&vs);
+    eval_views_free(&vs);
     return false;
   }
   Value *r = NULL;
@@ -356,7 +267,7 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
   /* Peers may be reading our operands until everyone is released. */
   Error rel;
   bool released = rdv_release(ctx->rendezvous, (int)ctx->device_id, &rel);
-  views_close(&vs);
+  eval_views_free(&vs);
   if (!ok) return false;
   if (!released) {
     value_unref(&ctx->vc, r);
