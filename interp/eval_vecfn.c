@@ -131,66 +131,11 @@ void vecfn_free(VecFn *f) {
   free(f->pshape);
 }
 
-/* The per-element path: element j of every argument vector wrapped as a
- * scalar, the body run by the general evaluator, result leaf i copied to
- * element j of outs[i]. Vectors hold elements in natural storage
- * (etype_storage_bytes). */
-static bool vecfn_call_each(VecFn *f, int nargs, const void *const *args, int nouts,
-                            void *const *outs, int64_t n, Error *err) {
-  const ArrayInfo *info[VECFN_MAX_ARGS];
-  for (int i = 0; i < nargs; i++)
-    if (!(info[i] = value_array_info(&f->ctx->vc, f->pshape[i], err))) return false;
-  bool ok = true;
-  for (int64_t j = 0; j < n && ok; j++) {
-    Value *av[VECFN_MAX_ARGS];
-    int made = 0;
-    for (int i = 0; i < nargs && ok; i++) {
-      const char *base = args[i];
-      av[i] = value_wrap_external(f->pshape[i], info[i],
-                                  (void *)(base + j * etype_storage_bytes(f->pshape[i]->etype)));
-      if (!av[i]) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
-      else made++;
-    }
-    Value *r = NULL;
-    if (ok) {
-      f->ctx->vc.uncounted++;
-      ok = eval_run(f->ctx, f->comp, av, nargs, NULL, &r, err);
-      f->ctx->vc.uncounted--;
-    }
-    for (int i = 0; i < made; i++) value_unref(&f->ctx->vc, av[i]);
-    if (!ok) break;
-    int nr = r->ntuple ? r->ntuple : 1;
-    if (nr != nouts)
-      ok = error_set(err, ERR_RUNTIME, -1, "computation %s: %d results, want %d", f->comp->name,
-                     nr, nouts);
-    for (int i = 0; i < nouts && ok; i++) {
-      const Value *leaf = r->ntuple ? r->elems[i] : r;
-      const void *d;
-      DenseTmp tmp;
-      if (!leaf->info || !value_dense_read(&f->ctx->vc, leaf, &d, &tmp, err)) {
-        ok = leaf->info ? false : error_set(err, ERR_RUNTIME, -1, "bad reducer result");
-        break;
-      }
-      int es = etype_storage_bytes(leaf->info->etype);
-      memcpy((char *)outs[i] + j * es, d, (size_t)es);
-      value_tmp_free(&tmp);
-    }
-    value_unref(&f->ctx->vc, r);
-  }
-  return ok;
-}
-
-/* Runs f over args (nargs vectors of n elements) and copies result leaf i
- * into outs[i]. */
-bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
-                       void *const *outs, int64_t n, Error *err) {
-  if (n <= 0) return true;
-  if (!vecfn_prepare(f, n, err)) return false;
-  if (nargs != f->comp->nparams)
-    return error_set(err, ERR_RUNTIME, -1, "computation %s: takes %d parameters, given %d",
-                     f->comp->name, f->comp->nparams, nargs);
-  if (nargs > VECFN_MAX_ARGS) return error_set(err, ERR_RUNTIME, -1, "too many parameters");
-  if (per_element(f)) return vecfn_call_each(f, nargs, args, nouts, outs, n, err);
+/* Runs f's body once on args (data in natural storage, each wrapped with
+ * its parameter's shape) with the instruction shapes ov (NULL: as written)
+ * and copies result leaf i whole into outs[i]. */
+static bool run_body(VecFn *f, int nargs, const void *const *args, const Shape *const *ov,
+                     int nouts, void *const *outs, Error *err) {
   Value *av[VECFN_MAX_ARGS];
   bool ok = true;
   int made = 0;
@@ -207,7 +152,7 @@ bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
   Value *r = NULL;
   if (ok) {
     f->ctx->vc.uncounted++;
-    ok = eval_run(f->ctx, f->comp, av, nargs, f->ov, &r, err);
+    ok = eval_run(f->ctx, f->comp, av, nargs, ov, &r, err);
     f->ctx->vc.uncounted--;
   }
   for (int i = 0; i < made; i++) value_unref(&f->ctx->vc, av[i]);
@@ -228,6 +173,41 @@ bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
   }
   value_unref(&f->ctx->vc, r);
   return ok;
+}
+
+/* The per-element path: the body run by the general evaluator on element j
+ * of every vector (natural storage, etype_storage_bytes apart), its scalar
+ * results stored at element j of outs. */
+static bool vecfn_call_each(VecFn *f, int nargs, const void *const *args, int nouts,
+                            void *const *outs, int64_t n, Error *err) {
+  const void *a[VECFN_MAX_ARGS];
+  void *o[VECFN_MAX_ARGS];
+  if (nouts > VECFN_MAX_ARGS) return error_set(err, ERR_RUNTIME, -1, "too many results");
+  for (int64_t j = 0; j < n; j++) {
+    for (int i = 0; i < nargs; i++)
+      a[i] = (const char *)args[i] + j * etype_storage_bytes(f->pshape[i]->etype);
+    for (int i = 0; i < nouts; i++) {
+      const Shape *rs = shape_is_tuple(&f->comp->root->shape) ? &f->comp->root->shape.tuple[i]
+                                                               : &f->comp->root->shape;
+      o[i] = (char *)outs[i] + j * etype_storage_bytes(rs->etype);
+    }
+    if (!run_body(f, nargs, a, NULL, nouts, o, err)) return false;
+  }
+  return true;
+}
+
+/* Runs f over args (nargs vectors of n elements) and copies result leaf i
+ * into outs[i]. */
+bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
+                       void *const *outs, int64_t n, Error *err) {
+  if (n <= 0) return true;
+  if (!vecfn_prepare(f, n, err)) return false;
+  if (nargs != f->comp->nparams)
+    return error_set(err, ERR_RUNTIME, -1, "computation %s: takes %d parameters, given %d",
+                     f->comp->name, f->comp->nparams, nargs);
+  if (nargs > VECFN_MAX_ARGS) return error_set(err, ERR_RUNTIME, -1, "too many parameters");
+  if (per_element(f)) return vecfn_call_each(f, nargs, args, nouts, outs, n, err);
+  return run_body(f, nargs, args, f->ov, nouts, outs, err);
 }
 
 bool reduce_cb(void *vctx, int nvals, void *const *acc, const void *const *vals, int64_t n,
