@@ -13,25 +13,14 @@ bool eval_feed_take(EvalCtx *ctx, const Shape *s, Value **out, Error *err) {
   return build(ctx, s, out, err);
 }
 
-static bool build(EvalCtx *ctx, const Shape *s, Value **out, Error *err) {
-  if (shape_is_tuple(s)) {
-    Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
-    if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-    for (int i = 0; i < s->ntuple; i++)
-      if (!build(ctx, &s->tuple[i], &el[i], err)) {
-        for (int j = 0; j < i; j++) value_unref(&ctx->vc, el[j]);
-        free(el);
-        return false;
-      }
-    *out = value_new_tuple(s, s->ntuple, el);
-    free(el);
-    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
-  }
-  if (!value_shape_has_data(s)) {
-    *out = value_new_token(s);
-    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
-  }
+static bool feed_leaf(void *ud, const Shape *s, const char *desc, Value **out, Error *err) {
+  (void)desc;
+  EvalCtx *ctx = ud;
   return ctx->infeed(ctx->feed_ud, ctx, s, out, err);
+}
+
+static bool build(EvalCtx *ctx, const Shape *s, Value **out, Error *err) {
+  return value_build(&ctx->vc, s, "infeed data", feed_leaf, ctx, out, err);
 }
 
 bool eval_infeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,

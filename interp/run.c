@@ -172,27 +172,10 @@ static int next_positional(Binder *b) {
   return b->cursor < b->ninputs ? b->cursor : -1;
 }
 
-static bool bind_leaves(Binder *b, const Shape *s, const char *pdesc, Value **out, Error *err) {
-  if (shape_is_tuple(s)) {
-    Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
-    if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-    for (int i = 0; i < s->ntuple; i++) {
-      char sub[400];
-      snprintf(sub, sizeof sub, "%s element {%d}", pdesc, i);
-      if (!bind_leaves(b, &s->tuple[i], sub, &el[i], err)) {
-        for (int j = 0; j < i; j++) value_unref(&b->ctx->vc, el[j]);
-        free(el);
-        return false;
-      }
-    }
-    *out = value_new_tuple(s, s->ntuple, el);
-    free(el);
-    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
-  }
-  if (!value_shape_has_data(s)) {
-    *out = value_new_token(s);
-    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
-  }
+/* One array leaf of a parameter: the next positional input, else random
+ * data (--random-inputs). */
+static bool bind_leaf(void *ud, const Shape *s, const char *pdesc, Value **out, Error *err) {
+  Binder *b = ud;
   int k = next_positional(b);
   if (k >= 0) {
     b->used[k] = true;
@@ -267,7 +250,7 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
     snprintf(pdesc, sizeof pdesc, "parameter %d (%s)", p, param_name(e, p));
     b.rng = opt->seed * 0x100000001B3ull + (uint64_t)p + 1;
     b.size_bound = size_bound_of(e, pi);
-    ok = bind_leaves(&b, &pi->shape, pdesc, &args[p], err);
+    ok = value_build(&ctx->vc, &pi->shape, pdesc, bind_leaf, &b, &args[p], err);
   }
   if (ok) {
     int unused = 0, first = -1;

@@ -3,6 +3,7 @@
 #include "base/hostmem.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -555,4 +556,29 @@ int64_t value_phys_bytes(const Value *v) {
     return n;
   }
   return v->info ? v->info->phys_bytes : 0;
+}
+
+bool value_build(ValueCtx *vc, const Shape *s, const char *desc, ValueLeafFn fn, void *ud,
+                 Value **out, Error *err) {
+  if (shape_is_tuple(s)) {
+    Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
+    if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    for (int i = 0; i < s->ntuple; i++) {
+      char sub[400];
+      snprintf(sub, sizeof sub, "%s element {%d}", desc, i);
+      if (!value_build(vc, &s->tuple[i], sub, fn, ud, &el[i], err)) {
+        for (int j = 0; j < i; j++) value_unref(vc, el[j]);
+        free(el);
+        return false;
+      }
+    }
+    *out = value_new_tuple(s, s->ntuple, el);
+    free(el);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  if (!value_shape_has_data(s)) {
+    *out = value_new_token(s);
+    return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  return fn(ud, s, desc, out, err);
 }

@@ -115,6 +115,14 @@ Value *value_wrap_external(const Shape *s, const ArrayInfo *info, void *data);
 Value *value_new_tuple(const Shape *s, int n, Value **elems);
 Value *value_new_token(const Shape *s);
 
+/* A value of shape s built leaf by leaf: tuples and tokens here, each array
+ * leaf by fn (desc names it: "desc element {1} element {0}" for nested
+ * leaves).  On failure nothing built is left behind. */
+typedef bool (*ValueLeafFn)(void *ud, const Shape *leaf, const char *desc, Value **out,
+                            Error *err);
+bool value_build(ValueCtx *vc, const Shape *s, const char *desc, ValueLeafFn fn, void *ud,
+                 Value **out, Error *err);
+
 static inline Value *value_ref(Value *v) {
   if (v) v->refs++;
   return v;
