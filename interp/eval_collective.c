@@ -119,14 +119,6 @@ static void result_form(const Instr *in, const Shape *rs, Form *fm) {
   }
 }
 
-/* Dense views of a collective's operands: what a device publishes at the
- * rendezvous. */
-static bool views_open(EvalCtx *ctx, Frame *f, const Instr *in, EvalViews *v, Error *err) {
-  for (int i = 0; i < in->noperands; i++)
-    if (!eval_view(ctx, v, frame_operand(f, in, i), in, err)) return false;
-  return true;
-}
-
 /* The devices of this device's group and what each published. */
 typedef struct Group {
   int n, me;
@@ -222,7 +214,8 @@ static bool ragged_group_of_one(EvalCtx *ctx, Frame *f, const Instr *in, const S
                                 Value **out, Error *err) {
   EvalViews vs = {0};
   EvalOuts o = {0};
-  bool ok = views_open(ctx, f, in, &vs, err) && eval_outs_new(ctx, in, rs, &o, err);
+  bool ok = eval_view_operands(ctx, f, in, in->noperands, &vs, err) &&
+            eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != 1)
     ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: ragged-all-to-all returns one array",
                    in->name);
@@ -254,7 +247,7 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
   Form fm;
   result_form(in, rs, &fm);
   EvalViews vs = {0};
-  bool ok = views_open(ctx, f, in, &vs, err);
+  bool ok = eval_view_operands(ctx, f, in, in->noperands, &vs, err);
   if (ok) ok = rdv_publish(ctx->rendezvous, (int)ctx->device_id, in, &vs, err);
   if (!ok) {
     eval_views_free(&vs);

@@ -76,7 +76,7 @@ static bool exec_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *r
   EvalOuts o = {0};
   const void *inits[8];
   bool ok = true;
-  for (int i = 0; i < 2 * nvals && ok; i++) ok = eval_view(ctx, &vs, frame_operand(fr, in, i), in, err);
+  ok = ok && eval_view_operands(ctx, fr, in, 2 * nvals, &vs, err);
   for (int i = 0; i < nvals && ok; i++) inits[i] = vs.a[nvals + i].data;
   if (ok) ok = eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != nvals)
@@ -127,7 +127,7 @@ static bool exec_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, co
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = true;
-  for (int i = 0; i < 3 && ok; i++) ok = eval_view(ctx, &vs, frame_operand(fr, in, i), in, err);
+  ok = ok && eval_view_operands(ctx, fr, in, 3, &vs, err);
   if (ok) ok = eval_outs_new(ctx, in, rs, &o, err);
   if (ok) {
     EvalWindow w;

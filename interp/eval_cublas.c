@@ -278,7 +278,7 @@ bool eval_cublas_gemm(EvalCtx *ctx, Frame *fr, const Instr *in, const char *targ
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = true;
-  for (int i = 0; i < nin && ok; i++) ok = eval_view(ctx, &vs, frame_operand(fr, in, i), in, err);
+  ok = ok && eval_view_operands(ctx, fr, in, nin, &vs, err);
   ok = ok && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n < 1 + has_aux)
     ok = error_set(err, ERR_RUNTIME, in->offset,

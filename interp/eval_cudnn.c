@@ -422,8 +422,7 @@ bool eval_cudnn_conv(EvalCtx *ctx, Frame *fr, const Instr *in, const char *targe
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = true;
-  for (int i = 0; i < in->noperands && ok; i++)
-    ok = eval_view(ctx, &vs, frame_operand(fr, in, i), in, err);
+  ok = ok && eval_view_operands(ctx, fr, in, in->noperands, &vs, err);
   ok = ok && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n < 1) ok = fail(in, target, err, "returns (result, u8[N] scratch)");
   ok = ok && run(&c, &vs, &o, err);

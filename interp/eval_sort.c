@@ -62,7 +62,7 @@ bool eval_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value 
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = true;
-  for (int i = 0; i < nops && ok; i++) ok = eval_view(ctx, &vs, frame_operand(fr, in, i), in, err);
+  ok = ok && eval_view_operands(ctx, fr, in, nops, &vs, err);
   ok = ok && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != nops)
     ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results for %d operands",

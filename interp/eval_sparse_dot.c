@@ -54,7 +54,7 @@ bool eval_sparse_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const KDotDims *d
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = true;
-  for (int i = 0; i < 2 + nsp && ok; i++) ok = eval_view(ctx, &vs, frame_operand(fr, in, i), in, err);
+  ok = ok && eval_view_operands(ctx, fr, in, 2 + nsp, &vs, err);
   ok = ok && eval_outs_new(ctx, in, rs, &o, err);
   KArray side[2];
   int64_t dims[2][SHAPE_MAX_RANK];

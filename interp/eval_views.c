@@ -21,6 +21,13 @@ bool eval_view(EvalCtx *ctx, EvalViews *vs, const Value *v, const Instr *in, Err
   return true;
 }
 
+bool eval_view_operands(EvalCtx *ctx, Frame *f, const Instr *in, int n, EvalViews *vs,
+                        Error *err) {
+  for (int i = 0; i < n; i++)
+    if (!eval_view(ctx, vs, frame_operand(f, in, i), in, err)) return false;
+  return true;
+}
+
 void eval_views_free(EvalViews *vs) {
   for (int i = 0; i < vs->n; i++) value_tmp_free(&vs->tmp[i]);
   vs->n = 0;
@@ -87,7 +94,7 @@ bool eval_kernel_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, in
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = true;
-  for (int i = 0; i < nin && ok; i++) ok = eval_view(ctx, &vs, frame_operand(f, in, i), in, err);
+  ok = ok && eval_view_operands(ctx, f, in, nin, &vs, err);
   if (ok) ok = eval_outs_new(ctx, in, rs, &o, err);
   if (ok) ok = fn(in, arg, vs.a, o.a, o.n, err);
   eval_views_free(&vs);

@@ -21,6 +21,9 @@ typedef struct EvalViews {
 
 bool eval_view(EvalCtx *ctx, EvalViews *vs, const Value *v, const Instr *in, Error *err);
 void eval_views_free(EvalViews *vs);
+/* Views of operands 0..n-1 of `in`, appended to vs. */
+bool eval_view_operands(EvalCtx *ctx, Frame *f, const Instr *in, int n, EvalViews *vs,
+                        Error *err);
 
 /* Results: one fresh array value per leaf of rs, each with a dense target. */
 typedef struct EvalOuts {
