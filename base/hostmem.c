@@ -138,16 +138,16 @@ static void enforce_limit(void) {
   }
 }
 
-static void free_locked(void *ptr) {
-  if (!ptr) return;
+static bool free_locked(void *ptr) {
+  if (!ptr) return false;
   int li = find_live(ptr);
-  if (li < 0) return; /* not ours: a caller bug, but never a crash */
+  if (li < 0) return false; /* not ours */
   Range r = live_[li];
   live_[li] = live_[--nlive_];
   live_bytes_ -= r.size;
   if (!reserve(&free_, &cap_free_, nfree_ + 1)) {
     munmap(r.p, r.size);
-    return;
+    return true;
   }
   POISON(r.p, r.size);
   int lo = 0, hi = nfree_; /* at: the first free range above r */
@@ -174,6 +174,7 @@ static void free_locked(void *ptr) {
     nfree_++;
   }
   enforce_limit();
+  return true;
 }
 
 static void trim_locked(void) {
@@ -217,10 +218,11 @@ bool hostmem_owns(const void *p) {
   return r;
 }
 
-void hostmem_free(void *ptr) {
+bool hostmem_free(void *ptr) {
   pthread_mutex_lock(&lock_);
-  free_locked(ptr);
+  bool ours = free_locked(ptr);
   pthread_mutex_unlock(&lock_);
+  return ours;
 }
 
 void hostmem_trim(void) {

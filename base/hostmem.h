@@ -27,8 +27,10 @@
  * the system is out of memory.  *zeroed says whether its bytes are all zero
  * (a fresh mapping) or left from an earlier use. */
 void *hostmem_alloc(size_t nbytes, bool *zeroed);
-/* Gives back a block from hostmem_alloc (NULL is ignored). */
-void hostmem_free(void *p);
+/* Gives back a block from hostmem_alloc; false (and nothing done) when p is
+ * not one (NULL, or memory from malloc: callers holding either kind free
+ * the rest themselves, with one lookup). */
+bool hostmem_free(void *p);
 /* Whether p is a live block from hostmem_alloc. */
 bool hostmem_owns(const void *p);
 /* Unmaps every free range (live blocks stay). */

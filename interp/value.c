@@ -347,8 +347,7 @@ static void *tmp_alloc(int64_t bytes) {
 }
 
 void value_tmp_free(DenseTmp *t) {
-  if (hostmem_owns(t->p)) hostmem_free(t->p);
-  else free(t->p);
+  if (!hostmem_free(t->p)) free(t->p);
   t->p = NULL;
 }
 

@@ -44,8 +44,7 @@ void *k_malloc(int64_t bytes, Error *err) {
 }
 
 void k_free(void *p) {
-  if (hostmem_owns(p)) hostmem_free(p);
-  else free(p);
+  if (!hostmem_free(p)) free(p);
 }
 
 bool k_mul3(int64_t a, int64_t b, int64_t *out, Error *err) {
