@@ -34,7 +34,9 @@ void mem_destroy(MemSystem *m) {
     }
     m->small_count[c] = 0;
   }
-  hostmem_trim(); /* the run is over: give back the big blocks kept for reuse */
+  /* The run is over: give back the big blocks kept for reuse (the devices
+   * of a multi-device run share them: run_devices trims once all are done). */
+  if (!m->host) hostmem_trim();
 }
 
 /* Big buffers are hostmem blocks (base/hostmem.h): 2 MiB aligned huge pages,

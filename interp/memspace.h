@@ -53,8 +53,9 @@ typedef struct MemSystem {
 } MemSystem;
 
 void mem_init(MemSystem *m);
-/* Frees the small blocks kept for reuse and trims base/hostmem's free
- * ranges (the counters stay readable). */
+/* Frees the small blocks kept for reuse and, for a single device (no shared
+ * host budget), trims base/hostmem's free ranges (the counters stay
+ * readable). */
 void mem_destroy(MemSystem *m);
 /* Adds a configured space; false (ERR_USAGE) on a duplicate id or when full. */
 bool mem_add_space(MemSystem *m, int64_t id, const char *name, int64_t capacity,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/hostmem.h"
 #include "interp/collective_groups.h"
 #include "interp/run_internal.h"
 
@@ -118,6 +119,7 @@ bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
     for (int d = started; d < n; d++) rdv_fail(rdv, d, "could not start its thread");
   }
   for (int d = 0; d < started; d++) pthread_join(threads[d], NULL);
+  hostmem_trim();
   if (attr_ok) pthread_attr_destroy(&attr);
   const char *reason = NULL;
   int failed = rdv_failed_device(rdv, &reason);
