@@ -545,41 +545,6 @@ static bool mv_identity(EvalCtx *ctx, Frame *f, const Instr *in, const Value *sr
   return true;
 }
 
-/* pad, concatenate and dynamic-update-slice accept float operands of
- * another precision than the result's (XLA's shape inference); they copy
- * elements, so such operands are converted to the result's type first. */
-typedef bool (*CopyOpFn)(EvalCtx *, Frame *, const Instr *, const Shape *, Value **, Error *);
-
-static bool in_result_type(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, CopyOpFn fn,
-                           Value **out, Error *err) {
-  bool mixed = false;
-  for (int k = 0; k < in->noperands; k++) {
-    const Value *o = frame_operand(f, in, k);
-    mixed |= o->info && etype_is_float(o->info->etype) && etype_is_float(rs->etype) &&
-             o->info->etype != rs->etype;
-  }
-  if (!mixed || !shape_is_array(rs)) return fn(ctx, f, in, rs, out, err);
-  int n = f->plan->comp->ninstrs;
-  Value **vals = malloc(sizeof *vals * (size_t)(n ? n : 1));
-  Value **conv = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *conv);
-  bool ok = vals && conv;
-  if (!ok) error_set(err, ERR_RUNTIME, -1, "out of memory");
-  if (ok) memcpy(vals, f->vals, sizeof *vals * (size_t)n);
-  for (int k = 0; ok && k < in->noperands; k++) {
-    const Value *o = frame_operand(f, in, k);
-    if (!o->info || !etype_is_float(o->info->etype) || o->info->etype == rs->etype) continue;
-    ok = eval_converted_copy(ctx, in, o, rs->etype, &conv[k], err);
-    if (ok) vals[in->operands[k]->index] = conv[k];
-  }
-  Frame g = *f;
-  g.vals = vals;
-  if (ok) ok = fn(ctx, &g, in, rs, out, err);
-  for (int k = 0; conv && k < in->noperands; k++) value_unref(&ctx->vc, conv[k]);
-  free(conv);
-  free(vals);
-  return ok;
-}
-
 static bool exec_pad(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   Value *src = frame_operand(f, in, 0), *pv = frame_operand(f, in, 1);
@@ -1361,11 +1326,10 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
     *out = NULL;
     return false;
   }
-  case OP_PAD: return in_result_type(ctx, f, in, rs, exec_pad, out, err);
-  case OP_CONCATENATE: return in_result_type(ctx, f, in, rs, exec_concatenate, out, err);
+  case OP_PAD: return exec_pad(ctx, f, in, rs, out, err);
+  case OP_CONCATENATE: return exec_concatenate(ctx, f, in, rs, out, err);
   case OP_DYNAMIC_SLICE: return exec_dynamic_slice(ctx, f, in, rs, out, err);
-  case OP_DYNAMIC_UPDATE_SLICE:
-    return in_result_type(ctx, f, in, rs, exec_dynamic_update_slice, out, err);
+  case OP_DYNAMIC_UPDATE_SLICE: return exec_dynamic_update_slice(ctx, f, in, rs, out, err);
   case OP_IOTA: return exec_iota(ctx, f, in, rs, out, err);
   case OP_GET_DIMENSION_SIZE: {
     Value *o = frame_operand(f, in, 0);
@@ -1468,12 +1432,16 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t t0,
   const Instr *in = plan->comp->instrs[i];
   InstrStats *st = &plan->stats[i];
   Value *v = NULL;
-  /* Operands with sizes below their bounds go through eval_dynamic.c. */
-  bool dyn = eval_dyn_operands(f, in);
+  /* Float operands of another precision than the op's are converted first;
+   * operands with sizes below their bounds go through eval_dynamic.c. */
+  OperandSwap mix = {0};
+  bool ok = !eval_mixed_precision(in) || eval_mixed_before(ctx, f, in, &mix, err);
+  bool dyn = ok && eval_dyn_operands(f, in);
   DynSwap sw = {0};
-  bool ok = !dyn || eval_dyn_before(ctx, f, in, &sw, err);
+  ok = ok && (!dyn || eval_dyn_before(ctx, f, in, &sw, err));
   ok = ok && exec_instr(ctx, f, in, rs, args, nargs, &v, err);
   if (dyn) eval_dyn_restore(ctx, f, &sw);
+  eval_swap_restore(ctx, f, &mix);
   if (ok && dyn && !eval_dyn_after(ctx, f, in, &v, err)) {
     value_unref(&ctx->vc, v);
     ok = false;

@@ -42,15 +42,12 @@ static bool parse_cmp(const Instr *in, KCmpDir *dir, KCmpType *ct, Error *err) {
   return true;
 }
 
-static bool eval_elementwise_on(EvalCtx *ctx, const Instr *in, const Shape *rs, EwKind kind,
-                                KUnaryOp uop, KBinaryOp bop, Value **ops_in, Value **conv,
-                                Value **out, Error *err);
-
 /* Mixed precision.  XLA's shape inference lets the floating-point operands
- * of elementwise ops differ in precision (f32 multiply(bf16, f32)); the op
- * is computed in the higher precision -- the result's type, or for compare
- * the higher of its operands' -- as XLA's float normalization inserts
- * converts.  The element type operand k is computed in, or its own. */
+ * of elementwise ops, pad, concatenate and dynamic-update-slice differ in
+ * precision (f32 multiply(bf16, f32)); the op is computed in the higher
+ * precision -- the result's type, or for compare the higher of its
+ * operands' -- as XLA's float normalization inserts converts.  The element
+ * type operand k is computed in, or its own. */
 static EType compute_etype(const Instr *in, int k) {
   EType t = in->operands[k]->shape.etype;
   if (!etype_is_float(t) || !shape_is_array(&in->shape)) return t;
@@ -60,7 +57,8 @@ static EType compute_etype(const Instr *in, int k) {
                                                        in->operands[1]->shape.etype)
                               : t;
   case OP_SELECT: return k == 0 ? t : in->shape.etype;
-  case OP_CLAMP: return in->shape.etype;
+  case OP_CLAMP: case OP_PAD: case OP_CONCATENATE: case OP_DYNAMIC_UPDATE_SLICE:
+    return etype_is_float(in->shape.etype) ? in->shape.etype : t;
   default:
     return opcode_class(in->op) == OPC_BINARY && etype_is_float(in->shape.etype)
                ? in->shape.etype
@@ -68,7 +66,7 @@ static EType compute_etype(const Instr *in, int k) {
   }
 }
 
-static bool mixed_precision(const Instr *in) {
+bool eval_mixed_precision(const Instr *in) {
   if (in->op == OP_CONVERT || in->op == OP_BITCAST_CONVERT) return false;
   for (int k = 0; k < in->noperands; k++)
     if (shape_is_array(&in->operands[k]->shape) &&
@@ -77,8 +75,10 @@ static bool mixed_precision(const Instr *in) {
   return false;
 }
 
-bool eval_converted_copy(EvalCtx *ctx, const Instr *in, const Value *v, EType t, Value **out,
-                         Error *err) {
+/* A dense copy of array v converted to element type t (XLA's convert),
+ * keeping v's dynamic sizes. */
+static bool converted_copy(EvalCtx *ctx, const Instr *in, const Value *v, EType t, Value **out,
+                           Error *err) {
   const ArrayInfo *ai = v->info;
   Shape *s = value_dense_shape(&ctx->vc, t, ai->rank, ai->dims, ai->space);
   const ArrayInfo *ti = s ? value_array_info(&ctx->vc, s, err) : NULL;
@@ -96,8 +96,41 @@ bool eval_converted_copy(EvalCtx *ctx, const Instr *in, const Value *v, EType t,
     ok = ok ? value_dense_commit(&ctx->vc, *out, &dtmp, err) : (value_tmp_free(&dtmp), false);
   }
   value_tmp_free(&stmp);
+  if (ok && v->dyn && !value_set_dyn(*out, v->dyn))
+    ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
   if (!ok) value_unref(&ctx->vc, *out);
   return ok;
+}
+
+bool eval_mixed_before(EvalCtx *ctx, Frame *f, const Instr *in, OperandSwap *sw, Error *err) {
+  sw->n = 0;
+  for (int k = 0; k < in->noperands; k++) {
+    int idx = in->operands[k]->index;
+    const Value *v = f->vals[idx];
+    EType t = compute_etype(in, k);
+    if (!v || !v->info || v->info->etype == t) continue;
+    bool done = false;
+    for (int i = 0; i < sw->n; i++) done |= sw->idx[i] == idx;
+    if (done) continue;
+    if (sw->n == EVAL_SWAP_MAX)
+      return error_set(err, ERR_RUNTIME, in->offset,
+                       "instruction %s: more than %d operands of another precision", in->name,
+                       EVAL_SWAP_MAX);
+    Value *c;
+    if (!converted_copy(ctx, in, v, t, &c, err)) return false;
+    sw->idx[sw->n] = idx;
+    sw->saved[sw->n++] = f->vals[idx];
+    f->vals[idx] = c;
+  }
+  return true;
+}
+
+void eval_swap_restore(EvalCtx *ctx, Frame *f, OperandSwap *sw) {
+  for (int i = 0; i < sw->n; i++) {
+    value_unref(&ctx->vc, f->vals[sw->idx[i]]);
+    f->vals[sw->idx[i]] = sw->saved[i];
+  }
+  sw->n = 0;
 }
 
 bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
@@ -135,29 +168,6 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
                        in->name, k);
     }
   }
-  if (mixed_precision(in)) {
-    /* Run the op on converted copies of the operands of lower precision. */
-    Value *conv[3] = {0};
-    bool ok = true;
-    for (int k = 0; k < nops && ok; k++) {
-      EType t = compute_etype(in, k);
-      if (ops[k]->info && t != ops[k]->info->etype) ok = eval_converted_copy(ctx, in, ops[k], t, &conv[k], err);
-    }
-    if (ok) ok = eval_elementwise_on(ctx, in, rs, kind, uop, bop, ops, conv, out, err);
-    for (int k = 0; k < nops; k++) value_unref(&ctx->vc, conv[k]);
-    return ok;
-  }
-  return eval_elementwise_on(ctx, in, rs, kind, uop, bop, ops, NULL, out, err);
-}
-
-/* eval_elementwise on these operand values (conv[k], when set, replacing
- * ops[k]). */
-static bool eval_elementwise_on(EvalCtx *ctx, const Instr *in, const Shape *rs, EwKind kind,
-                                KUnaryOp uop, KBinaryOp bop, Value **ops_in, Value **conv,
-                                Value **out, Error *err) {
-  int nops = in->noperands;
-  Value *ops[3] = {0};
-  for (int k = 0; k < nops; k++) ops[k] = conv && conv[k] ? conv[k] : ops_in[k];
   if (kind == EW_SELECT && (ops[1]->ntuple || ops[2]->ntuple || !shape_is_array(rs))) {
     const void *pd;
     DenseTmp tmp;
@@ -377,7 +387,7 @@ bool eval_fusable(const Instr *in) {
       return false;
   }
   if (!shape_is_array(&in->shape) || in->shape.rank == 0 || in->noperands > 3 ||
-      in->shape.layout.element_size_bits || mixed_precision(in))
+      in->shape.layout.element_size_bits || eval_mixed_precision(in))
     return false;
   for (int k = 0; k < in->noperands; k++) {
     const Shape *o = &in->operands[k]->shape;

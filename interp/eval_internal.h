@@ -25,10 +25,19 @@ bool eval_can_donate(const Frame *f, const Instr *in, int k);
 bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                       bool *handled, Error *err);
 
-/* A dense copy of array v converted to element type t (XLA's convert): the
- * operands of lower precision of a mixed-precision op. */
-bool eval_converted_copy(EvalCtx *ctx, const Instr *in, const Value *v, EType t, Value **out,
-                         Error *err);
+/* Mixed precision (eval_elementwise.c): whether some float operand of `in`
+ * has another precision than the one the op computes in; before `in` runs,
+ * eval_mixed_before puts converted copies of those operands in the frame,
+ * eval_swap_restore puts the originals back. */
+enum { EVAL_SWAP_MAX = 16 };
+typedef struct OperandSwap {
+  int n;
+  int idx[EVAL_SWAP_MAX];      /* instruction index in the frame */
+  Value *saved[EVAL_SWAP_MAX]; /* the original value */
+} OperandSwap;
+bool eval_mixed_precision(const Instr *in);
+bool eval_mixed_before(EvalCtx *ctx, Frame *f, const Instr *in, OperandSwap *sw, Error *err);
+void eval_swap_restore(EvalCtx *ctx, Frame *f, OperandSwap *sw);
 
 /* Whether `in` can be part of an elementwise group (IR-level check). */
 bool eval_fusable(const Instr *in);
