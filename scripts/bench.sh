@@ -27,9 +27,15 @@
 # best over all rounds, so that load changes hit both alike), once with
 # OpenBLAS's default thread count and once with OPENBLAS_NUM_THREADS=1 on
 # both sides; the table names each side's BLAS library and the load average.
+# The compute ops take the best of BENCH_REPEATS (default 20) warm calls
+# per round on both sides: on this class of 2-vCPU machine a 1.4 ms
+# 2-thread sgemm takes anywhere from 1.3 to 3 ms from call to call (the
+# BLAS worker thread is not always running beside the caller), in numpy as
+# in hlorun and in a bare C loop over cblas_sgemm, so the best of 5 was
+# mostly luck; 20 is where both sides' best settles.
 # On a loaded machine single runs of the same binary vary by 1.5x: compare
 # ratios across several runs, and the 1-thread columns first.
-#   usage: [BENCH_ROUNDS=N] scripts/bench.sh [BINDIR] [RUNS]
+#   usage: [BENCH_ROUNDS=N] [BENCH_REPEATS=M] scripts/bench.sh [BINDIR] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bindir=${1:-build/bin}
@@ -209,9 +215,10 @@ hlo_time() {
   "${benv[@]}" "$@" "$bindir/hlorun" "$hlo" --random-inputs=1 --quiet --repeat "$runs" --stats="$tmp/s.json" --stats-format json
   $py -c 'import json,sys; print(json.load(open(sys.argv[1]))["eval_ns"]/1e9)' "$tmp/s.json"
 }
-# the same, "WALL CPU": also the least CPU time of one evaluation (eval_cpu_ns)
+# the same over $reps evaluations, "WALL CPU": also the least CPU time of
+# one evaluation (eval_cpu_ns)
 hlo_times() {
-  "${benv[@]}" "$@" "$bindir/hlorun" "$hlo" --random-inputs=1 --quiet --repeat "$runs" --stats="$tmp/s.json" --stats-format json
+  "${benv[@]}" "$@" "$bindir/hlorun" "$hlo" --random-inputs=1 --quiet --repeat "$reps" --stats="$tmp/s.json" --stats-format json
   $py -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["eval_ns"]/1e9, s["eval_cpu_ns"]/1e9)' "$tmp/s.json"
 }
 
@@ -333,6 +340,7 @@ PY
 # count and once with OPENBLAS_NUM_THREADS=1 on both sides (the same
 # library's kernels on one core: what is left is our own overhead).
 rounds=${BENCH_ROUNDS:-3}
+reps=${BENCH_REPEATS:-20}
 ops="dot512 dot1024 bdot attn conv rowred softmax mlp gather"
 declare -A name=([dot512]="dot f32 512x512" [dot1024]="dot f32 1024x1024" [bdot]="batched dot 32x256^3" [attn]="attention dot 8x512x8x64"
   [conv]="conv 3x3 8x56x56x64->64" [rowred]="row sum 4096x4096" [softmax]="softmax 4096x1024"
@@ -351,7 +359,7 @@ for threads in default 1; do
     for c in $ops; do
       hlo=$tmp/$c.hlo
       read -r hw hc < <(hlo_times "${tenv[@]}")
-      read -r nw nc < <("${benv[@]}" "${tenv[@]}" $py "$tmp/np_op.py" "$c" "$runs")
+      read -r nw nc < <("${benv[@]}" "${tenv[@]}" $py "$tmp/np_op.py" "$c" "$reps")
       k=$threads.$c
       hbest[$k]=$(minf "${hbest[$k]:-}" "$hw"); hcpu[$k]=$(minf "${hcpu[$k]:-}" "$hc")
       nbest[$k]=$(minf "${nbest[$k]:-}" "$nw"); ncpu[$k]=$(minf "${ncpu[$k]:-}" "$nc")
@@ -363,7 +371,7 @@ echo
 nthreads=$("${benv[@]}" $py -c 'import ctypes; print(ctypes.CDLL("libopenblas.so.0").openblas_get_num_threads())' 2>/dev/null || echo "?")
 hblas=$(ldd "$bindir/hlorun" | awk '/blas/ {print $3}' | xargs -r readlink -f | tr '\n' ' ')
 nblas=$("${benv[@]}" $py -c 'import numpy, re; print(" ".join(sorted({l.split()[-1] for l in open("/proc/self/maps") if re.search("blas", l)})))')
-echo "compute ops: best over $rounds alternating rounds of best-of-$runs; load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+echo "compute ops: best over $rounds alternating rounds of best-of-$reps; load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 echo "  hlorun BLAS: ${hblas:-none}"
 echo "  numpy BLAS:  $nblas"
 printf "%-26s %10s %10s %6s %6s   %10s %10s %6s %6s\n" "compute op" "hlorun" "numpy" "ratio" "cpu" "hlorun" "numpy" "ratio" "cpu"
