@@ -213,6 +213,49 @@ Test(k_batch_norm, grad_matches_finite_differences) {
   free(x); free(gy); free(yt); free(gx);
 }
 
+/* The kernels stream the operand in chunks; check every way features can
+ * fall across chunk boundaries (rows longer than a chunk, rows straddling
+ * chunks, one element per row as in NHWC) against plain per-feature loops. */
+Test(k_batch_norm, chunked_geometries_match_plain_loops) {
+  const int64_t geo[][3] = {{3, 5, 1500}, {2100, 7, 1}, {2, 3, 5000}, {1, 1, 9000}};
+  for (size_t gi = 0; gi < sizeof geo / sizeof geo[0]; gi++) {
+    int64_t n0 = geo[gi][0], c = geo[gi][1], n2 = geo[gi][2], n = n0 * c * n2;
+    Rng rng = {31 + gi};
+    double *x = rand_array(&rng, ET_F64, n, true), *gy = rand_array(&rng, ET_F64, n, true);
+    double *y = malloc((size_t)n * 8), *gx = malloc((size_t)n * 8), eps = 0.01;
+    double sc[7], of[7], mu[7], var[7], gs[7], go[7];
+    for (int64_t f = 0; f < c; f++) { sc[f] = 0.5 + (double)f; of[f] = 0.25 * (double)f; }
+    int64_t d[] = {n0, c, n2}, cd[] = {c};
+    KArray X = ka(ET_F64, 3, d, x), S = ka(ET_F64, 1, cd, sc), O = ka(ET_F64, 1, cd, of), GY = ka(ET_F64, 3, d, gy);
+    KArray Y = ka(ET_F64, 3, d, y), M = ka(ET_F64, 1, cd, mu), V = ka(ET_F64, 1, cd, var);
+    KArray GX = ka(ET_F64, 3, d, gx), GS = ka(ET_F64, 1, cd, gs), GO = ka(ET_F64, 1, cd, go);
+    Error err;
+    cr_assert(k_batch_norm_training(&X, &S, &O, eps, 1, &Y, &M, &V, &err), "%s", err.msg);
+    cr_assert(k_batch_norm_grad(&X, &S, &M, &V, &GY, eps, 1, &GX, &GS, &GO, &err), "%s", err.msg);
+    for (int64_t f = 0; f < c; f++) {
+      double m = 0, v = 0, sgy = 0, sgyx = 0, cnt = (double)(n0 * n2);
+      for (int64_t a = 0; a < n0; a++) for (int64_t b = 0; b < n2; b++) m += x[(a * c + f) * n2 + b];
+      m /= cnt;
+      for (int64_t a = 0; a < n0; a++)
+        for (int64_t b = 0; b < n2; b++) {
+          int64_t i = (a * c + f) * n2 + b;
+          v += (x[i] - m) * (x[i] - m); sgy += gy[i]; sgyx += gy[i] * (x[i] - m);
+        }
+      v /= cnt;
+      cr_assert(fabs(mu[f] - m) < 1e-12 && fabs(var[f] - v) < 1e-12, "geometry %zu feature %lld", gi, (long long)f);
+      cr_assert(fabs(go[f] - sgy) < 1e-9 && fabs(gs[f] - sgyx / sqrt(v + eps)) < 1e-9);
+      for (int64_t a = 0; a < n0; a++)
+        for (int64_t b = 0; b < n2; b++) {
+          int64_t i = (a * c + f) * n2 + b;
+          double want_y = (x[i] - m) / sqrt(v + eps) * sc[f] + of[f];
+          double want_gx = sc[f] / sqrt(v + eps) * (gy[i] - sgy / cnt - sgyx / cnt / (v + eps) * (x[i] - m));
+          cr_assert(fabs(y[i] - want_y) < 1e-9 && fabs(gx[i] - want_gx) < 1e-9, "geometry %zu element %lld", gi, (long long)i);
+        }
+    }
+    free(x); free(gy); free(y); free(gx);
+  }
+}
+
 Test(k_linalg, errors) {
   float a[6] = {0};
   KArray A = ka(ET_F32, 2, (int64_t[]){2, 3}, a), Iv = ka(ET_S32, 2, (int64_t[]){2, 2}, a);
