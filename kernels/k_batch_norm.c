@@ -53,10 +53,20 @@ static double *load_vec(const KArray *v, int64_t c, Error *err) {
 
 /* Widens elements [s, s + m) of a into buf. */
 static void load_chunk(const KArray *a, int64_t s, int64_t m, double *buf) {
+  if (a->etype == ET_F32) { /* the common case, inline so that it vectorises */
+    const float *p = (const float *)a->data + s;
+    for (int64_t k = 0; k < m; k++) buf[k] = p[k];
+    return;
+  }
   k_cvt(ET_F64, buf, a->etype, (const char *)a->data + s * etype_storage_bytes(a->etype), m);
 }
 
 static void store_chunk(KArray *a, int64_t s, int64_t m, const double *buf) {
+  if (a->etype == ET_F32) {
+    float *p = (float *)a->data + s;
+    for (int64_t k = 0; k < m; k++) p[k] = (float)buf[k];
+    return;
+  }
   k_cvt(a->etype, (char *)a->data + s * etype_storage_bytes(a->etype), ET_F64, buf, m);
 }
 

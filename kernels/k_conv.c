@@ -1,13 +1,16 @@
 /* convolution: canonicalise to lhs [B, S..., IF], kernel [S..., KIF, KOF],
  * out [Bo, OS..., OF]; im2col per row chunk; gemm per group.  Depthwise
  * convolutions (feature groups of one input feature) computed in f32 take a
- * direct loop instead, vectorised over the features of an output row. */
+ * direct loop instead, vectorised over the features of an output row.
+ * Channel-major data (NCHW) without groups takes an im2col that needs no
+ * permuted copies (conv_cmajor); whole-input windows and channel-major
+ * depthwise convolutions have their own paths (k_conv_paths.c). */
 #include "kernels/k_conv.h"
 
 #include <limits.h>
 
+#include "kernels/k_conv_internal.h"
 #include "kernels/k_dot.h"
-#include "kernels/k_common.h"
 
 #define PATCH_BYTES (1 << 20)
 
@@ -25,9 +28,7 @@ static bool distinct(int rank, int n, const int64_t *const *lists, const int *co
   return true;
 }
 
-/* Permutes x by perm into a new buffer of compute type ct (or returns x's
- * data when nothing needs doing). */
-static void *canon(const KArray *x, const int *perm, EType ct, int64_t n, void **owned, Error *err) {
+void *conv_canon(const KArray *x, const int *perm, EType ct, int64_t n, void **owned, Error *err) {
   bool id = true;
   int last = -1;
   for (int i = 0; i < x->rank; i++)
@@ -50,11 +51,36 @@ static void *canon(const KArray *x, const int *perm, EType ct, int64_t n, void *
   return c;
 }
 
-/* Whether dims p[0..rank) of x are in storage order (size-1 dims ignored). */
-static bool in_order(const KArray *x, const int *p) {
+bool conv_in_order(const KArray *x, const int *p) {
   for (int i = 0, last = -1; i < x->rank; i++)
     if (x->dims[p[i]] != 1) { if (p[i] < last) return false; last = p[i]; }
   return true;
+}
+
+bool conv_runs_init(const ConvGeo *g, ConvRuns *r, Error *err) {
+  int64_t kl = g->ks[g->ns - 1], OSL = g->os[g->ns - 1];
+  const int64_t *m = g->map[g->ns - 1];
+  *r = (ConvRuns){0};
+  if (!(r->lo = k_malloc((kl * 3 + 1) * 8 + kl + 1, err))) return false;
+  r->hi = r->lo + kl;
+  r->base = r->hi + kl;
+  r->contig = (bool *)(r->base + kl);
+  for (int64_t k = 0; k < kl; k++) {
+    int64_t first = -1, last = -1;
+    for (int64_t o = 0; o < OSL; o++)
+      if (m[o * kl + k] >= 0) { if (first < 0) first = o; last = o; }
+    r->contig[k] = true;
+    if (first < 0) { r->lo[k] = r->hi[k] = r->base[k] = 0; continue; }
+    r->lo[k] = first; r->hi[k] = last + 1; r->base[k] = m[first * kl + k];
+    for (int64_t o = first; o <= last; o++)
+      if (m[o * kl + k] != r->base[k] + (o - first)) { r->contig[k] = false; break; }
+  }
+  return true;
+}
+
+void conv_runs_free(ConvRuns *r) {
+  k_free(r->lo);
+  *r = (ConvRuns){0};
 }
 
 /* Channel-major lhs [B, IF, S...] and result [B, OF, OS...] (NCHW and the
@@ -63,15 +89,15 @@ static bool in_order(const KArray *x, const int *p) {
  * kernel [KOF, KIF*KSP] x columns straight into the result (row stride OSP),
  * whole innermost output rows per chunk.  No permuting copy of the lhs or
  * the result.  1 done, 0 not applicable (nothing done), -1 error. */
-static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn, KArray *out, EType ct,
-                       const int64_t *in_s, const int64_t *ks, const int64_t *os, int64_t *const *map,
-                       int64_t KIF, int64_t KOF, int64_t KSP, int64_t OSP, int64_t nr, Error *err) {
+static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
+                       KArray *out, EType ct, int64_t KIF, int64_t KOF, int64_t nr, Error *err) {
 #ifndef HLO_HAVE_BLAS
-  (void)lhs; (void)rhs; (void)dn; (void)out; (void)ct; (void)in_s; (void)ks; (void)os; (void)map;
-  (void)KIF; (void)KOF; (void)KSP; (void)OSP; (void)nr; (void)err;
+  (void)lhs; (void)rhs; (void)dn; (void)g; (void)out; (void)ct; (void)KIF; (void)KOF; (void)nr; (void)err;
   return 0;
 #else
-  int ns = dn->nspatial;
+  int ns = g->ns;
+  const int64_t *in_s = g->in_s, *ks = g->ks, *os = g->os, KSP = g->KSP, OSP = g->OSP;
+  int64_t *const *map = g->map;
   if (ns < 1 || ct == ET_S64 || lhs->etype != ct || out->etype != ct) return 0;
   int lp[K_MAX_RANK], op[K_MAX_RANK], kp[K_MAX_RANK];
   lp[0] = (int)dn->in_batch; lp[1] = (int)dn->in_feature;
@@ -80,7 +106,7 @@ static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn
   for (int d = 0; d < ns; d++) {
     lp[2 + d] = (int)dn->in_spatial[d]; op[2 + d] = (int)dn->out_spatial[d]; kp[2 + d] = (int)dn->k_spatial[d];
   }
-  if (!in_order(lhs, lp) || !in_order(out, op)) return 0;
+  if (!conv_in_order(lhs, lp) || !conv_in_order(out, op)) return 0;
   int64_t cols = KIF * KSP, OSL = os[ns - 1], outer = OSP / OSL, B = lhs->dims[dn->in_batch];
   if (cols > INT_MAX || OSP > INT_MAX || KOF > INT_MAX) return 0;
   int cs = etype_storage_bytes(ct);
@@ -89,30 +115,14 @@ static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn
   if (nro > outer) nro = outer;
   int64_t sp[K_MAX_RANK], ISP = 1;
   for (int d = ns - 1; d >= 0; d--) { sp[d] = ISP; ISP *= in_s[d]; }
-  /* Innermost dimension: per kernel position, the valid output range and
-   * whether it reads one contiguous input run. */
-  int64_t kl = ks[ns - 1], *lo = NULL, *hi = NULL, *base = NULL;
-  bool *contig = NULL;
+  int64_t kl = ks[ns - 1];
+  ConvRuns runs = {0};
   void *kown = NULL, *colb = NULL;
   int res = -1;
-  const char *W = canon(rhs, kp, ct, nr, &kown, err);
-  if (!W) goto out;
-  if (!(lo = k_malloc((kl * 3 + 1) * 8, err)) || !(contig = k_malloc(kl + 1, err)) ||
-      !(colb = k_malloc(cols * nro * OSL * cs, err)))
-    goto out;
-  hi = lo + kl;
-  base = hi + kl;
-  for (int64_t k = 0; k < kl; k++) {
-    const int64_t *m = map[ns - 1];
-    int64_t first = -1, last = -1;
-    for (int64_t o = 0; o < OSL; o++)
-      if (m[o * kl + k] >= 0) { if (first < 0) first = o; last = o; }
-    contig[k] = true;
-    if (first < 0) { lo[k] = hi[k] = 0; base[k] = 0; continue; }
-    lo[k] = first; hi[k] = last + 1; base[k] = m[first * kl + k];
-    for (int64_t o = first; o <= last; o++)
-      if (m[o * kl + k] != base[k] + (o - first)) { contig[k] = false; break; }
-  }
+  const char *W = conv_canon(rhs, kp, ct, nr, &kown, err);
+  if (!W || !conv_runs_init(g, &runs, err) || !(colb = k_malloc(cols * nro * OSL * cs, err))) goto out;
+  const int64_t *lo = runs.lo, *hi = runs.hi, *base = runs.base;
+  const bool *contig = runs.contig;
   const char *L = lhs->data;
   size_t rowb = (size_t)(OSL * cs);
   for (int64_t b = 0; b < B; b++)
@@ -162,7 +172,7 @@ static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn
     }
   res = 1;
 out:
-  k_free(kown); k_free(lo); k_free(contig); k_free(colb);
+  k_free(kown); conv_runs_free(&runs); k_free(colb);
   return res;
 #endif
 }
@@ -307,13 +317,19 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
         map[d][o * ks[d] + k] = v;
       }
   }
+  ConvGeo geo = {ns, in_s, ks, os, map, KSP, OSP};
   if (G == 1 && BG == 1 && KSP > 0 && KIF > 0 && KOF > 0) {
-    int r = conv_cmajor(lhs, rhs, dn, out, ct, in_s, ks, os, map, KIF, KOF, KSP, OSP, nr, err);
+    int r = conv_full_window_dot(lhs, rhs, dn, &geo, out, err);
+    if (r == 0) r = conv_cmajor(lhs, rhs, dn, &geo, out, ct, KIF, KOF, nr, err);
     if (r != 0) { ok = r > 0; goto done; }
   }
-  const char *L = canon(lhs, lperm, ct, nl, &lown, err);
+  if (G > 1 && BG == 1 && KIF == 1 && KSP > 0) {
+    int r = conv_depthwise_cmajor(lhs, rhs, dn, &geo, G, out, err);
+    if (r != 0) { ok = r > 0; goto done; }
+  }
+  const char *L = conv_canon(lhs, lperm, ct, nl, &lown, err);
   if (!L) goto done;
-  const char *K = canon(rhs, rperm, ct, nr, &rown, err);
+  const char *K = conv_canon(rhs, rperm, ct, nr, &rown, err);
   if (!K) goto done;
   /* Canonical out [Bo, OS..., KOF]; operm maps out dim -> canonical dim. */
   oinv[0] = (int)dn->out_batch;

@@ -97,7 +97,8 @@ static void shuffle(Rng *r, int *a, int n) {
 }
 
 /* groups: 0 none, 1 random feature or batch groups, 2 depthwise (feature
- * groups of one input feature, 1..3 outputs each).  cmajor: lhs and result
+ * groups of one input feature, 1..3 outputs each), 3 none with a window
+ * covering the whole unpadded, undilated input (one output position).  cmajor: lhs and result
  * channel-major ([B, F, S...]: the in-place im2col path), kernel in any
  * order. */
 static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, double tol, int ns, int groups, bool cmajor) {
@@ -129,6 +130,7 @@ static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, doubl
     ld[ls[d]] = rng_int(rng, 1, 6); rd[ks_[d]] = rng_int(rng, 1, 3);
     st[d] = rng_int(rng, 1, 2); lo[d] = rng_int(rng, -1, 2); hi[d] = rng_int(rng, -1, 2);
     bd[d] = rng_int(rng, 1, 2); wd[d] = rng_int(rng, 1, 2); rev[d] = rng_next(rng) & 1;
+    if (groups == 3) { rd[ks_[d]] = ld[ls[d]]; lo[d] = hi[d] = 0; bd[d] = wd[d] = 1; rev[d] = false; }
   }
   p.window = (KWindow){ns, NULL, st, lo, hi, bd, wd, rev};
   p.feature_group_count = G;
@@ -232,6 +234,28 @@ Test(k_conv, depthwise_direct_path) {
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (int rep = 0; rep < 60; rep++)
       random_case(&rng, cases[c].l, cases[c].r, cases[c].o, cases[c].wide, cases[c].tol, rep % 4, 2, false);
+}
+
+/* Depthwise on channel-major lhs and result (NCHW): the direct per-plane
+ * path for f32, every window attribute and multiplier; other types keep
+ * their paths. */
+Test(k_conv, depthwise_channel_major) {
+  Rng rng = {515};
+  for (int rep = 0; rep < 90; rep++) random_case(&rng, ET_F32, ET_F32, ET_F32, true, 1e-5, 1 + rep % 3, 2, true);
+  for (int rep = 0; rep < 15; rep++) random_case(&rng, ET_BF16, ET_BF16, ET_BF16, false, 0, 1 + rep % 3, 2, true);
+}
+
+/* Windows covering the whole input (weight gradients of 1x1 convolutions,
+ * dense layers as convolutions): one dot, any layout and type. */
+Test(k_conv, full_window_as_dot) {
+  Rng rng = {616};
+  struct { EType l, r, o; bool wide; double tol; } cases[] = {
+    {ET_F32, ET_F32, ET_F32, true, 1e-5}, {ET_F64, ET_F64, ET_F64, true, 1e-12}, {ET_BF16, ET_BF16, ET_F32, false, 0},
+    {ET_S32, ET_S32, ET_S32, true, 0}, {ET_C64, ET_C64, ET_C64, true, 1e-5},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int rep = 0; rep < 40; rep++)
+      random_case(&rng, cases[c].l, cases[c].r, cases[c].o, cases[c].wide, cases[c].tol, rep % 4, 3, rep % 2 == 0);
 }
 
 Test(k_conv, nhwc_3x3_blas_path) {

@@ -1,0 +1,45 @@
+/* Private to the convolution kernel (k_conv.c) and its special paths
+ * (k_conv_paths.c): the spatial geometry worked out once, and helpers both
+ * use. */
+#ifndef HLO_KERNELS_K_CONV_INTERNAL_H
+#define HLO_KERNELS_K_CONV_INTERNAL_H
+
+#include "kernels/k_common.h"
+#include "kernels/k_conv.h"
+
+/* Per spatial dim d: input, kernel and output sizes, and map[d][o * ks + k],
+ * the input position kernel position k of output position o reads (padding,
+ * strides, both dilations and reversal applied), or -1 for none. */
+typedef struct ConvGeo {
+  int ns;
+  const int64_t *in_s, *ks, *os;
+  int64_t *const *map;
+  int64_t KSP, OSP; /* kernel positions, output positions */
+} ConvGeo;
+
+/* Innermost spatial dim, per kernel position k: the outputs [lo, hi) that
+ * read an input, and whether they read one contiguous run from base.
+ * Arrays of ks[ns - 1] entries, from one k_malloc (conv_runs_free). */
+typedef struct ConvRuns {
+  int64_t *lo, *hi, *base;
+  bool *contig;
+} ConvRuns;
+bool conv_runs_init(const ConvGeo *g, ConvRuns *r, Error *err);
+void conv_runs_free(ConvRuns *r);
+
+/* Whether dims p[0..rank) of x are in storage order (size-1 dims ignored). */
+bool conv_in_order(const KArray *x, const int *p);
+/* Permutes x by perm into a new buffer of compute type ct (or returns x's
+ * data when nothing needs doing; *owned is what to k_free). */
+void *conv_canon(const KArray *x, const int *perm, EType ct, int64_t n, void **owned, Error *err);
+
+/* The special paths: 1 done, 0 not applicable (nothing done), -1 error. */
+/* A window covering the whole (unpadded, undilated) input: a single dot. */
+int conv_full_window_dot(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
+                         KArray *out, Error *err);
+/* Depthwise (one input feature per group), f32, channel-major lhs and
+ * result ([B, F, S...], NCHW and the like): a direct loop per plane. */
+int conv_depthwise_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
+                          int64_t groups, KArray *out, Error *err);
+
+#endif
