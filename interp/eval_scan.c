@@ -224,7 +224,8 @@ bool eval_scan(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *
   }
   /* args[ninputs..] hold the carries between steps (own references). */
   if (ok)
-    for (int j = 0; j < s.ncarries; j++) args[s.ninputs + j] = value_ref(frame_operand(f, in, s.ninputs + j));
+    for (int j = 0; j < s.ncarries; j++)
+      args[s.ninputs + j] = value_ref(frame_operand(f, in, s.ninputs + j));
   if (ok) ok = new_stacked(ctx, in, &s, rs, o, err);
   if (ok) ok = eval_view_operands(ctx, f, in, s.ninputs, &views, err);
   for (int64_t t = 0; ok && t < s.len; t++)
@@ -232,6 +233,7 @@ bool eval_scan(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *
   eval_views_free(&views);
   if (ok) ok = finish(ctx, in, rs, &s, o, args + s.ninputs, out, err);
   if (o) drop_stacked(ctx, o, s.noutputs);
+  free(o);
   if (args)
     for (int j = 0; j < s.ncarries; j++)
       if (args[s.ninputs + j]) value_unref(&ctx->vc, args[s.ninputs + j]);
