@@ -17,6 +17,7 @@
 #include "interp/eval_inline.h"
 #include "interp/eval_internal.h"
 #include "interp/eval_neuron.h"
+#include "interp/eval_scan.h"
 #include "kernels/k_movement.h"
 #include "layout/etype_convert.h"
 
@@ -1351,6 +1352,7 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   }
   case OP_FUSION: return exec_fusion(ctx, f, in, rs, out, err);
   case OP_WHILE: return exec_while(ctx, f, in, rs, out, err);
+  case OP_SCAN: return eval_scan(ctx, f, in, rs, out, err);
   case OP_CONDITIONAL: return exec_conditional(ctx, f, in, rs, out, err);
   case OP_MAP: return exec_map(ctx, f, in, rs, out, err);
   case OP_ASYNC_START: return exec_async_start(ctx, f, in, rs, out, err);

@@ -434,6 +434,8 @@ bool infer_shape_in_module(const Module *m, const Instr *instr, Arena *scratch, 
     case OP_SORT:
     case OP_TOPK:
       return infer_reduce(c, out);
+    case OP_SCAN:
+      return infer_scan(c, out);
     case OP_DOT:
     case OP_RAGGED_DOT:
     case OP_CONVOLUTION:

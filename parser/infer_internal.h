@@ -115,5 +115,6 @@ bool infer_conv_dot(InferCtx *c, Shape *out);    /* dot, ragged-dot, convolution
 bool infer_gather_scatter(InferCtx *c, Shape *out);
 bool infer_collective(InferCtx *c, Shape *out);
 bool infer_control(InferCtx *c, Shape *out);     /* calls, loops, tuples, async, I/O, rng... */
+bool infer_scan(InferCtx *c, Shape *out);        /* scan */
 
 #endif

@@ -326,6 +326,36 @@ Test(infer, control) {
   expect_error(op1(c, OP_INFEED, "f32[4]", tok), "tuple");
 }
 
+/* scan: inputs sliced along the scan dimension (here the middle one of a
+ * rank-3 input), carries passed whole; each output gets the scan dimension
+ * back at the same position, carries keep their shapes. */
+Test(infer, scan) {
+  Computation *body = comp("body");
+  Instr *x = param(body, "f32[2,4]"), *h = param(body, "s32[3]");
+  Instr *o = op1(body, OP_NEGATE, "f32[2,4]", x);
+  op2(body, OP_TUPLE, "(f32[2,4], s32[3])", o, h);
+  Computation *c = comp("e");
+  Instr *ops[2] = {param(c, "f32[2,5,4]"), param(c, "s32[3]")};
+  Instr *sc = add_instr(c, OP_SCAN, "(f32[2,5,4], s32[3])", 2, ops);
+  expect_error(sc, "missing required attribute 'dimensions'");
+  ints(sc, ATTR_DIMENSIONS, 1, 1);
+  int1(sc, ATTR_NUM_CARRIES, 1);
+  callee(sc, ATTR_TO_APPLY, body);
+  expect_shape(sc, "(f32[2,5,4], s32[3])");
+  /* Scanning dimension 0 hands to_apply f32[5,4] slices: a mismatch. */
+  Instr *sc0 = add_instr(c, OP_SCAN, "(f32[2,5,4], s32[3])", 2, ops);
+  ints(sc0, ATTR_DIMENSIONS, 1, 0);
+  int1(sc0, ATTR_NUM_CARRIES, 1);
+  callee(sc0, ATTR_TO_APPLY, body);
+  expect_error(sc0, "parameter 0 has shape f32[2,4], expected f32[5,4]");
+  /* Without carries both operands are inputs; s32[3] has no dimension 1. */
+  Instr *sc1 = add_instr(c, OP_SCAN, "f32[2,5,4]", 2, ops);
+  ints(sc1, ATTR_DIMENSIONS, 1, 1);
+  int1(sc1, ATTR_NUM_CARRIES, 0);
+  callee(sc1, ATTR_TO_APPLY, body);
+  expect_error(sc1, "scan dimension 1 is out of range for input 1 s32[3]");
+}
+
 /* Whole-module verification: every problem is one diagnostic. */
 Test(infer, verify_module_reports) {
   Computation *c = comp("main");
