@@ -327,6 +327,10 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
     int r = conv_depthwise_cmajor(lhs, rhs, dn, &geo, G, out, err);
     if (r != 0) { ok = r > 0; goto done; }
   }
+  if (G * BG > 1 && KSP > 0 && KIF > 0) {
+    int r = conv_grouped_planar(lhs, rhs, dn, &geo, G, BG, out, err);
+    if (r != 0) { ok = r > 0; goto done; }
+  }
   const char *L = conv_canon(lhs, lperm, ct, nl, &lown, err);
   if (!L) goto done;
   const char *K = conv_canon(rhs, rperm, ct, nr, &rown, err);

@@ -42,4 +42,10 @@ int conv_full_window_dot(const KArray *lhs, const KArray *rhs, const KConvDims *
 int conv_depthwise_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
                           int64_t groups, KArray *out, Error *err);
 
+/* Feature- or batch-grouped, f32, spatial dims innermost in lhs and kernel,
+ * kernel rows longer than output rows (the weight gradient of a depthwise
+ * convolution): per plane pair, dot products along input rows. */
+int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
+                        int64_t G, int64_t BG, KArray *out, Error *err);
+
 #endif

@@ -117,3 +117,125 @@ int conv_depthwise_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims 
   conv_runs_free(&runs);
   return 1;
 }
+
+/* sum over j < n of a[j * as] * b[j]; eight partial sums when a is
+ * contiguous so that the loop vectorises. */
+K_CLONES static float dot_f32(const float *restrict a, int64_t as, const float *restrict b, int64_t n) {
+  if (as != 1) {
+    float s = 0;
+    for (int64_t j = 0; j < n; j++) s += a[j * as] * b[j];
+    return s;
+  }
+  float p[8] = {0};
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8)
+    for (int l = 0; l < 8; l++) p[l] += a[j + l] * b[j + l];
+  float s = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+  for (; j < n; j++) s += a[j] * b[j];
+  return s;
+}
+
+/* Innermost spatial dim, per output position o: the kernel positions
+ * [klo, klo + cnt) that read an input, at p0 + (k - klo) * step.  False when
+ * some o reads a set that is not such a progression (base dilation). */
+static bool kernel_runs(const ConvGeo *g, int64_t *klo, int64_t *cnt, int64_t *p0, int64_t *step) {
+  int64_t kl = g->ks[g->ns - 1], OSL = g->os[g->ns - 1];
+  const int64_t *m = g->map[g->ns - 1];
+  for (int64_t o = 0; o < OSL; o++) {
+    const int64_t *row = m + o * kl;
+    int64_t a = 0;
+    while (a < kl && row[a] < 0) a++;
+    int64_t b = a;
+    while (b < kl && row[b] >= 0) b++;
+    for (int64_t k = b; k < kl; k++)
+      if (row[k] >= 0) return false;
+    klo[o] = a; cnt[o] = b - a; p0[o] = a < kl ? row[a] : 0;
+    step[o] = b - a > 1 ? row[a + 1] - row[a] : 1;
+    for (int64_t k = a; k < b; k++)
+      if (row[k] != p0[o] + (k - a) * step[o]) return false;
+  }
+  return true;
+}
+
+/* Stride (elements) of dim d of a row-major array. */
+static int64_t dim_stride(const KArray *x, int64_t d) {
+  int64_t s = 1;
+  for (int i = x->rank - 1; i > d; i--) s *= x->dims[i];
+  return s;
+}
+
+int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
+                        int64_t G, int64_t BG, KArray *out, Error *err) {
+  int ns = g->ns, rank = ns + 2;
+  if (ns < 1 || lhs->etype != ET_F32 || rhs->etype != ET_F32 || out->etype != ET_F32) return 0;
+  int64_t KL = g->ks[ns - 1], OSL = g->os[ns - 1];
+  if (KL <= OSL) return 0; /* small kernels: im2col or the depthwise paths */
+  for (int d = 0; d < ns; d++)
+    if (dn->in_spatial[d] != rank - ns + d || dn->k_spatial[d] != rank - ns + d) return 0;
+  int64_t *runs = k_malloc(OSL * 4 * 8 + 8, err);
+  if (!runs) return -1;
+  int64_t *klo = runs, *cnt = runs + OSL, *p0 = runs + 2 * OSL, *step = runs + 3 * OSL;
+  if (!kernel_runs(g, klo, cnt, p0, step)) {
+    k_free(runs);
+    return 0;
+  }
+  int op[K_MAX_RANK], perm[K_MAX_RANK];
+  op[0] = (int)dn->out_batch; op[1] = (int)dn->out_feature;
+  for (int d = 0; d < ns; d++) op[2 + d] = (int)dn->out_spatial[d];
+  for (int i = 0; i < rank; i++) perm[op[i]] = i;
+  int64_t Bo = out->dims[dn->out_batch], OF = out->dims[dn->out_feature], KIF = rhs->dims[dn->k_in_feature];
+  int64_t OFg = OF / (G * BG), OSP = g->OSP, KSP = g->KSP, outer = OSP / OSL, kouter = KSP / KL;
+  int64_t lsb = dim_stride(lhs, dn->in_batch), lsf = dim_stride(lhs, dn->in_feature);
+  int64_t ksi = dim_stride(rhs, dn->k_in_feature), kso = dim_stride(rhs, dn->k_out_feature);
+  int64_t sp[K_MAX_RANK], ISP = 1;
+  for (int d = ns - 1; d >= 0; d--) { sp[d] = ISP; ISP *= g->in_s[d]; }
+  /* Results [Bo, OF, OS...], permuted into place unless already there. */
+  bool direct = conv_in_order(out, op);
+  float *C = direct ? out->data : k_malloc(Bo * OF * OSP * 4 + 4, err);
+  if (!C) {
+    k_free(runs);
+    return -1;
+  }
+  const float *L = lhs->data, *K = rhs->data;
+  for (int64_t bo = 0; bo < Bo; bo++)
+    for (int64_t of = 0; of < OF; of++) {
+      int64_t gi = of / OFg, fg = BG > 1 ? 0 : gi, bg = BG > 1 ? gi : 0;
+      float *oplane = C + (bo * OF + of) * OSP;
+      memset(oplane, 0, (size_t)OSP * sizeof *oplane);
+      for (int64_t ki = 0; ki < KIF; ki++) {
+        const float *iplane = L + (bg * Bo + bo) * lsb + (fg * KIF + ki) * lsf, *kplane = K + ki * ksi + of * kso;
+        for (int64_t q = 0; q < outer; q++) {
+          int64_t oi[K_MAX_RANK], rest = q;
+          for (int d = ns - 2; d >= 0; d--) { oi[d] = rest % g->os[d]; rest /= g->os[d]; }
+          float *orow = oplane + q * OSL;
+          int64_t kk[K_MAX_RANK] = {0};
+          for (int64_t r = 0; r < kouter; r++) {
+            int64_t off = 0;
+            bool valid = true;
+            for (int d = 0; d < ns - 1 && valid; d++) {
+              int64_t v = g->map[d][oi[d] * g->ks[d] + kk[d]];
+              valid = v >= 0;
+              off += v * sp[d];
+            }
+            if (valid) {
+              const float *irow = iplane + off, *krow = kplane + r * KL;
+              for (int64_t o = 0; o < OSL; o++)
+                if (cnt[o]) orow[o] += dot_f32(irow + p0[o], step[o], krow + klo[o], cnt[o]);
+            }
+            for (int d = ns - 2; d >= 0; d--) {
+              if (++kk[d] < g->ks[d]) break;
+              kk[d] = 0;
+            }
+          }
+        }
+      }
+    }
+  if (!direct) {
+    int64_t cdims[K_MAX_RANK];
+    for (int i = 0; i < rank; i++) cdims[i] = out->dims[op[i]];
+    k_permute(4, C, rank, cdims, perm, out->data);
+    k_free(C);
+  }
+  k_free(runs);
+  return 1;
+}

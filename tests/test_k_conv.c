@@ -98,15 +98,24 @@ static void shuffle(Rng *r, int *a, int n) {
 
 /* groups: 0 none, 1 random feature or batch groups, 2 depthwise (feature
  * groups of one input feature, 1..3 outputs each), 3 none with a window
- * covering the whole unpadded, undilated input (one output position).  cmajor: lhs and result
+ * covering the whole unpadded, undilated input (one output position), 4
+ * random feature or batch groups with spatial dims innermost in lhs and
+ * kernel (batch/feature and in/out feature in either order) and kernels
+ * about as large as the input (weight gradients).  cmajor: lhs and result
  * channel-major ([B, F, S...]: the in-place im2col path), kernel in any
  * order. */
 static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, double tol, int ns, int groups, bool cmajor) {
   int rank = ns + 2;
   int lp[8], rp[8], op[8];
   for (int i = 0; i < rank; i++) lp[i] = rp[i] = op[i] = i;
-  shuffle(rng, rp, rank);
-  if (!cmajor) { shuffle(rng, lp, rank); shuffle(rng, op, rank); }
+  if (groups == 4) {
+    if (rng_next(rng) & 1) { lp[0] = 1; lp[1] = 0; }
+    if (rng_next(rng) & 1) { rp[0] = 1; rp[1] = 0; }
+    shuffle(rng, op, rank);
+  } else {
+    shuffle(rng, rp, rank);
+    if (!cmajor) { shuffle(rng, lp, rank); shuffle(rng, op, rank); }
+  }
   int64_t ls[3], ks_[3], os_[3];
   KConvParams p;
   memset(&p, 0, sizeof p);
@@ -118,6 +127,7 @@ static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, doubl
   p.dn.in_spatial = ls; p.dn.k_spatial = ks_; p.dn.out_spatial = os_;
   int64_t G = 1, BG = 1;
   if (groups == 1) { if (rng_next(rng) & 1) G = rng_int(rng, 1, 3); else BG = rng_int(rng, 1, 3); }
+  if (groups == 4) { if (rng_next(rng) & 1) G = rng_int(rng, 2, 3); else BG = rng_int(rng, 2, 3); }
   if (groups == 2) G = rng_int(rng, 2, 9);
   int64_t Bo = rng_int(rng, 1, 2), IFg = groups == 2 ? 1 : rng_int(rng, 1, 3), OFg = rng_int(rng, 1, 3);
   int64_t ld[8], rd[8], od[8];
@@ -131,6 +141,10 @@ static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, doubl
     st[d] = rng_int(rng, 1, 2); lo[d] = rng_int(rng, -1, 2); hi[d] = rng_int(rng, -1, 2);
     bd[d] = rng_int(rng, 1, 2); wd[d] = rng_int(rng, 1, 2); rev[d] = rng_next(rng) & 1;
     if (groups == 3) { rd[ks_[d]] = ld[ls[d]]; lo[d] = hi[d] = 0; bd[d] = wd[d] = 1; rev[d] = false; }
+    if (groups == 4) {
+      ld[ls[d]] = rng_int(rng, 4, 9); wd[d] = rng_int(rng, 1, 2); bd[d] = rng_int(rng, 0, 5) == 0 ? 2 : 1;
+      rd[ks_[d]] = rng_int(rng, 2, (ld[ls[d]] - 1) / wd[d] + 1); lo[d] = rng_int(rng, 0, 1); hi[d] = rng_int(rng, 0, 1);
+    }
   }
   p.window = (KWindow){ns, NULL, st, lo, hi, bd, wd, rev};
   p.feature_group_count = G;
@@ -256,6 +270,15 @@ Test(k_conv, full_window_as_dot) {
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (int rep = 0; rep < 40; rep++)
       random_case(&rng, cases[c].l, cases[c].r, cases[c].o, cases[c].wide, cases[c].tol, rep % 4, 3, rep % 2 == 0);
+}
+
+/* Grouped convolutions whose kernels are about as large as the input, on
+ * planar data (depthwise weight gradients in NCHW): dot products along
+ * input rows for f32; other types keep the general path. */
+Test(k_conv, grouped_planar_weight_gradients) {
+  Rng rng = {717};
+  for (int rep = 0; rep < 150; rep++) random_case(&rng, ET_F32, ET_F32, ET_F32, true, 1e-5, 1 + rep % 3, 4, false);
+  for (int rep = 0; rep < 20; rep++) random_case(&rng, ET_F64, ET_F64, ET_F64, true, 1e-12, 1 + rep % 3, 4, false);
 }
 
 Test(k_conv, nhwc_3x3_blas_path) {
