@@ -215,6 +215,33 @@ Test(k_conv, nchw_3x3_several_chunks) {
   }
 }
 
+/* NCHW 1x1 convolutions (stride 1, no padding): one gemm per batch element
+ * on the input as it is; f32, f64 and c64, 1 and 2 spatial dims. */
+Test(k_conv, nchw_pointwise) {
+  Rng rng = {88};
+  struct { EType t; double tol; } cases[] = {{ET_F32, 1e-5}, {ET_F64, 1e-12}, {ET_C64, 1e-5}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int ns = 1; ns <= 2; ns++) {
+      EType t = cases[c].t;
+      int64_t N = 3, C = 5, F = 4, H = 6, Wd = ns == 2 ? 7 : 1, sp = H * Wd;
+      int64_t ld[] = {N, C, H, Wd}, rd[] = {F, C, 1, 1}, od[] = {N, F, H, Wd}, no = N * F * sp;
+      int es = etype_storage_bytes(t);
+      KArray L = ka(t, ns + 2, ld, rand_array(&rng, t, N * C * sp, true)), R = ka(t, ns + 2, rd, rand_array(&rng, t, F * C, true));
+      KArray O = ka(t, ns + 2, od, calloc((size_t)no, (size_t)es)), W = ka(t, ns + 2, od, calloc((size_t)no, (size_t)es));
+      KConvParams p = {{ns, 0, 1, (int64_t[]){2, 3}, 1, 0, (int64_t[]){2, 3}, 0, 1, (int64_t[]){2, 3}},
+                       {ns, NULL, NULL, NULL, NULL, NULL, NULL, NULL}, 1, 1};
+      Error err;
+      cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+      ref_conv(&L, &R, &p, &W);
+      for (int64_t i = 0; i < no * (etype_is_complex(t) ? 2 : 1); i++) {
+        double a = t == ET_F64 ? ((double *)O.data)[i] : ((float *)O.data)[i];
+        double b = t == ET_F64 ? ((double *)W.data)[i] : ((float *)W.data)[i];
+        cr_assert(close_enough(a, b, cases[c].tol, cases[c].tol), "%s ns=%d [%lld] %g vs %g", etype_name(t), ns, (long long)i, a, b);
+      }
+      free(L.data); free(R.data); free(O.data); free(W.data);
+    }
+}
+
 Test(k_conv, zero_spatial_dims_and_depthwise) {
   Rng rng = {8};
   for (int rep = 0; rep < 20; rep++) random_case(&rng, ET_F32, ET_F32, ET_F32, true, 1e-5, 0, 1, false);
