@@ -3,7 +3,11 @@
  * When every array operand has the result's layout (memory space aside) and
  * nothing is packed, the kernel runs straight over the physical buffers,
  * padding slots included (they are re-zeroed afterwards): no conversion at
- * all, whatever the tiling.  Otherwise operands are read through dense
+ * all, whatever the tiling.  An operand in another layout but of the
+ * result's element size is converted into the result's layout, and a
+ * broadcast scalar is used as it is (its bytes are the same in any layout
+ * without padding): torch-xla dumps multiply {0,1} arrays by {1,0}
+ * broadcasts all the time.  Otherwise operands are read through dense
  * row-major views and the result is stored back into its layout. */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +31,14 @@ static bool same_arrangement(const ArrayInfo *a, const ArrayInfo *b) {
   x.memory_space = y.memory_space = 0;
   x.element_size_bits = y.element_size_bits = 0; /* not packed: natural width */
   return layout_equal(&x, &y);
+}
+
+/* Operand k is a scalar broadcast (the same element everywhere) and
+ * neither it nor the result has padding slots. */
+static bool splat_operand(const Instr *in, int k, const ArrayInfo *a, const ArrayInfo *r) {
+  const Instr *o = in->operands[k];
+  return o->op == OP_BROADCAST && o->noperands == 1 && o->operands[0]->shape.rank == 0 && !a->packed &&
+         a->plan.slots == a->elements && r->plan.slots == r->elements && a->elements == r->elements;
 }
 
 static bool parse_cmp(const Instr *in, KCmpDir *dir, KCmpType *ct, Error *err) {
@@ -188,9 +200,13 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   for (int k = 0; k < nops; k++)
     scalar[k] = ops[k]->info->rank == 0 && ri->rank > 0 &&
                 ((kind == EW_CLAMP && k != 1) || (kind == EW_SELECT && k == 0));
-  bool physical = kind != EW_BITCAST_CONVERT && !ri->packed;
-  for (int k = 0; k < nops && physical; k++)
-    if (!scalar[k] && !same_arrangement(ops[k]->info, ri)) physical = false;
+  bool physical = kind != EW_BITCAST_CONVERT && !ri->packed, rearrange[3] = {false, false, false};
+  for (int k = 0; k < nops && physical; k++) {
+    const ArrayInfo *a = ops[k]->info;
+    if (scalar[k] || same_arrangement(a, ri) || splat_operand(in, k, a, ri)) continue;
+    if (!a->packed && a->esize == ri->esize && a->rank == ri->rank) rearrange[k] = true;
+    else physical = false;
+  }
   if (kind == EW_BITCAST_CONVERT && ri->identity && ops[0]->info->identity) physical = true;
   const void *src[3] = {0};
   DenseTmp tmps[3] = {{NULL}, {NULL}, {NULL}};
@@ -199,7 +215,9 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   int64_t n;
   bool ok = true;
   if (physical) {
-    for (int k = 0; k < nops; k++) src[k] = ops[k]->buf->data;
+    for (int k = 0; k < nops && ok; k++)
+      if (rearrange[k]) ok = value_read_as(&ctx->vc, ops[k], ri, &src[k], &tmps[k], err);
+      else src[k] = ops[k]->buf->data;
     dst = v->buf->data;
     n = kind == EW_BITCAST_CONVERT ? ops[0]->info->elements : ri->plan.slots;
   } else {

@@ -372,6 +372,26 @@ bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, DenseTmp 
   return true;
 }
 
+bool value_read_as(ValueCtx *vc, const Value *v, const ArrayInfo *like, const void **data, DenseTmp *tmp,
+                   Error *err) {
+  const ArrayInfo *ai = v->info;
+  tmp->p = NULL;
+  if (ai->packed || like->packed || ai->esize != like->esize)
+    return error_set(err, ERR_RUNTIME, -1, "value_read_as: element sizes differ");
+  int64_t bytes = like->plan.slots * ai->esize;
+  void *t = tmp_alloc(bytes);
+  if (!t) return error_set(err, ERR_RUNTIME, -1, "out of memory (%" PRId64 " bytes)", bytes);
+  tmp->p = t;
+  if (!layout_convert(&like->plan, t, &ai->plan, v->buf->data, err)) {
+    value_tmp_free(tmp);
+    return false;
+  }
+  vc->conversions++;
+  vc->conversion_bytes += ai->phys_bytes;
+  *data = t;
+  return true;
+}
+
 bool value_dense_target(ValueCtx *vc, Value *v, void **data, DenseTmp *tmp, Error *err) {
   (void)vc;
   const ArrayInfo *ai = v->info;

@@ -145,6 +145,10 @@ void value_tmp_free(DenseTmp *t);
 /* Dense row-major natural-storage bytes of an array value.  *tmp receives
  * the copy the caller gives back when a conversion was needed. */
 bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, DenseTmp *tmp, Error *err);
+/* v's elements laid out as `like` (same dims and element size, neither
+ * packed): for elementwise ops computed in their result's layout. */
+bool value_read_as(ValueCtx *vc, const Value *v, const ArrayInfo *like, const void **data, DenseTmp *tmp,
+                   Error *err);
 /* Where to write a dense result for v: the buffer itself (identity layouts)
  * or a temporary; then value_dense_commit stores it in v's layout (and gives
  * the temporary back). */
