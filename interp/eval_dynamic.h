@@ -40,6 +40,10 @@ typedef struct DynSwap {
   unsigned char fill[16][16]; /* the element its padding got */
 } DynSwap;
 
+/* Whether `in` is an op whose operands' sizes run_one must look at (false
+ * for pass-through ops and for those that handle sizes themselves); an
+ * IR-level property, so plans compute it once per instruction. */
+bool eval_dyn_may_apply(const Instr *in);
 /* Whether some operand of `in` has a size below its bound. */
 bool eval_dyn_operands(const Frame *f, const Instr *in);
 /* Before `in` runs with such operands: rejects ops that do not support them;

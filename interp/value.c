@@ -471,9 +471,26 @@ static bool same_arrangement(const Layout *a, const Layout *b) {
   return layout_equal(&x, &y);
 }
 
+bool value_coerce_is_identity(const Value *v, const Shape *s) {
+  if (shape_is_tuple(s)) {
+    if (v->ntuple != s->ntuple || !v->elems) return false;
+    for (int i = 0; i < s->ntuple; i++)
+      if (!value_coerce_is_identity(v->elems[i], &s->tuple[i])) return false;
+    return true;
+  }
+  if (!shape_is_array(s) || !v->info) return true;
+  /* Another Shape object with the same dims, element type, dynamic flags and
+   * layout (space included) describes the same bytes. */
+  return v->info->shape == s || shape_equal(v->info->shape, s);
+}
+
 bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value **out,
                   Error *err) {
   *out = NULL;
+  if (value_coerce_is_identity(v, s)) {
+    *out = value_ref(v);
+    return true;
+  }
   if (shape_is_tuple(s)) {
     if (v->ntuple != s->ntuple || !v->elems)
       return error_set(err, ERR_RUNTIME, -1, "%s: value is not a %d-tuple", who, s->ntuple);

@@ -162,6 +162,8 @@ bool value_zero_padding(ValueCtx *vc, Value *v, Error *err);
  * when only nothing physical differs, else a converted copy. */
 bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value **out,
                   Error *err);
+/* Whether value_coerce(v, s) is v itself (nothing to allocate or copy). */
+bool value_coerce_is_identity(const Value *v, const Shape *s);
 
 /* Iterates the compiled shapes: *pos starts at 0; NULL at the end. */
 const ArrayInfo *value_ctx_next_info(const ValueCtx *vc, int *pos);
