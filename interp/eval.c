@@ -266,6 +266,7 @@ void eval_free(EvalCtx *ctx) {
   free(ctx->scalar_body);
   ctx->scalar_body = NULL;
   value_ctx_free(&ctx->vc);
+  value_pool_drain();
 }
 
 bool eval_can_donate(const Frame *f, const Instr *in, int k) {
@@ -1140,13 +1141,14 @@ static bool build_state_tuple(EvalCtx *ctx, const Instr *in, const Shape *s, Val
 }
 
 static Value *operand_tuple(const Frame *f, const Instr *in, const Shape *s) {
-  Value **el = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *el);
+  Value *local[8]; /* the usual small tuple needs no array of its own */
+  Value **el = in->noperands <= 8 ? local : calloc((size_t)in->noperands, sizeof *el);
   if (!el) return NULL;
   for (int k = 0; k < in->noperands; k++) el[k] = value_ref(frame_operand(f, in, k));
   Value *t = value_new_tuple(s, in->noperands, el);
   if (!t)
     for (int k = 0; k < in->noperands; k++) el[k]->refs--;
-  free(el);
+  if (el != local) free(el);
   return t;
 }
 
@@ -1452,10 +1454,12 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t *t,
   Value *v = NULL;
   /* Float operands of another precision than the op's are converted first;
    * operands with sizes below their bounds go through eval_dynamic.c. */
-  OperandSwap mix = {0};
+  OperandSwap mix; /* only n is read unless set (the struct is big to clear) */
+  mix.n = 0;
   bool ok = !(flags & EVAL_IF_MIXED) || eval_mixed_before(ctx, f, in, &mix, err);
   bool dyn = ok && (flags & EVAL_IF_DYN) && eval_dyn_operands(f, in);
-  DynSwap sw = {0};
+  DynSwap sw;
+  sw.n = 0;
   ok = ok && (!dyn || eval_dyn_before(ctx, f, in, &sw, err));
   ok = ok && exec_instr(ctx, f, in, rs, args, nargs, &v, err);
   if (dyn) eval_dyn_restore(ctx, f, &sw);

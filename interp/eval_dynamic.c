@@ -79,7 +79,6 @@ bool eval_dyn_may_apply(const Instr *in) {
 }
 
 bool eval_dyn_operands(const Frame *f, const Instr *in) {
-  if (!eval_dyn_may_apply(in)) return false;
   for (int k = 0; k < in->noperands; k++)
     if (value_has_dyn(frame_operand(f, in, k))) return true;
   return false;

@@ -128,6 +128,9 @@ static inline Value *value_ref(Value *v) {
   return v;
 }
 void value_unref(ValueCtx *vc, Value *v);
+/* Frees the Value/Buffer structs this thread keeps for reuse (each thread
+ * that evaluated calls it when done: eval_free does). */
+void value_pool_drain(void);
 void buffer_unref(ValueCtx *vc, Buffer *b);
 
 /* Moves a scratch buffer into accounting (space of its value).  False when
