@@ -109,6 +109,16 @@ static bool counts_traffic(Opcode op) {
   }
 }
 
+/* Ops that only hand references on (see EVAL_IF_UNTIMED). */
+static bool untimed(Opcode op) {
+  switch (op) {
+  case OP_PARAMETER: case OP_CONSTANT: case OP_TUPLE: case OP_GET_TUPLE_ELEMENT:
+  case OP_OPT_BARRIER: case OP_DOMAIN: case OP_ADD_DEPENDENCY: case OP_AFTER_ALL:
+    return true;
+  default: return false;
+  }
+}
+
 static bool plan_comp(CompPlan *p, const Computation *c) {
   int n = c->ninstrs;
   size_t sz = (size_t)(n ? n : 1);
@@ -125,7 +135,8 @@ static bool plan_comp(CompPlan *p, const Computation *c) {
     const Instr *in = c->instrs[i];
     p->iflags[i] = (unsigned char)((eval_mixed_precision(in) ? EVAL_IF_MIXED : 0) |
                                    (eval_dyn_may_apply(in) ? EVAL_IF_DYN : 0) |
-                                   (counts_traffic(in->op) ? EVAL_IF_TRAFFIC : 0));
+                                   (counts_traffic(in->op) ? EVAL_IF_TRAFFIC : 0) |
+                                   (untimed(in->op) ? EVAL_IF_UNTIMED : 0));
   }
   for (int i = 0; i < n; i++) p->last_use[i] = -1;
   for (int i = 0; i < n; i++) {
@@ -1442,15 +1453,19 @@ static void release_after(EvalCtx *ctx, const CompPlan *plan, Value **vals, int 
 
 /* Instruction i alone: run it, then its stats, trace and releases.  *t
  * (when timing) is the instant instruction i started; it receives the one
- * the next instruction starts at: the clock is read once per instruction,
- * so the bookkeeping after one (traffic, releases) counts towards the next,
- * except a trace callback's own time, which counts towards none. */
+ * the next instruction starts at: the clock is read once per instruction
+ * (none for EVAL_IF_UNTIMED ones), so the bookkeeping after one (traffic,
+ * releases) counts towards the next, except a trace callback's own time,
+ * which counts towards none. */
 static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t *t,
                     Value *const *args, int nargs, Error *err) {
   const CompPlan *plan = f->plan;
   const Instr *in = plan->comp->instrs[i];
   InstrStats *st = &plan->stats[i];
   unsigned flags = plan->iflags[i];
+  /* A constant's first execution materialises it: timed like real work. */
+  bool timed = ctx->timing && (!(flags & EVAL_IF_UNTIMED) || ctx->trace ||
+                               (in->op == OP_CONSTANT && !plan->consts[i]));
   Value *v = NULL;
   /* Float operands of another precision than the op's are converted first;
    * operands with sizes below their bounds go through eval_dynamic.c. */
@@ -1474,7 +1489,7 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t *t,
   }
   f->vals[i] = v;
   int64_t dt = 0;
-  if (ctx->timing) {
+  if (timed) {
     int64_t t1 = now_ns();
     dt = t1 - *t;
     *t = t1;

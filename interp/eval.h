@@ -51,6 +51,11 @@ enum {
   EVAL_IF_MIXED = 1,   /* some float operand has another precision */
   EVAL_IF_DYN = 2,     /* operands' dynamic sizes must be looked at */
   EVAL_IF_TRAFFIC = 4, /* reads/writes count as memory traffic */
+  /* Bookkeeping that only hands references on (parameter, constant,
+   * get-tuple-element, tuple, ...): when stats time instructions without a
+   * trace, the clock is not read for it (a read costs as much as the op);
+   * its few ns count towards the next timed instruction. */
+  EVAL_IF_UNTIMED = 8,
 };
 
 /* Called once per executed instruction when tracing. */
