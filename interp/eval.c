@@ -98,6 +98,28 @@ static bool plan_keep(CompPlan *p, const Computation *c) {
   return true;
 }
 
+static bool counts_traffic(Opcode op) {
+  switch (op) {
+  case OP_PARAMETER: case OP_CONSTANT: case OP_TUPLE: case OP_GET_TUPLE_ELEMENT:
+  case OP_OPT_BARRIER: case OP_DOMAIN: case OP_ADD_DEPENDENCY: case OP_AFTER_ALL:
+  case OP_CALL: case OP_WHILE: case OP_CONDITIONAL: case OP_ASYNC_START: case OP_ASYNC_UPDATE:
+  case OP_ASYNC_DONE: case OP_BITCAST: case OP_COPY_DONE: case OP_ALL_REDUCE_DONE:
+  case OP_ALL_GATHER_DONE: case OP_COLLECTIVE_PERMUTE_DONE:
+    return false;
+  default: return true;
+  }
+}
+
+/* Ops that only hand references on (see EVAL_IF_UNTIMED). */
+static bool untimed(Opcode op) {
+  switch (op) {
+  case OP_PARAMETER: case OP_CONSTANT: case OP_TUPLE: case OP_GET_TUPLE_ELEMENT:
+  case OP_OPT_BARRIER: case OP_DOMAIN: case OP_ADD_DEPENDENCY: case OP_AFTER_ALL:
+    return true;
+  default: return false;
+  }
+}
+
 static bool plan_comp(CompPlan *p, const Computation *c) {
   int n = c->ninstrs;
   size_t sz = (size_t)(n ? n : 1);
@@ -107,7 +129,16 @@ static bool plan_comp(CompPlan *p, const Computation *c) {
   p->stats = calloc(sz, sizeof(InstrStats));
   p->consts = calloc(sz, sizeof(Value *));
   p->aux = calloc(sz, sizeof(void *));
-  if (!p->last_use || !p->release_start || !p->stats || !p->consts || !p->aux) return false;
+  p->iflags = calloc(sz, 1);
+  if (!p->last_use || !p->release_start || !p->stats || !p->consts || !p->aux || !p->iflags)
+    return false;
+  for (int i = 0; i < n; i++) {
+    const Instr *in = c->instrs[i];
+    p->iflags[i] = (unsigned char)((eval_mixed_precision(in) ? EVAL_IF_MIXED : 0) |
+                                   (eval_dyn_may_apply(in) ? EVAL_IF_DYN : 0) |
+                                   (counts_traffic(in->op) ? EVAL_IF_TRAFFIC : 0) |
+                                   (untimed(in->op) ? EVAL_IF_UNTIMED : 0));
+  }
   for (int i = 0; i < n; i++) p->last_use[i] = -1;
   for (int i = 0; i < n; i++) {
     const Instr *in = c->instrs[i];
@@ -240,12 +271,14 @@ void eval_free(EvalCtx *ctx) {
     free(p->aux);
     free(p->group_end);
     free(p->keep);
+    free(p->iflags);
   }
   free(ctx->plans);
   ctx->plans = NULL;
   free(ctx->scalar_body);
   ctx->scalar_body = NULL;
   value_ctx_free(&ctx->vc);
+  value_pool_drain();
 }
 
 bool eval_can_donate(const Frame *f, const Instr *in, int k) {
@@ -1120,13 +1153,14 @@ static bool build_state_tuple(EvalCtx *ctx, const Instr *in, const Shape *s, Val
 }
 
 static Value *operand_tuple(const Frame *f, const Instr *in, const Shape *s) {
-  Value **el = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *el);
+  Value *local[8]; /* the usual small tuple needs no array of its own */
+  Value **el = in->noperands <= 8 ? local : calloc((size_t)in->noperands, sizeof *el);
   if (!el) return NULL;
   for (int k = 0; k < in->noperands; k++) el[k] = value_ref(frame_operand(f, in, k));
   Value *t = value_new_tuple(s, in->noperands, el);
   if (!t)
     for (int k = 0; k < in->noperands; k++) el[k]->refs--;
-  free(el);
+  if (el != local) free(el);
   return t;
 }
 
@@ -1281,6 +1315,10 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
     if (n < 0 || n >= nargs || !args[n])
       return error_set(err, ERR_RUNTIME, in->offset, "parameter %" PRId64 " (%s) is not bound",
                        n, in->name);
+    if (value_coerce_is_identity(args[n], rs)) { /* the usual case: no name to format */
+      *out = value_ref(args[n]);
+      return true;
+    }
     char who[300];
     snprintf(who, sizeof who, "parameter %" PRId64 " (%s)", n, in->name);
     return value_coerce(&ctx->vc, args[n], rs, who, out, err);
@@ -1396,18 +1434,6 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   return eval_unsupported(in, err);
 }
 
-static bool counts_traffic(Opcode op) {
-  switch (op) {
-  case OP_PARAMETER: case OP_CONSTANT: case OP_TUPLE: case OP_GET_TUPLE_ELEMENT:
-  case OP_OPT_BARRIER: case OP_DOMAIN: case OP_ADD_DEPENDENCY: case OP_AFTER_ALL:
-  case OP_CALL: case OP_WHILE: case OP_CONDITIONAL: case OP_ASYNC_START: case OP_ASYNC_UPDATE:
-  case OP_ASYNC_DONE: case OP_BITCAST: case OP_COPY_DONE: case OP_ALL_REDUCE_DONE:
-  case OP_ALL_GATHER_DONE: case OP_COLLECTIVE_PERMUTE_DONE:
-    return false;
-  default: return true;
-  }
-}
-
 static void prefix_error(const Instr *in, Error *err) {
   if (!err) return;
   if (strncmp(err->msg, "instruction ", 12) == 0 || strncmp(err->msg, "parameter ", 10) == 0)
@@ -1427,23 +1453,34 @@ static void release_after(EvalCtx *ctx, const CompPlan *plan, Value **vals, int 
   }
 }
 
-/* Instruction i alone: run it, then its stats, trace and releases. */
-static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t t0,
+/* Instruction i alone: run it, then its stats, trace and releases.  *t
+ * (when timing) is the instant instruction i started; it receives the one
+ * the next instruction starts at: the clock is read once per instruction
+ * (none for EVAL_IF_UNTIMED ones), so the bookkeeping after one (traffic,
+ * releases) counts towards the next, except a trace callback's own time,
+ * which counts towards none. */
+static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t *t,
                     Value *const *args, int nargs, Error *err) {
   const CompPlan *plan = f->plan;
   const Instr *in = plan->comp->instrs[i];
   InstrStats *st = &plan->stats[i];
+  unsigned flags = plan->iflags[i];
+  /* A constant's first execution materialises it: timed like real work. */
+  bool timed = ctx->timing && (!(flags & EVAL_IF_UNTIMED) || ctx->trace ||
+                               (in->op == OP_CONSTANT && !plan->consts[i]));
   Value *v = NULL;
   /* Float operands of another precision than the op's are converted first;
    * operands with sizes below their bounds go through eval_dynamic.c. */
-  OperandSwap mix = {0};
-  bool ok = !eval_mixed_precision(in) || eval_mixed_before(ctx, f, in, &mix, err);
-  bool dyn = ok && eval_dyn_operands(f, in);
-  DynSwap sw = {0};
+  OperandSwap mix; /* only n is read unless set (the struct is big to clear) */
+  mix.n = 0;
+  bool ok = !(flags & EVAL_IF_MIXED) || eval_mixed_before(ctx, f, in, &mix, err);
+  bool dyn = ok && (flags & EVAL_IF_DYN) && eval_dyn_operands(f, in);
+  DynSwap sw;
+  sw.n = 0;
   ok = ok && (!dyn || eval_dyn_before(ctx, f, in, &sw, err));
   ok = ok && exec_instr(ctx, f, in, rs, args, nargs, &v, err);
   if (dyn) eval_dyn_restore(ctx, f, &sw);
-  eval_swap_restore(ctx, f, &mix);
+  if (mix.n) eval_swap_restore(ctx, f, &mix);
   if (ok && dyn && !eval_dyn_after(ctx, f, in, &v, err)) {
     value_unref(&ctx->vc, v);
     ok = false;
@@ -1453,15 +1490,23 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t t0,
     return false;
   }
   f->vals[i] = v;
-  int64_t dt = ctx->timing ? now_ns() - t0 : 0;
+  int64_t dt = 0;
+  if (timed) {
+    int64_t t1 = now_ns();
+    dt = t1 - *t;
+    *t = t1;
+  }
   st->count++;
   st->ns += dt;
   ctx->instructions_executed++;
-  if (ctx->vc.uncounted == 0 && counts_traffic(in->op)) {
+  if (ctx->vc.uncounted == 0 && (flags & EVAL_IF_TRAFFIC)) {
     for (int k = 0; k < in->noperands; k++) traffic(ctx, st, f->vals[in->operands[k]->index], false);
     traffic(ctx, st, v, true);
   }
-  if (ctx->trace) ctx->trace(ctx->trace_ud, in, v, dt, ctx->depth - 1);
+  if (ctx->trace) {
+    ctx->trace(ctx->trace_ud, in, v, dt, ctx->depth - 1);
+    if (ctx->timing) *t = now_ns();
+  }
   release_after(ctx, plan, f->vals, i);
   return true;
 }
@@ -1469,20 +1514,26 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t t0,
 /* An elementwise group: the constants it spans first (one by one), then one
  * fused loop over its members, then the bookkeeping of each member (stats,
  * trace, releases) as if they had run one by one. */
-static bool run_group(EvalCtx *ctx, Frame *f, int first, int64_t t0, Value *const *args,
+static bool run_group(EvalCtx *ctx, Frame *f, int first, int64_t *t, Value *const *args,
                       int nargs, Error *err) {
   const CompPlan *plan = f->plan;
   int last = plan->group_end[first];
-  for (int k = first; k <= last; k++)
-    if (!eval_group_member(plan->comp->instrs[k]) &&
-        !run_one(ctx, f, k, &plan->comp->instrs[k]->shape, ctx->timing ? now_ns() : 0, args,
-                 nargs, err))
-      return false;
+  int64_t t0 = *t;
+  for (int k = first; k <= last; k++) {
+    if (eval_group_member(plan->comp->instrs[k])) continue;
+    int64_t tk = ctx->timing ? now_ns() : 0;
+    if (!run_one(ctx, f, k, &plan->comp->instrs[k]->shape, &tk, args, nargs, err)) return false;
+  }
   if (!eval_elementwise_group(ctx, f, first, last, err)) {
     prefix_error(plan->comp->instrs[last], err);
     return false;
   }
-  int64_t dt = ctx->timing ? now_ns() - t0 : 0;
+  int64_t dt = 0;
+  if (ctx->timing) {
+    int64_t t1 = now_ns();
+    dt = t1 - t0;
+    *t = t1;
+  }
   for (int k = first; k <= last; k++) {
     const Instr *in = plan->comp->instrs[k];
     if (!eval_group_member(in)) continue; /* a hoisted constant, accounted above */
@@ -1503,6 +1554,7 @@ static bool run_group(EvalCtx *ctx, Frame *f, int first, int64_t t0, Value *cons
     if (ctx->trace) ctx->trace(ctx->trace_ud, in, v, k == last ? dt : 0, ctx->depth - 1);
   }
   for (int k = first; k <= last; k++) release_after(ctx, plan, f->vals, k);
+  if (ctx->trace && ctx->timing) *t = now_ns();
   return true;
 }
 
@@ -1536,6 +1588,7 @@ bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nar
   Frame f = {plan, vals, override};
   bool ok = true;
   ctx->depth++;
+  int64_t t = ctx->timing ? now_ns() : 0; /* when instruction i starts */
   for (int i = 0; i < n && ok; i++) {
     const Instr *in = comp->instrs[i];
     if (ctx->max_instructions > 0 && ctx->instructions_executed >= ctx->max_instructions) {
@@ -1545,13 +1598,12 @@ bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nar
       break;
     }
     const Shape *rs = override ? override[i] : &in->shape;
-    int64_t t0 = ctx->timing ? now_ns() : 0;
     if (!override && ctx->fuse && plan->group_end[i] > i && !group_has_dyn(&f, i)) {
-      ok = run_group(ctx, &f, i, t0, args, nargs, err);
+      ok = run_group(ctx, &f, i, &t, args, nargs, err);
       i = plan->group_end[i];
       continue;
     }
-    ok = run_one(ctx, &f, i, rs, t0, args, nargs, err);
+    ok = run_one(ctx, &f, i, rs, &t, args, nargs, err);
   }
   ctx->depth--;
   if (ok) {

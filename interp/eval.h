@@ -42,7 +42,21 @@ typedef struct CompPlan {
   /* Per group member: 1 when its value is needed after the group (it is
    * then materialised), else it lives only in block scratch. */
   unsigned char *keep;
+  /* Per instr: EVAL_IF_* bits, IR-level facts run_one would otherwise
+   * re-derive at every execution (they are on the hot path of loops). */
+  unsigned char *iflags;
 } CompPlan;
+
+enum {
+  EVAL_IF_MIXED = 1,   /* some float operand has another precision */
+  EVAL_IF_DYN = 2,     /* operands' dynamic sizes must be looked at */
+  EVAL_IF_TRAFFIC = 4, /* reads/writes count as memory traffic */
+  /* Bookkeeping that only hands references on (parameter, constant,
+   * get-tuple-element, tuple, ...): when stats time instructions without a
+   * trace, the clock is not read for it (a read costs as much as the op);
+   * its few ns count towards the next timed instruction. */
+  EVAL_IF_UNTIMED = 8,
+};
 
 /* Called once per executed instruction when tracing. */
 typedef void (*EvalTraceFn)(void *ud, const Instr *instr, const Value *result, int64_t ns,

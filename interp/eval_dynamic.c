@@ -70,12 +70,15 @@ static DynKind dyn_kind(const Instr *in) {
   }
 }
 
-bool eval_dyn_operands(const Frame *f, const Instr *in) {
+bool eval_dyn_may_apply(const Instr *in) {
   /* Pass-through ops hand sizes on untouched and the others that know
    * about sizes deal with them themselves: no need to look (a
    * get-tuple-element of a big loop state would scan it every time). */
   DynKind kind = dyn_kind(in);
-  if (kind == DK_PASS || kind == DK_SELF) return false;
+  return kind != DK_PASS && kind != DK_SELF;
+}
+
+bool eval_dyn_operands(const Frame *f, const Instr *in) {
   for (int k = 0; k < in->noperands; k++)
     if (value_has_dyn(frame_operand(f, in, k))) return true;
   return false;

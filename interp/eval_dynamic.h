@@ -40,7 +40,12 @@ typedef struct DynSwap {
   unsigned char fill[16][16]; /* the element its padding got */
 } DynSwap;
 
-/* Whether some operand of `in` has a size below its bound. */
+/* Whether `in` is an op whose operands' sizes run_one must look at (false
+ * for pass-through ops and for those that handle sizes themselves); an
+ * IR-level property, so plans compute it once per instruction. */
+bool eval_dyn_may_apply(const Instr *in);
+/* Whether some operand of `in` has a size below its bound (for an `in` that
+ * eval_dyn_may_apply accepts; run_one's plan flags say so). */
 bool eval_dyn_operands(const Frame *f, const Instr *in);
 /* Before `in` runs with such operands: rejects ops that do not support them;
  * for reduce and dot puts masked copies of the operands in the frame. */

@@ -9,6 +9,7 @@
  * without padding): torch-xla dumps multiply {0,1} arrays by {1,0}
  * broadcasts all the time.  Otherwise operands are read through dense
  * row-major views and the result is stored back into its layout. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,40 @@ static bool splat_operand(const Instr *in, int k, const ArrayInfo *a, const Arra
   const Instr *o = in->operands[k];
   return o->op == OP_BROADCAST && o->noperands == 1 && o->operands[0]->shape.rank == 0 && !a->packed &&
          a->plan.slots == a->elements && r->plan.slots == r->elements && a->elements == r->elements;
+}
+
+/* Opcode -> unary/binary kernel op, by name once per process rather than
+ * by k_*_lookup's string compares at every execution.  Entries hold op + 1
+ * (0: none); a name that is both is unary, as the lookups' order says. */
+static short ew_unary_of[OP_COUNT], ew_binary_of[OP_COUNT];
+static pthread_once_t ew_table_once = PTHREAD_ONCE_INIT;
+
+static void ew_table_init(void) {
+  for (int o = 1; o < OP_COUNT; o++) {
+    const char *name = opcode_name((Opcode)o);
+    KUnaryOp u;
+    KBinaryOp b;
+    if (!name) continue;
+    if (k_unary_lookup(name, &u)) ew_unary_of[o] = (short)(u + 1);
+    else if (k_binary_lookup(name, &b)) ew_binary_of[o] = (short)(b + 1);
+  }
+}
+
+/* Whether op is a plain unary or binary elementwise op, and which. */
+static bool ew_lookup(Opcode op, EwKind *kind, KUnaryOp *u, KBinaryOp *b) {
+  pthread_once(&ew_table_once, ew_table_init);
+  if ((unsigned)op >= OP_COUNT) return false;
+  if (ew_unary_of[op]) {
+    *kind = EW_UNARY;
+    *u = (KUnaryOp)(ew_unary_of[op] - 1);
+    return true;
+  }
+  if (ew_binary_of[op]) {
+    *kind = EW_BINARY;
+    *b = (KBinaryOp)(ew_binary_of[op] - 1);
+    return true;
+  }
+  return false;
 }
 
 static bool parse_cmp(const Instr *in, KCmpDir *dir, KCmpType *ct, Error *err) {
@@ -151,7 +186,6 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   EwKind kind;
   KUnaryOp uop = 0;
   KBinaryOp bop = 0;
-  const char *name = opcode_name(in->op);
   switch (in->op) {
   case OP_COMPARE: kind = EW_COMPARE; break;
   case OP_SELECT: kind = EW_SELECT; break;
@@ -160,9 +194,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   case OP_BITCAST_CONVERT: kind = EW_BITCAST_CONVERT; break;
   case OP_REDUCE_PRECISION: kind = EW_REDUCE_PRECISION; break;
   default:
-    if (k_unary_lookup(name, &uop)) kind = EW_UNARY;
-    else if (k_binary_lookup(name, &bop)) kind = EW_BINARY;
-    else return false;
+    if (!ew_lookup(in->op, &kind, &uop, &bop)) return false;
   }
   *handled = true;
   int nops = in->noperands;
@@ -391,6 +423,7 @@ static void broadcast_fill(const Member *m, unsigned char *dst, int64_t lo, int6
 bool eval_fusable(const Instr *in) {
   KUnaryOp u;
   KBinaryOp b;
+  EwKind kind;
   switch (in->op) {
   case OP_COMPARE: case OP_CONVERT: case OP_SELECT: case OP_CLAMP: break;
   case OP_BITCAST_CONVERT:
@@ -401,8 +434,7 @@ bool eval_fusable(const Instr *in) {
   case OP_COPY: case OP_REDUCE_PRECISION: return false;
   case OP_BROADCAST: return broadcast_fusable(in);
   default:
-    if (!k_unary_lookup(opcode_name(in->op), &u) && !k_binary_lookup(opcode_name(in->op), &b))
-      return false;
+    if (!ew_lookup(in->op, &kind, &u, &b)) return false;
   }
   if (!shape_is_array(&in->shape) || in->shape.rank == 0 || in->noperands > 3 ||
       in->shape.layout.element_size_bits || eval_mixed_precision(in))
@@ -586,9 +618,8 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *
     case OP_CONVERT: m->kind = EW_CONVERT; break;
     case OP_BITCAST_CONVERT: m->kind = EW_BITCAST_CONVERT; break;
     default:
-      if (k_unary_lookup(opcode_name(in->op), &m->uop)) m->kind = EW_UNARY;
-      else if (k_binary_lookup(opcode_name(in->op), &m->bop)) m->kind = EW_BINARY;
-      else ok = error_set(err, ERR_RUNTIME, in->offset, "internal: %s not fusable", in->name);
+      if (!ew_lookup(in->op, &m->kind, &m->uop, &m->bop))
+        ok = error_set(err, ERR_RUNTIME, in->offset, "internal: %s not fusable", in->name);
     }
     for (int o = 0; o < m->nops; o++) {
       const Instr *op = in->operands[o];

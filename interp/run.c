@@ -277,13 +277,21 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
 
 /* --- results --- */
 
+/* A copy of s that lives as long as res (see RunResult.shapes); NULL when
+ * out of memory. */
+static const Shape *result_shape(RunResult *res, const Shape *s) {
+  if (!res->shapes && !(res->shapes = arena_new())) return NULL;
+  return shape_clone(res->shapes, s);
+}
+
 /* A malloc'd dense copy of array v (its valid elements when it has sizes
  * below its bounds). */
-static bool leaf_copy(EvalCtx *ctx, const Value *v, RunLeaf *l, Error *err) {
+static bool leaf_copy(EvalCtx *ctx, RunResult *res, const Value *v, RunLeaf *l, Error *err) {
+  if (!(l->shape = result_shape(res, v->info->shape)))
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
   const void *d;
   DenseTmp tmp;
   if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
-  l->shape = v->info->shape;
   int64_t n = 1;
   for (int i = 0; i < v->info->rank; i++) n *= l->dims[i] = value_dim_size(v, i);
   l->nbytes = n * v->info->esize;
@@ -302,8 +310,12 @@ static bool collect_leaves(EvalCtx *ctx, const Value *v, bool data, RunResult *r
     return true;
   }
   if (!v->info) return true; /* token */
-  if (!data) res->leaves[res->nleaves].shape = v->info->shape;
-  else if (!leaf_copy(ctx, v, &res->leaves[res->nleaves], err)) return false;
+  if (!data) {
+    if (!(res->leaves[res->nleaves].shape = result_shape(res, v->info->shape)))
+      return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  } else if (!leaf_copy(ctx, res, v, &res->leaves[res->nleaves], err)) {
+    return false;
+  }
   res->nleaves++;
   return true;
 }
@@ -343,7 +355,7 @@ static bool outfeed_leaf(void *ud, EvalCtx *ctx, const Value *v, Error *err) {
     r->outfeed = nl;
     f->cap = cap;
   }
-  if (!leaf_copy(ctx, v, &r->outfeed[r->noutfeed], err)) return false;
+  if (!leaf_copy(ctx, r, v, &r->outfeed[r->noutfeed], err)) return false;
   r->noutfeed++;
   return true;
 }
@@ -519,7 +531,7 @@ static bool collect_stats(EvalCtx *ctx, RunResult *res) {
   while ((ai = value_ctx_next_info(&ctx->vc, &pos)))
     if (ai->nallocs && ai->phys_bytes > ai->plan.logical_bytes) {
       RunShapeStat *s = &res->shape_stats[res->nshape_stats++];
-      s->shape = ai->shape;
+      if (!(s->shape = result_shape(res, ai->shape))) return false;
       s->allocs = ai->nallocs;
       s->logical_bytes = ai->plan.logical_bytes;
       s->physical_bytes = ai->phys_bytes;
@@ -716,6 +728,8 @@ void run_result_free(RunResult *res) {
   res->noutfeed = 0;
   free(res->instr_stats);
   free(res->shape_stats);
+  if (res->shapes) arena_free(res->shapes);
+  res->shapes = NULL;
   res->leaves = NULL;
   res->instr_stats = NULL;
   res->shape_stats = NULL;

@@ -79,6 +79,10 @@ typedef struct RunResult {
   RunLeaf *leaves;    /* flattened tuple order (array leaves only) */
   int noutfeed;
   RunLeaf *outfeed;   /* every array leaf outfeed sent, in order */
+  /* Where the leaves' (and shape stats') shapes live: copies, since a value
+   * may carry a shape made in the run's own arena (map mode, flattened
+   * computations), which the run frees.  Freed by run_result_free. */
+  Arena *shapes;
   /* Statistics. */
   char device[64];
   MemSystem mem;      /* final counters */

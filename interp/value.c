@@ -163,9 +163,101 @@ Shape *value_dense_shape(ValueCtx *vc, EType t, int rank, const int64_t *dims, i
 
 /* --- buffers and values --- */
 
+/* Value and Buffer structs are recycled through per-thread free lists: a
+ * loop makes and drops several per iteration, and calloc/free were a good
+ * part of its time.  Per thread, because the devices of a run are threads
+ * (a struct freed by one device's thread is reused by that thread).  A
+ * tuple's element pointers sit right after its Value; tuples of up to
+ * VALUE_INLINE_ELEMS elements fit a recycled slot.  Under AddressSanitizer
+ * nothing is recycled, so that it still sees every use after free. */
+#if defined(__SANITIZE_ADDRESS__)
+#define VALUE_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VALUE_POOL 0
+#endif
+#endif
+#ifndef VALUE_POOL
+#define VALUE_POOL 1
+#endif
+
+enum { VALUE_INLINE_ELEMS = 4, POOL_KEEP = 4096 };
+#define VALUE_SLOT_BYTES (sizeof(Value) + VALUE_INLINE_ELEMS * sizeof(Value *))
+
+typedef struct PoolSlot {
+  struct PoolSlot *next;
+} PoolSlot;
+typedef struct Pool {
+  PoolSlot *head;
+  int n;
+} Pool;
+static _Thread_local Pool value_pool_, buffer_pool_;
+
+static void *pool_take(Pool *p, size_t bytes) {
+  if (VALUE_POOL && p->head) {
+    PoolSlot *s = p->head;
+    p->head = s->next;
+    p->n--;
+    return s;
+  }
+  return malloc(bytes);
+}
+
+static void pool_give(Pool *p, void *x) {
+  if (!VALUE_POOL || p->n >= POOL_KEEP) {
+    free(x);
+    return;
+  }
+  PoolSlot *s = x;
+  s->next = p->head;
+  p->head = s;
+  p->n++;
+}
+
+static void pool_drain(Pool *p) {
+  while (p->head) {
+    PoolSlot *s = p->head;
+    p->head = s->next;
+    free(s);
+  }
+  p->n = 0;
+}
+
+void value_pool_drain(void) {
+  pool_drain(&value_pool_);
+  pool_drain(&buffer_pool_);
+}
+
+/* A zeroed Value with one reference; a tuple (n elements) gets its element
+ * array (never NULL, even when empty) after the struct. */
+static Value *value_alloc(bool tuple, int n) {
+  Value *v = n <= VALUE_INLINE_ELEMS
+                 ? pool_take(&value_pool_, VALUE_SLOT_BYTES)
+                 : malloc(sizeof(Value) + (size_t)n * sizeof(Value *));
+  if (!v) return NULL;
+  memset(v, 0, sizeof *v);
+  v->refs = 1;
+  if (tuple) {
+    v->ntuple = n;
+    v->elems = (Value **)(v + 1);
+  }
+  return v;
+}
+
+static void value_dealloc(Value *v) {
+  if (v->ntuple <= VALUE_INLINE_ELEMS) pool_give(&value_pool_, v);
+  else free(v);
+}
+
+static Buffer *buffer_alloc(void) {
+  Buffer *b = pool_take(&buffer_pool_, sizeof(Buffer));
+  if (b) memset(b, 0, sizeof *b);
+  return b;
+}
+
 static bool buffer_new(ValueCtx *vc, int64_t space, int64_t nbytes, bool zero, const char *who,
                        Buffer **out, Error *err) {
-  Buffer *b = calloc(1, sizeof *b);
+  Buffer *b = buffer_alloc();
   if (!b) return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", who);
   b->refs = 1;
   b->space = space;
@@ -173,18 +265,18 @@ static bool buffer_new(ValueCtx *vc, int64_t space, int64_t nbytes, bool zero, c
   if (vc->uncounted > 0) {
     /* Scratch is not accounted, but cannot be bigger than its space's room. */
     if (!mem_fits(vc->mem, space, nbytes, who, err)) {
-      free(b);
+      pool_give(&buffer_pool_, b);
       return false;
     }
     b->data = mem_raw_alloc(vc->mem, nbytes, zero);
     if (!b->data) {
-      free(b);
+      pool_give(&buffer_pool_, b);
       return error_set(err, ERR_RUNTIME, -1, "%s: out of host memory (%" PRId64 " bytes)", who,
                        nbytes);
     }
   } else {
     if (!mem_alloc(vc->mem, space, nbytes, zero, who, &b->data, err)) {
-      free(b);
+      pool_give(&buffer_pool_, b);
       return false;
     }
     b->counted = true;
@@ -202,7 +294,7 @@ void buffer_unref(ValueCtx *vc, Buffer *b) {
   } else {
     mem_raw_free(vc->mem, b->data, b->nbytes);
   }
-  free(b);
+  pool_give(&buffer_pool_, b);
 }
 
 bool value_adopt(ValueCtx *vc, Value *v, const char *who, Error *err) {
@@ -225,13 +317,12 @@ bool value_new_array(ValueCtx *vc, const Shape *s, bool zero, const char *who, V
   *out = NULL;
   const ArrayInfo *ai = value_array_info(vc, s, err);
   if (!ai) return false;
-  Value *v = calloc(1, sizeof *v);
+  Value *v = value_alloc(false, 0);
   if (!v) return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", who);
-  v->refs = 1;
   v->shape = s;
   v->info = ai;
   if (!buffer_new(vc, ai->space, ai->phys_bytes, zero, who, &v->buf, err)) {
-    free(v);
+    value_dealloc(v);
     return false;
   }
   if (v->buf->counted) {
@@ -245,9 +336,8 @@ bool value_new_array(ValueCtx *vc, const Shape *s, bool zero, const char *who, V
 }
 
 Value *value_wrap_buffer(const Shape *s, const ArrayInfo *info, Buffer *buf) {
-  Value *v = calloc(1, sizeof *v);
+  Value *v = value_alloc(false, 0);
   if (!v) return NULL;
-  v->refs = 1;
   v->shape = s;
   v->info = info;
   v->buf = buf;
@@ -256,7 +346,7 @@ Value *value_wrap_buffer(const Shape *s, const ArrayInfo *info, Buffer *buf) {
 }
 
 Value *value_wrap_external(const Shape *s, const ArrayInfo *info, void *data) {
-  Buffer *b = calloc(1, sizeof *b);
+  Buffer *b = buffer_alloc();
   if (!b) return NULL;
   b->refs = 1;
   b->space = info->space;
@@ -265,29 +355,21 @@ Value *value_wrap_external(const Shape *s, const ArrayInfo *info, void *data) {
   b->data = data;
   Value *v = value_wrap_buffer(s, info, b);
   b->refs--; /* value_wrap_buffer took its own reference */
-  if (!v) free(b);
+  if (!v) pool_give(&buffer_pool_, b);
   return v;
 }
 
 Value *value_new_tuple(const Shape *s, int n, Value **elems) {
-  Value *v = calloc(1, sizeof *v);
+  Value *v = value_alloc(true, n);
   if (!v) return NULL;
-  v->refs = 1;
   v->shape = s;
-  v->ntuple = n;
-  v->elems = calloc((size_t)(n ? n : 1), sizeof *v->elems);
-  if (!v->elems) {
-    free(v);
-    return NULL;
-  }
   if (n) memcpy(v->elems, elems, sizeof *elems * (size_t)n);
   return v;
 }
 
 Value *value_new_token(const Shape *s) {
-  Value *v = calloc(1, sizeof *v);
+  Value *v = value_alloc(false, 0);
   if (!v) return NULL;
-  v->refs = 1;
   v->shape = s;
   return v;
 }
@@ -295,10 +377,9 @@ Value *value_new_token(const Shape *s) {
 void value_unref(ValueCtx *vc, Value *v) {
   if (!v || --v->refs > 0) return;
   for (int i = 0; i < v->ntuple; i++) value_unref(vc, v->elems[i]);
-  free(v->elems);
   free(v->dyn);
   buffer_unref(vc, v->buf);
-  free(v);
+  value_dealloc(v);
 }
 
 bool value_set_dyn(Value *v, const int64_t *sizes) {
@@ -347,6 +428,7 @@ static void *tmp_alloc(int64_t bytes) {
 }
 
 void value_tmp_free(DenseTmp *t) {
+  if (!t->p) return; /* the usual case: no conversion, no lookup under hostmem's lock */
   if (!hostmem_free(t->p)) free(t->p);
   t->p = NULL;
 }
@@ -491,9 +573,26 @@ static bool same_arrangement(const Layout *a, const Layout *b) {
   return layout_equal(&x, &y);
 }
 
+bool value_coerce_is_identity(const Value *v, const Shape *s) {
+  if (shape_is_tuple(s)) {
+    if (v->ntuple != s->ntuple || !v->elems) return false;
+    for (int i = 0; i < s->ntuple; i++)
+      if (!value_coerce_is_identity(v->elems[i], &s->tuple[i])) return false;
+    return true;
+  }
+  if (!shape_is_array(s) || !v->info) return true;
+  /* Another Shape object with the same dims, element type, dynamic flags and
+   * layout (space included) describes the same bytes. */
+  return v->info->shape == s || shape_equal(v->info->shape, s);
+}
+
 bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value **out,
                   Error *err) {
   *out = NULL;
+  if (value_coerce_is_identity(v, s)) {
+    *out = value_ref(v);
+    return true;
+  }
   if (shape_is_tuple(s)) {
     if (v->ntuple != s->ntuple || !v->elems)
       return error_set(err, ERR_RUNTIME, -1, "%s: value is not a %d-tuple", who, s->ntuple);

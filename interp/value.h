@@ -128,6 +128,9 @@ static inline Value *value_ref(Value *v) {
   return v;
 }
 void value_unref(ValueCtx *vc, Value *v);
+/* Frees the Value/Buffer structs this thread keeps for reuse (each thread
+ * that evaluated calls it when done: eval_free does). */
+void value_pool_drain(void);
 void buffer_unref(ValueCtx *vc, Buffer *b);
 
 /* Moves a scratch buffer into accounting (space of its value).  False when
@@ -166,6 +169,8 @@ bool value_zero_padding(ValueCtx *vc, Value *v, Error *err);
  * when only nothing physical differs, else a converted copy. */
 bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value **out,
                   Error *err);
+/* Whether value_coerce(v, s) is v itself (nothing to allocate or copy). */
+bool value_coerce_is_identity(const Value *v, const Shape *s);
 
 /* Iterates the compiled shapes: *pos starts at 0; NULL at the end. */
 const ArrayInfo *value_ctx_next_info(const ValueCtx *vc, int *pos);
