@@ -972,12 +972,11 @@ static bool exec_while(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
       return false;
     }
     if (!go) break;
+    /* The body takes the state over: once its parameter is dead, arrays it
+     * carried are held by nothing else and ops like dynamic-update-slice
+     * can update them in place instead of copying them every iteration. */
     Value *next;
-    if (!eval_run(ctx, body, &state, 1, NULL, &next, err)) {
-      value_unref(&ctx->vc, state);
-      return false;
-    }
-    value_unref(&ctx->vc, state);
+    if (!eval_run_taking(ctx, body, &state, 1, &next, err)) return false;
     state = next;
     ctx->while_iterations++;
   }
@@ -1316,7 +1315,12 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
       return error_set(err, ERR_RUNTIME, in->offset, "parameter %" PRId64 " (%s) is not bound",
                        n, in->name);
     if (value_coerce_is_identity(args[n], rs)) { /* the usual case: no name to format */
-      *out = value_ref(args[n]);
+      if (f->take_args) {
+        *out = args[n];
+        ((Value **)args)[n] = NULL; /* the frame's own array (eval_run_taking) */
+      } else {
+        *out = value_ref(args[n]);
+      }
       return true;
     }
     char who[300];
@@ -1571,8 +1575,26 @@ static bool group_has_dyn(const Frame *f, int first) {
   return false;
 }
 
+static bool run_frame(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
+                      const Shape *const *override, bool take_args, Value **out, Error *err);
+
 bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
               const Shape *const *override, Value **out, Error *err) {
+  return run_frame(ctx, comp, args, nargs, override, false, out, err);
+}
+
+bool eval_run_taking(EvalCtx *ctx, const Computation *comp, Value **args, int nargs, Value **out,
+                     Error *err) {
+  bool ok = run_frame(ctx, comp, args, nargs, NULL, true, out, err);
+  for (int i = 0; i < nargs; i++) { /* arguments no parameter took */
+    value_unref(&ctx->vc, args[i]);
+    args[i] = NULL;
+  }
+  return ok;
+}
+
+static bool run_frame(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
+                      const Shape *const *override, bool take_args, Value **out, Error *err) {
   *out = NULL;
   if (ctx->depth >= MAX_DEPTH)
     return error_set(err, ERR_RUNTIME, -1, "computation %s: calls nested deeper than %d",
@@ -1585,7 +1607,7 @@ bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nar
   Value **vals = n <= 32 ? local : calloc((size_t)n, sizeof *vals);
   if (!vals) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   memset(vals, 0, sizeof *vals * (size_t)n);
-  Frame f = {plan, vals, override};
+  Frame f = {plan, vals, override, take_args};
   bool ok = true;
   ctx->depth++;
   int64_t t = ctx->timing ? now_ns() : 0; /* when instruction i starts */

@@ -9,6 +9,10 @@ typedef struct Frame {
   Value **vals;
   /* Map mode: result shapes replacing the scalar instruction shapes. */
   const Shape *const *override;
+  /* When set, the frame owns the argument references: a parameter moves its
+   * argument out (args[n] = NULL) instead of taking another reference, so
+   * that it can die inside the computation (see eval_run_taking). */
+  bool take_args;
 } Frame;
 
 static inline Value *frame_operand(const Frame *f, const Instr *in, int k) {
@@ -57,6 +61,9 @@ bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Valu
 /* Runs comp with result shapes overridden (map mode) or not (override NULL). */
 bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
               const Shape *const *override, Value **out, Error *err);
+/* eval_run taking over the caller's references in args (each left NULL). */
+bool eval_run_taking(EvalCtx *ctx, const Computation *comp, Value **args, int nargs, Value **out,
+                     Error *err);
 
 /* "instruction NAME" for memory messages. */
 void eval_who(const Instr *in, char *buf, int size);
