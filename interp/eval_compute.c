@@ -35,6 +35,91 @@ static bool select_cb(void *vctx, const void *a, const void *b, uint8_t *out, in
 
 /* --- ops --- */
 
+/* Physical dim order (major to minor) of an array whose layout only
+ * permutes its dims (no tiles, padding, packing or splits): phys[j] is the
+ * logical dim at position j.  False for any other layout. */
+static bool permuted_layout(const ArrayInfo *ai, int *phys) {
+  const Layout *l = &ai->shape->layout;
+  if (ai->packed || ai->plan.slots != ai->elements || l->rank != ai->rank || l->ntiles ||
+      l->tail_padding_alignment > 1 || l->element_size_bits || l->nsplits || l->physical_shape ||
+      l->dynamic_metadata_bytes || ai->rank > SHAPE_MAX_RANK)
+    return false;
+  for (int j = 0; j < ai->rank; j++) phys[j] = (int)l->minor_to_major[ai->rank - 1 - j];
+  return true;
+}
+
+/* Whether the dims not in the two lists keep their relative order under
+ * inv (logical dim -> physical position): the dot's free dims then come out
+ * in the same order from the physical view. */
+static bool free_order_kept(int rank, const int *inv, const int64_t *a, int na, const int64_t *b, int nb) {
+  int last = -1;
+  for (int d = 0; d < rank; d++) {
+    bool used = false;
+    for (int i = 0; i < na; i++) used |= a[i] == d;
+    for (int i = 0; i < nb; i++) used |= b[i] == d;
+    if (used) continue;
+    if (inv[d] < last) return false;
+    last = inv[d];
+  }
+  return true;
+}
+
+/* dot straight over operand and result buffers whose layouts only permute
+ * dims ({0,1} transposed weights, common in torch-xla and GPU dumps): the
+ * operands are read as row-major arrays of their physical dims with the
+ * dimension numbers renumbered, and a result laid out [batch, rhs free,
+ * lhs free] is written by the swapped dot.  Saves the transposing copies to
+ * and from row-major.  1 done, 0 not applicable, -1 error. */
+static int dot_physical(EvalCtx *ctx, const Instr *in, const KDotDims *dn, Value *lv, Value *rv,
+                        const Shape *rs, Value **out, Error *err) {
+  if (!lv->info || !rv->info || !lv->buf || !rv->buf || lv->dyn || rv->dyn || !shape_is_array(rs))
+    return 0;
+  if (lv->info->identity && rv->info->identity) return 0; /* the usual path has nothing to save */
+  int lp[SHAPE_MAX_RANK], rp[SHAPE_MAX_RANK], li[SHAPE_MAX_RANK], ri[SHAPE_MAX_RANK], op[SHAPE_MAX_RANK];
+  const ArrayInfo *oi = value_array_info(&ctx->vc, rs, err);
+  if (!oi) return -1;
+  if (!permuted_layout(lv->info, lp) || !permuted_layout(rv->info, rp) || !permuted_layout(oi, op)) return 0;
+  int lr = lv->info->rank, rr = rv->info->rank, orank = oi->rank, nb = dn->nbatch, nc = dn->ncontract;
+  for (int j = 0; j < lr; j++) li[lp[j]] = j;
+  for (int j = 0; j < rr; j++) ri[rp[j]] = j;
+  for (int i = 0; i < nb; i++)
+    if (dn->lhs_batch[i] < 0 || dn->lhs_batch[i] >= lr || dn->rhs_batch[i] < 0 || dn->rhs_batch[i] >= rr) return 0;
+  for (int i = 0; i < nc; i++)
+    if (dn->lhs_contract[i] < 0 || dn->lhs_contract[i] >= lr || dn->rhs_contract[i] < 0 || dn->rhs_contract[i] >= rr) return 0;
+  if (!free_order_kept(lr, li, dn->lhs_batch, nb, dn->lhs_contract, nc) ||
+      !free_order_kept(rr, ri, dn->rhs_batch, nb, dn->rhs_contract, nc))
+    return 0;
+  int nlf = lr - nb - nc, nrf = rr - nb - nc;
+  if (nlf < 0 || nrf < 0 || orank != nb + nlf + nrf) return 0;
+  /* Result: row-major [batch, lhs free, rhs free], or [batch, rhs free, lhs free]. */
+  bool straight = true, swapped = true;
+  for (int j = 0; j < orank; j++) {
+    int want_s = j, want_w = j < nb ? j : j < nb + nrf ? j + nlf : j - nrf;
+    straight &= op[j] == want_s;
+    swapped &= op[j] == want_w;
+  }
+  if (!straight && !swapped) return 0;
+  int64_t lb[SHAPE_MAX_RANK], rb[SHAPE_MAX_RANK], lc[SHAPE_MAX_RANK], rc[SHAPE_MAX_RANK], ld[SHAPE_MAX_RANK], rd[SHAPE_MAX_RANK], od[SHAPE_MAX_RANK];
+  for (int i = 0; i < nb; i++) { lb[i] = li[dn->lhs_batch[i]]; rb[i] = ri[dn->rhs_batch[i]]; }
+  for (int i = 0; i < nc; i++) { lc[i] = li[dn->lhs_contract[i]]; rc[i] = ri[dn->rhs_contract[i]]; }
+  for (int j = 0; j < lr; j++) ld[j] = lv->info->dims[lp[j]];
+  for (int j = 0; j < rr; j++) rd[j] = rv->info->dims[rp[j]];
+  for (int j = 0; j < orank; j++) od[j] = oi->dims[op[j]];
+  KArray L = {lv->info->etype, lr, ld, lv->buf->data}, R = {rv->info->etype, rr, rd, rv->buf->data};
+  char who[300];
+  eval_who(in, who, sizeof who);
+  Value *v;
+  if (!value_new_array(&ctx->vc, rs, false, who, &v, err)) return -1;
+  KArray O = {oi->etype, orank, od, v->buf->data};
+  KDotDims d = {nb, straight ? lb : rb, straight ? rb : lb, nc, straight ? lc : rc, straight ? rc : lc};
+  if (!k_dot(straight ? &L : &R, straight ? &R : &L, &d, &O, err)) {
+    value_unref(&ctx->vc, v);
+    return -1;
+  }
+  *out = v;
+  return 1;
+}
+
 static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   const IntList *lb = eval_attr_ints(in, ATTR_LHS_BATCH_DIMS), *rb = eval_attr_ints(in, ATTR_RHS_BATCH_DIMS);
@@ -46,6 +131,8 @@ static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: lhs and rhs dimension lists differ in length", in->name);
   if (in->noperands != 2) return eval_sparse_dot(ctx, fr, in, &dn, rs, out, err);
+  int r = dot_physical(ctx, in, &dn, frame_operand(fr, in, 0), frame_operand(fr, in, 1), rs, out, err);
+  if (r != 0) return r > 0;
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = eval_view(ctx, &vs, frame_operand(fr, in, 0), in, err) &&

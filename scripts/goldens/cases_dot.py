@@ -110,8 +110,45 @@ def edge():
     m.write("dot_empty_rank0_nan_inf")
 
 
+def with_layout(line, layout):
+    """Puts a layout after the first shape's dims in an instruction line."""
+    i = line.index("]") + 1
+    return line[:i] + layout + line[i:]
+
+
+def layouts():
+    """Operands and results whose layouts only permute dims (read and written
+    in place by the evaluator), and some that do not (tiles; free dims whose
+    physical order differs), against numpy."""
+    rng = np.random.default_rng(13)
+    ri = lambda *s: rng.integers(-8, 8, s).astype(np.float32)
+    m = Mod()
+    cases = [  # lhs, lhs layout, rhs, rhs layout, result layout, dims
+        (ri(3, 4), "{0,1}", ri(4, 5), "{1,0}", "{1,0}", {}),
+        (ri(3, 4), "{1,0}", ri(4, 5), "{0,1}", "{0,1}", {}),
+        (ri(3, 4), "{0,1}", ri(4, 5), "{0,1}", "{0,1}", {}),
+        (ri(4, 3), "{0,1}", ri(5, 4), "{0,1}", "{0,1}", dict(lc=(0,), rc=(1,))),
+        (ri(2, 3, 4), "{1,2,0}", ri(2, 4, 5), "{2,0,1}", "{1,2,0}", dict(lb=(0,), rb=(0,), lc=(2,), rc=(1,))),
+        (ri(2, 3, 4), "{2,1,0}", ri(2, 4, 5), "{1,2,0}", "{0,2,1}", dict(lb=(0,), rb=(0,), lc=(2,), rc=(1,))),
+        (ri(3, 2, 4), "{0,1,2}", ri(4, 5), "{0,1}", "{2,1,0}", dict(lc=(2,), rc=(0,))),
+        (ri(3, 4), "{1,0:T(2,2)}", ri(4, 5), "{0,1}", "{0,1}", {}),
+        (ri(3, 4), "{0,1}", ri(4, 5), "{1,0}", "{0,1:T(2,2)}", {}),
+    ]
+    for l, ll, r, rl, ol, dims in cases:
+        m.dot(l, "f32", r, "f32", "f32", **dims)
+        m.lines[-3] = with_layout(m.lines[-3], ll)
+        m.lines[-2] = with_layout(m.lines[-2], rl)
+        m.lines[-1] = with_layout(m.lines[-1], ol)
+    bl, br = cast("bf16", rng.integers(-9, 9, (3, 5)) / 2), cast("bf16", rng.integers(-9, 9, (5, 2)))
+    m.dot(bl, "bf16", br, "bf16", "bf16")
+    m.lines[-3] = with_layout(m.lines[-3], "{0,1}")
+    m.lines[-1] = with_layout(m.lines[-1], "{0,1}")
+    m.write("dot_permuted_layouts")
+
+
 def main():
     seed()
     shapes()
     types()
     edge()
+    layouts()
