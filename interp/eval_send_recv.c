@@ -46,8 +46,11 @@ static bool channel_of(const Instr *in, int64_t *ch) {
 }
 
 /* The global id of the device `device` receives from, -1 when no pair
- * targets it.  With a channel_id pairs name partitions of the device's
- * replica, without one replicas of its partition (XLA's group modes). */
+ * targets it.  With a positive channel_id pairs name partitions of the
+ * device's replica; with none, or channel_id=0, replicas of its partition
+ * (XLA's GPU send/recv take the cross-partition mode only for
+ * channel_id > 0, and XLA's own replicated send/recv tests use
+ * channel_id=0 with pairs of replicas). */
 static bool source_device(const EvalCtx *ctx, const Instr *in, int64_t device, int64_t *source,
                           Error *err) {
   int64_t (*pairs)[2] = malloc(sizeof(int64_t[SEND_RECV_MAX_PAIRS][2]));
@@ -55,7 +58,7 @@ static bool source_device(const EvalCtx *ctx, const Instr *in, int64_t device, i
   int n;
   bool ok = send_recv_pairs(in, pairs, &n, err);
   int64_t ch;
-  bool by_partition = channel_of(in, &ch);
+  bool by_partition = channel_of(in, &ch) && ch > 0;
   int64_t np = ctx->num_partitions > 0 ? ctx->num_partitions : 1;
   int64_t nr = ctx->num_replicas > 0 ? ctx->num_replicas : 1;
   int64_t r = device / np, p = device % np;
