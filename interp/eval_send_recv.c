@@ -107,10 +107,12 @@ static bool deliver(EvalCtx *ctx, int64_t channel, int64_t source, const KArray 
       free(m);
       return error_set(err, ERR_RUNTIME, -1, "out of memory");
     }
-    memcpy(m->bytes, a->data, bytes);
+    /* Scalars have no dims array and empty arrays may have no data: memcpy
+     * must not see their NULL pointers. */
+    if (bytes) memcpy(m->bytes, a->data, bytes);
     m->etype = a->etype;
     m->rank = a->rank;
-    memcpy(m->dims, a->dims, (size_t)a->rank * sizeof *a->dims);
+    if (a->rank > 0) memcpy(m->dims, a->dims, (size_t)a->rank * sizeof *a->dims);
   }
   P2PMessage **tail = (P2PMessage **)&ctx->p2p_inbox;
   while (*tail) tail = &(*tail)->next;
@@ -313,7 +315,7 @@ static bool from_message(EvalCtx *ctx, const Instr *in, const P2PMessage *m, con
     value_unref(&ctx->vc, *out);
     return false;
   }
-  memcpy(d, m->bytes, (size_t)n * (size_t)k_elem_size(m->etype));
+  if (n) memcpy(d, m->bytes, (size_t)n * (size_t)k_elem_size(m->etype));
   if (value_dense_commit(&ctx->vc, *out, &tmp, err)) return true;
   value_unref(&ctx->vc, *out);
   return false;
