@@ -167,7 +167,8 @@ static int64_t max_id(const Instr *in) {
 }
 
 /* A device-to-device send / recv: the devices its pairs name (partition ids
- * with a channel_id, replica ids without), 0 for none or host transfers. */
+ * with a positive channel_id, replica ids with none or channel_id=0, as in
+ * eval_send_recv.c), 0 for none or host transfers. */
 static int64_t send_recv_need(const Instr *in, bool *by_partition) {
   *by_partition = false;
   const Attr *host = ir_attr(in, ATTR_IS_HOST_TRANSFER);
@@ -180,7 +181,8 @@ static int64_t send_recv_need(const Instr *in, bool *by_partition) {
       for (int j = 0; j < 2; j++)
         if (pairs[k][j] + 1 > need) need = pairs[k][j] + 1;
   free(pairs);
-  *by_partition = ir_attr(in, ATTR_CHANNEL_ID) != NULL;
+  const Attr *ch = ir_attr(in, ATTR_CHANNEL_ID);
+  *by_partition = ch && ch->v.i > 0;
   return need;
 }
 

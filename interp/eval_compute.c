@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "interp/eval_conv.h"
+#include "interp/eval_packed_nibble.h"
 #include "interp/eval_feed.h"
 #include "interp/eval_fft.h"
 #include "interp/eval_gather.h"
@@ -120,6 +121,11 @@ static int dot_physical(EvalCtx *ctx, const Instr *in, const KDotDims *dn, Value
   return 1;
 }
 
+static bool dot_product(const KArray *lhs, const KArray *rhs, const void *arg, KArray *out,
+                        Error *err) {
+  return k_dot(lhs, rhs, arg, out, err);
+}
+
 static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   const IntList *lb = eval_attr_ints(in, ATTR_LHS_BATCH_DIMS), *rb = eval_attr_ints(in, ATTR_RHS_BATCH_DIMS);
@@ -131,13 +137,17 @@ static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: lhs and rhs dimension lists differ in length", in->name);
   if (in->noperands != 2) return eval_sparse_dot(ctx, fr, in, &dn, rs, out, err);
-  int r = dot_physical(ctx, in, &dn, frame_operand(fr, in, 0), frame_operand(fr, in, 1), rs, out, err);
-  if (r != 0) return r > 0;
+  if (!eval_packed_nibble_count(in)) {
+    int r = dot_physical(ctx, in, &dn, frame_operand(fr, in, 0), frame_operand(fr, in, 1), rs, out, err);
+    if (r != 0) return r > 0;
+  }
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = eval_view(ctx, &vs, frame_operand(fr, in, 0), in, err) &&
             eval_view(ctx, &vs, frame_operand(fr, in, 1), in, err) && eval_outs_new(ctx, in, rs, &o, err) &&
-            k_dot(&vs.a[0], &vs.a[1], &dn, &o.a[0], err);
+            (eval_packed_nibble_count(in)
+                 ? eval_packed_nibble_product(in, &vs.a[0], &vs.a[1], dot_product, &dn, &o.a[0], err)
+                 : k_dot(&vs.a[0], &vs.a[1], &dn, &o.a[0], err));
   eval_views_free(&vs);
   if (!ok) {
     eval_outs_drop(ctx, &o);

@@ -1,11 +1,13 @@
 /* convolution through kernels/k_conv.h: dim_labels, window (size, stride,
  * padding incl. negative, lhs/rhs dilation, reversal), feature_group_count,
  * batch_group_count.  operand_precision is ignored (the kernel computes
- * floats in f32/f64 as XLA's CPU backend does). */
+ * floats in f32/f64 as XLA's CPU backend does) except packed_nibble, which
+ * changes what the integer operands mean (eval_packed_nibble.h). */
 #include "interp/eval_conv.h"
 
 #include <stdlib.h>
 
+#include "interp/eval_packed_nibble.h"
 #include "interp/eval_views.h"
 #include "kernels/k_conv.h"
 #include "kernels/kernels.h"
@@ -14,10 +16,16 @@
  * the result's to the result type before convolving; the kernel computes
  * wider, which only differs for float operands with an integer or pred
  * result, so those are converted here first (XLA's convert semantics). */
+static bool conv_product(const KArray *lhs, const KArray *rhs, const void *arg, KArray *out,
+                         Error *err) {
+  return k_conv(lhs, rhs, arg, out, err);
+}
+
 static bool conv_kernel(const Instr *in, const void *arg, const KArray *ins, KArray *outs,
                         int nouts, Error *err) {
-  (void)in;
   (void)nouts;
+  if (eval_packed_nibble_count(in))
+    return eval_packed_nibble_product(in, &ins[0], &ins[1], conv_product, arg, &outs[0], err);
   EType ot = outs[0].etype;
   KArray ops[2] = {ins[0], ins[1]};
   void *owned[2] = {NULL, NULL};

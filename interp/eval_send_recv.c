@@ -11,10 +11,13 @@
 #include "kernels/k_types.h"
 #include "layout/etype.h"
 
-/* A message a device received from a peer's send, waiting for recv-done. */
+/* A message a device received from a peer's send, waiting for its recv
+ * (or recv-done); or, with `waiting`, a recv that ran before its message
+ * arrived and takes it at recv-done.  Both queue per channel in order. */
 typedef struct P2PMessage {
   struct P2PMessage *next;
   int64_t channel;
+  bool waiting; /* a recv waiting for the next message of the channel */
   bool nothing; /* no pair targets this device: recv-done gives zeros */
   int64_t source;
   EType etype;
@@ -46,8 +49,11 @@ static bool channel_of(const Instr *in, int64_t *ch) {
 }
 
 /* The global id of the device `device` receives from, -1 when no pair
- * targets it.  With a channel_id pairs name partitions of the device's
- * replica, without one replicas of its partition (XLA's group modes). */
+ * targets it.  With a positive channel_id pairs name partitions of the
+ * device's replica; with none, or channel_id=0, replicas of its partition
+ * (XLA's GPU send/recv take the cross-partition mode only for
+ * channel_id > 0, and XLA's own replicated send/recv tests use
+ * channel_id=0 with pairs of replicas). */
 static bool source_device(const EvalCtx *ctx, const Instr *in, int64_t device, int64_t *source,
                           Error *err) {
   int64_t (*pairs)[2] = malloc(sizeof(int64_t[SEND_RECV_MAX_PAIRS][2]));
@@ -55,7 +61,7 @@ static bool source_device(const EvalCtx *ctx, const Instr *in, int64_t device, i
   int n;
   bool ok = send_recv_pairs(in, pairs, &n, err);
   int64_t ch;
-  bool by_partition = channel_of(in, &ch);
+  bool by_partition = channel_of(in, &ch) && ch > 0;
   int64_t np = ctx->num_partitions > 0 ? ctx->num_partitions : 1;
   int64_t nr = ctx->num_replicas > 0 ? ctx->num_replicas : 1;
   int64_t r = device / np, p = device % np;
@@ -101,10 +107,12 @@ static bool deliver(EvalCtx *ctx, int64_t channel, int64_t source, const KArray 
       free(m);
       return error_set(err, ERR_RUNTIME, -1, "out of memory");
     }
-    memcpy(m->bytes, a->data, bytes);
+    /* Scalars have no dims array and empty arrays may have no data: memcpy
+     * must not see their NULL pointers. */
+    if (bytes) memcpy(m->bytes, a->data, bytes);
     m->etype = a->etype;
     m->rank = a->rank;
-    memcpy(m->dims, a->dims, (size_t)a->rank * sizeof *a->dims);
+    if (a->rank > 0) memcpy(m->dims, a->dims, (size_t)a->rank * sizeof *a->dims);
   }
   P2PMessage **tail = (P2PMessage **)&ctx->p2p_inbox;
   while (*tail) tail = &(*tail)->next;
@@ -200,6 +208,47 @@ bool eval_send_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Va
   return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
 }
 
+/* The first message node of channel ch (skipping waiting recvs) that a
+ * recv running now may take: none while an earlier recv of the channel
+ * still waits, as messages go to recvs in order. */
+static P2PMessage **claimable(EvalCtx *ctx, int64_t ch) {
+  P2PMessage **pm = (P2PMessage **)&ctx->p2p_inbox, **first = NULL;
+  for (; *pm; pm = &(*pm)->next) {
+    if ((*pm)->channel != ch) continue;
+    if ((*pm)->waiting) return NULL;
+    if (!first) first = pm;
+  }
+  return first;
+}
+
+static bool add_waiting(EvalCtx *ctx, int64_t ch, Error *err) {
+  P2PMessage *m = calloc(1, sizeof *m);
+  if (!m) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  m->channel = ch;
+  m->waiting = true;
+  P2PMessage **tail = (P2PMessage **)&ctx->p2p_inbox;
+  while (*tail) tail = &(*tail)->next;
+  *tail = m;
+  return true;
+}
+
+static bool from_message(EvalCtx *ctx, const Instr *in, const P2PMessage *m, const Shape *s,
+                         Value **out, Error *err);
+
+/* A u32[] context of 1: the recv's data element already holds the message
+ * (XLA's recv writes the data into its own output buffer; recv-done only
+ * hands it on), so recv-done takes it from there. */
+static bool claimed_context(EvalCtx *ctx, const Instr *in, const Shape *s, Value **out,
+                            Error *err) {
+  if (!eval_zero_value(ctx, in, s, out, err)) return false;
+  if (!(*out)->info || (*out)->info->etype != ET_U32 || (*out)->info->elements != 1) return true;
+  void *d;
+  DenseTmp tmp = {NULL};
+  if (!value_dense_target(&ctx->vc, *out, &d, &tmp, err)) return false;
+  *(uint32_t *)d = 1;
+  return value_dense_commit(&ctx->vc, *out, &tmp, err);
+}
+
 bool eval_recv(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   (void)f;
@@ -212,17 +261,36 @@ bool eval_recv(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *
     if (!eval_feed_take(ctx, &rs->tuple[0], &first[0], err)) return false;
     return eval_state_tuple(ctx, in, rs, first, 1, out, err);
   }
+  int64_t ch;
+  channel_of(in, &ch);
   if (!ctx->rendezvous) {
     /* No pair sends to device 0 (one device): as XLA's recv thunk without a
-     * peer, recv-done gives zeros. */
-    int64_t src, ch;
+     * peer, the data is zeros. */
+    int64_t src;
     if (!source_device(ctx, in, 0, &src, err)) return false;
-    channel_of(in, &ch);
     if (src != 0 && !deliver(ctx, ch, -1, NULL, err)) return false;
   }
-  /* The data arrives at recv-done (after the peer's send); until then the
-   * buffer holds zeros. */
-  return eval_state_tuple(ctx, in, rs, NULL, 0, out, err);
+  /* A message that arrived before this recv (its send ran first) is the
+   * recv's data at once, as on XLA's GPU where the recv thunk fills the
+   * recv's own buffer: modules may read it without a recv-done. */
+  P2PMessage **pm = claimable(ctx, ch);
+  if (!pm) {
+    /* The data arrives at recv-done (after the peer's send); until then the
+     * buffer holds zeros. */
+    if (!add_waiting(ctx, ch, err)) return false;
+    return eval_state_tuple(ctx, in, rs, NULL, 0, out, err);
+  }
+  P2PMessage *m = *pm;
+  Value *first[2] = {NULL, NULL};
+  bool ok = m->nothing ? eval_zero_value(ctx, in, &rs->tuple[0], &first[0], err)
+                       : from_message(ctx, in, m, &rs->tuple[0], &first[0], err);
+  if (ok && !(ok = claimed_context(ctx, in, &rs->tuple[1], &first[1], err)))
+    value_unref(&ctx->vc, first[0]);
+  *pm = m->next;
+  free(m->bytes);
+  free(m);
+  if (!ok) return false;
+  return eval_state_tuple(ctx, in, rs, first, 2, out, err);
 }
 
 static bool from_message(EvalCtx *ctx, const Instr *in, const P2PMessage *m, const Shape *s,
@@ -247,10 +315,23 @@ static bool from_message(EvalCtx *ctx, const Instr *in, const P2PMessage *m, con
     value_unref(&ctx->vc, *out);
     return false;
   }
-  memcpy(d, m->bytes, (size_t)n * (size_t)k_elem_size(m->etype));
+  if (n) memcpy(d, m->bytes, (size_t)n * (size_t)k_elem_size(m->etype));
   if (value_dense_commit(&ctx->vc, *out, &tmp, err)) return true;
   value_unref(&ctx->vc, *out);
   return false;
+}
+
+/* Whether a recv state's context says its data element holds the message
+ * (claimed_context). */
+static bool context_is_claimed(EvalCtx *ctx, const Value *c) {
+  if (!c || !c->info || c->info->etype != ET_U32 || c->info->elements != 1) return false;
+  const void *d;
+  DenseTmp tmp = {NULL};
+  Error ignore = {0};
+  if (!value_dense_read(&ctx->vc, c, &d, &tmp, &ignore)) return false;
+  bool claimed = *(const uint32_t *)d == 1;
+  value_tmp_free(&tmp);
+  return claimed;
 }
 
 bool eval_recv_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
@@ -270,10 +351,24 @@ bool eval_recv_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Va
     if (!value_coerce(&ctx->vc, st->elems[0], &rs->tuple[0], who, &first[0], err)) return false;
     return eval_state_tuple(ctx, in, rs, first, 1, out, err);
   }
+  if (context_is_claimed(ctx, st->elems[1])) {
+    char who[300];
+    eval_who(in, who, sizeof who);
+    if (!value_coerce(&ctx->vc, st->elems[0], &rs->tuple[0], who, &first[0], err)) return false;
+    return eval_state_tuple(ctx, in, rs, first, 1, out, err);
+  }
   int64_t ch;
   channel_of(in, &ch);
+  /* This recv waited: drop its marker, take the channel's next message. */
+  P2PMessage **pw = (P2PMessage **)&ctx->p2p_inbox;
+  while (*pw && !((*pw)->channel == ch && (*pw)->waiting)) pw = &(*pw)->next;
+  if (*pw) {
+    P2PMessage *w = *pw;
+    *pw = w->next;
+    free(w);
+  }
   P2PMessage **pm = (P2PMessage **)&ctx->p2p_inbox;
-  while (*pm && (*pm)->channel != ch) pm = &(*pm)->next;
+  while (*pm && ((*pm)->channel != ch || (*pm)->waiting)) pm = &(*pm)->next;
   if (!*pm)
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: nothing was sent to this device on channel %" PRId64

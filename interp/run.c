@@ -189,7 +189,7 @@ static bool bind_leaf(void *ud, const Shape *s, const char *pdesc, Value **out, 
 }
 
 static const char *param_name(const Computation *c, int p) {
-  if (c->has_signature && p < c->nsig_params && c->sig_param_names && c->sig_param_names[p])
+  if (computation_signature_lists_params(c) && c->sig_param_names && c->sig_param_names[p])
     return c->sig_param_names[p];
   return c->params[p] ? c->params[p]->name : "?";
 }

@@ -1086,7 +1086,7 @@ static void check_enums(ParseCtx *ctx, Opcode op, const Attr *attrs, int nattrs)
       "dot_f16_f16_f32", "dot_bf16_bf16_bf16", "dot_bf16_bf16_f32", "dot_bf16_bf16_f32_x3",
       "dot_bf16_bf16_f32_x6", "dot_bf16_bf16_f32_x9", "dot_tf32_tf32_f32",
       "dot_tf32_tf32_f32_x3", "dot_f32_f32_f32", "dot_f64_f64_f64", NULL};
-  static const char *const precisions[] = {"default", "high", "highest", NULL};
+  static const char *const precisions[] = {"default", "high", "highest", "packed_nibble", NULL};
   static const char *const fft_types[] = {"FFT", "IFFT", "RFFT", "IRFFT", NULL};
   static const char *const padding_types[] = {"PADDING_VALID", "PADDING_SAME", "PADDING_INVALID", NULL};
   static const char *const schedules[] = {"SCHEDULE_NONE", "SCHEDULE_LATEST", "SCHEDULE_EARLIEST", NULL};
@@ -1112,7 +1112,7 @@ static void check_enums(ParseCtx *ctx, Opcode op, const Attr *attrs, int nattrs)
   if (prec && prec->kind == AV_ENUM_LIST)
     for (int i = 0; i < prec->v.enums.n; i++)
       if (!enum_in(prec->v.enums.v[i], precisions, true))
-        parse_error(ctx, prec->offset, "invalid operand_precision '%s' (expects default, high or highest)",
+        parse_error(ctx, prec->offset, "invalid operand_precision '%s' (expects default, high, highest or packed_nibble)",
                     prec->v.enums.v[i]);
   check_enum(ctx, find_attr(attrs, nattrs, ATTR_FFT_TYPE), fft_types, false);
   check_enum(ctx, find_attr(attrs, nattrs, ATTR_PADDING_TYPE), padding_types, false);

@@ -86,6 +86,13 @@ int module_elided_constants(const Module *m, const Instr **first) {
   return n;
 }
 
+bool computation_signature_lists_params(const Computation *c) {
+  if (!c->has_signature || c->nsig_params != c->nparams) return false;
+  for (int i = 0; i < c->nparams; i++)
+    if (!c->params[i] || !shape_compatible(&c->sig_params[i], &c->params[i]->shape)) return false;
+  return true;
+}
+
 void module_free(Module *m) {
   if (m) arena_free(m->arena); /* the Module itself lives in its arena */
 }

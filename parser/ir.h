@@ -263,5 +263,10 @@ void module_free(Module *m);
 /* The constants whose contents are elided ({...}, also inside a tuple
  * literal): their count, and the first in text order (NULL when none). */
 int module_elided_constants(const Module *m, const Instr **first);
+/* Whether the computation's written signature lists exactly its parameter
+ * instructions (same count, compatible shapes). XLA's parser reads only the
+ * result part of a signature, so a module whose signature names other
+ * parameters is valid; its parameters are then the body's, not the header's. */
+bool computation_signature_lists_params(const Computation *c);
 
 #endif

@@ -157,10 +157,11 @@ static void print_signature_param(StrBuf *sb, int i, const char *name, const Sha
 }
 
 /* "(p0: f32[], p1: s32[4]) -> f32[]": the signature as written if there was
- * one, else derived from the parameters and the root (ProgramShape).
- * False (nothing printed) when it cannot be derived. */
+ * one that lists the body's parameters, else derived from the parameters and
+ * the root (ProgramShape, as XLA prints it). False (nothing printed) when it
+ * cannot be derived. */
 static bool print_signature(StrBuf *sb, const Computation *c) {
-  if (c->has_signature) {
+  if (computation_signature_lists_params(c)) {
     sb_putc(sb, '(');
     for (int i = 0; i < c->nsig_params; i++)
       print_signature_param(sb, i, c->sig_param_names[i], &c->sig_params[i]);
