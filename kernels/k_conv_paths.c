@@ -192,7 +192,9 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
   /* Results [Bo, OF, OS...], permuted into place unless already there. */
   bool direct = conv_in_order(out, op);
   float *C = direct ? out->data : k_malloc(Bo * OF * OSP * 4 + 4, err);
-  if (!C) {
+  double *acc = C ? k_malloc(OSP * 8 + 8, err) : NULL;
+  if (!acc) {
+    if (!direct) k_free(C);
     k_free(runs);
     return -1;
   }
@@ -200,14 +202,15 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
   for (int64_t bo = 0; bo < Bo; bo++)
     for (int64_t of = 0; of < OF; of++) {
       int64_t gi = of / OFg, fg = BG > 1 ? 0 : gi, bg = BG > 1 ? gi : 0;
-      float *oplane = C + (bo * OF + of) * OSP;
-      memset(oplane, 0, (size_t)OSP * sizeof *oplane);
+      /* Each output sums IF x kernel-plane products (a whole batch and
+       * image): rows are summed in f32, the rows' sums in double. */
+      for (int64_t o = 0; o < OSP; o++) acc[o] = 0;
       for (int64_t ki = 0; ki < KIF; ki++) {
         const float *iplane = L + (bg * Bo + bo) * lsb + (fg * KIF + ki) * lsf, *kplane = K + ki * ksi + of * kso;
         for (int64_t q = 0; q < outer; q++) {
           int64_t oi[K_MAX_RANK], rest = q;
           for (int d = ns - 2; d >= 0; d--) { oi[d] = rest % g->os[d]; rest /= g->os[d]; }
-          float *orow = oplane + q * OSL;
+          double *orow = acc + q * OSL;
           int64_t kk[K_MAX_RANK] = {0};
           for (int64_t r = 0; r < kouter; r++) {
             int64_t off = 0;
@@ -229,6 +232,8 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
           }
         }
       }
+      float *oplane = C + (bo * OF + of) * OSP;
+      for (int64_t o = 0; o < OSP; o++) oplane[o] = (float)acc[o];
     }
   if (!direct) {
     int64_t cdims[K_MAX_RANK];
@@ -236,6 +241,7 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
     k_permute(4, C, rank, cdims, perm, out->data);
     k_free(C);
   }
+  k_free(acc);
   k_free(runs);
   return 1;
 }

@@ -284,6 +284,20 @@ void etype_convert_array(EType dst_t, void *dst, EType src_t, const void *src, i
     memmove(dst, src, (size_t)n * (size_t)dsz);
     return;
   }
+  /* The pairs real models convert most (bf16 weights and activations to
+   * and from f32 compute) in one pass, not through the block buffer. */
+  if (src_t == ET_BF16 && dst_t == ET_F32) {
+    const uint16_t *sp = src;
+    float *dp = dst;
+    for (int64_t i = 0; i < n; i++) dp[i] = bf16_to_f32(sp[i]);
+    return;
+  }
+  if (src_t == ET_F32 && dst_t == ET_BF16) {
+    const float *sp = src;
+    uint16_t *dp = dst;
+    for (int64_t i = 0; i < n; i++) dp[i] = f32_to_bf16(sp[i]);
+    return;
+  }
   Mid mid = choose_mid(dst_t, src_t);
   union {
     int64_t i[BLOCK];
