@@ -4,7 +4,8 @@
  * direct loop instead, vectorised over the features of an output row.
  * Channel-major data (NCHW) without groups takes an im2col that needs no
  * permuted copies (conv_cmajor); whole-input windows and channel-major
- * depthwise convolutions have their own paths (k_conv_paths.c). */
+ * depthwise convolutions have their own paths (k_conv_paths.c); base-dilated
+ * ones split into undilated convolutions per output phase (k_conv_phases.c). */
 #include "kernels/k_conv.h"
 
 #include <limits.h>
@@ -310,6 +311,13 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
       !k_num_elements(rank, out->dims, &no, err))
     return false;
   if (no == 0) return true;
+  bool base_dilated = false;
+  for (int d = 0; d < ns; d++) base_dilated = base_dilated || bd[d] > 1;
+  if (base_dilated && KSP > 0) {
+    ConvSpatial sp = {ns, in_s, ks, os, stride, lo, bd, wd, rev};
+    int r = conv_base_dilated(lhs, rhs, p, &sp, out, err);
+    if (r != 0) return r > 0;
+  }
   EType ct = k_dot_compute_type(lt, rt, ot);
   int cs = etype_storage_bytes(ct);
   bool ok = false;

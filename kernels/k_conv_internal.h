@@ -33,6 +33,14 @@ bool conv_in_order(const KArray *x, const int *p);
  * data when nothing needs doing; *owned is what to k_free). */
 void *conv_canon(const KArray *x, const int *perm, EType ct, int64_t n, void **owned, Error *err);
 
+/* The window as k_conv resolved it, per spatial dim (stride, low padding,
+ * base and window dilation, reversal; sizes of input, kernel and result). */
+typedef struct ConvSpatial {
+  int ns;
+  const int64_t *in_s, *ks, *os, *stride, *lo, *bd, *wd;
+  const bool *rev;
+} ConvSpatial;
+
 /* The special paths: 1 done, 0 not applicable (nothing done), -1 error. */
 /* A window covering the whole (unpadded, undilated) input: a single dot. */
 int conv_full_window_dot(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
@@ -41,6 +49,13 @@ int conv_full_window_dot(const KArray *lhs, const KArray *rhs, const KConvDims *
  * result ([B, F, S...], NCHW and the like): a direct loop per plane. */
 int conv_depthwise_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
                           int64_t groups, KArray *out, Error *err);
+
+/* Base dilation (lhs_dilate) > 1 in some dim: one undilated convolution per
+ * phase of the output positions, with the sub-kernel of the taps that
+ * phase reads (k_conv_phases.c).  Any groups, types and layouts.  0 when an
+ * index would overflow (the generic path runs). */
+int conv_base_dilated(const KArray *lhs, const KArray *rhs, const KConvParams *p, const ConvSpatial *sp,
+                      KArray *out, Error *err);
 
 /* Feature- or batch-grouped, f32, spatial dims innermost in lhs and kernel,
  * kernel rows longer than output rows (the weight gradient of a depthwise
