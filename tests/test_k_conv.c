@@ -103,12 +103,23 @@ static void shuffle(Rng *r, int *a, int n) {
  * kernel (batch/feature and in/out feature in either order) and kernels
  * about as large as the input (weight gradients).  cmajor: lhs and result
  * channel-major ([B, F, S...]: the in-place im2col path), kernel in any
- * order. */
+ * order.  5: base dilation 2..4 in every dim (the phase-decomposed path)
+ * with strides, window dilations, negative or large paddings, reversal and
+ * random feature or batch groups; lhs and result channel-major (NCHW) when
+ * cmajor is set, feature-minor (NHWC) otherwise.  6: as 5 but dim 0
+ * undilated and every layout shuffled. */
 static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, double tol, int ns, int groups, bool cmajor) {
   int rank = ns + 2;
   int lp[8], rp[8], op[8];
   for (int i = 0; i < rank; i++) lp[i] = rp[i] = op[i] = i;
-  if (groups == 4) {
+  if (groups == 5) {
+    /* [B, F, S...] or [B, S..., F]; kernel in any order. */
+    shuffle(rng, rp, rank);
+    if (!cmajor) {
+      lp[1] = op[1] = rank - 1;
+      for (int d = 0; d < ns; d++) lp[2 + d] = op[2 + d] = 1 + d;
+    }
+  } else if (groups == 4) {
     if (rng_next(rng) & 1) { lp[0] = 1; lp[1] = 0; }
     if (rng_next(rng) & 1) { rp[0] = 1; rp[1] = 0; }
     shuffle(rng, op, rank);
@@ -126,6 +137,11 @@ static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, doubl
   for (int d = 0; d < ns; d++) { ls[d] = lp[2 + d]; ks_[d] = rp[2 + d]; os_[d] = op[2 + d]; }
   p.dn.in_spatial = ls; p.dn.k_spatial = ks_; p.dn.out_spatial = os_;
   int64_t G = 1, BG = 1;
+  if (groups == 5 || groups == 6) {
+    int64_t kind = rng_int(rng, 0, 2);
+    if (kind == 1) G = rng_int(rng, 2, 3);
+    if (kind == 2) BG = rng_int(rng, 2, 3);
+  }
   if (groups == 1) { if (rng_next(rng) & 1) G = rng_int(rng, 1, 3); else BG = rng_int(rng, 1, 3); }
   if (groups == 4) { if (rng_next(rng) & 1) G = rng_int(rng, 2, 3); else BG = rng_int(rng, 2, 3); }
   if (groups == 2) G = rng_int(rng, 2, 9);
@@ -140,6 +156,12 @@ static void random_case(Rng *rng, EType lt, EType rt, EType ot, bool wide, doubl
     ld[ls[d]] = rng_int(rng, 1, 6); rd[ks_[d]] = rng_int(rng, 1, 3);
     st[d] = rng_int(rng, 1, 2); lo[d] = rng_int(rng, -1, 2); hi[d] = rng_int(rng, -1, 2);
     bd[d] = rng_int(rng, 1, 2); wd[d] = rng_int(rng, 1, 2); rev[d] = rng_next(rng) & 1;
+    if (groups == 5 || groups == 6) {
+      ld[ls[d]] = rng_int(rng, 1, 7); rd[ks_[d]] = rng_int(rng, 1, 4);
+      bd[d] = groups == 6 && d == 0 ? 1 : rng_int(rng, 2, 4);
+      st[d] = rng_int(rng, 1, 3); wd[d] = rng_int(rng, 1, 3);
+      lo[d] = rng_int(rng, -2, 4); hi[d] = rng_int(rng, -2, 4);
+    }
     if (groups == 3) { rd[ks_[d]] = ld[ls[d]]; lo[d] = hi[d] = 0; bd[d] = wd[d] = 1; rev[d] = false; }
     if (groups == 4) {
       ld[ls[d]] = rng_int(rng, 4, 9); wd[d] = rng_int(rng, 1, 2); bd[d] = rng_int(rng, 0, 5) == 0 ? 2 : 1;
@@ -306,6 +328,56 @@ Test(k_conv, grouped_planar_weight_gradients) {
   Rng rng = {717};
   for (int rep = 0; rep < 150; rep++) random_case(&rng, ET_F32, ET_F32, ET_F32, true, 1e-5, 1 + rep % 3, 4, false);
   for (int rep = 0; rep < 20; rep++) random_case(&rng, ET_F64, ET_F64, ET_F64, true, 1e-12, 1 + rep % 3, 4, false);
+}
+
+/* Base-dilated convolutions (lhs_dilate 2..4, the phase decomposition):
+ * NCHW and NHWC with every window attribute and group kind, 1-3 spatial
+ * dims; float, bf16, complex and integer types. */
+Test(k_conv, base_dilated_phases) {
+  Rng rng = {9090};
+  struct { EType l, r, o; bool wide; double tol; } cases[] = {
+    {ET_F32, ET_F32, ET_F32, true, 1e-5}, {ET_F64, ET_F64, ET_F64, true, 1e-12}, {ET_BF16, ET_BF16, ET_BF16, false, 0},
+    {ET_BF16, ET_BF16, ET_F32, false, 0}, {ET_C64, ET_C64, ET_C64, true, 1e-5}, {ET_C128, ET_C128, ET_C128, true, 1e-12},
+    {ET_S32, ET_S32, ET_S32, true, 0}, {ET_S4, ET_S4, ET_S4, true, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int rep = 0; rep < 120; rep++)
+      random_case(&rng, cases[c].l, cases[c].r, cases[c].o, cases[c].wide, cases[c].tol, 1 + rep % 3, rep % 3 == 2 ? 6 : 5,
+                  rep % 2 == 0);
+}
+
+/* The input gradient of a stride-2 3x3 convolution in NCHW / OIHW (mobilenet
+ * shaped, lhs_dilate 2, padding 1_2): several column chunks per phase, the
+ * 1x1 phase as a plain gemm; and the same in NDHWC with lhs_dilate 2x2x2. */
+Test(k_conv, base_dilated_transposed_strided) {
+  Rng rng = {4711};
+  int64_t N = 2, C = 24, H = 19, Wd = 21, F = 3;
+  int64_t Ho = 2 * H, Wo = 2 * Wd, no = N * F * Ho * Wo;
+  KArray L = ka(ET_F32, 4, (int64_t[]){N, C, H, Wd}, rand_array(&rng, ET_F32, N * C * H * Wd, true));
+  KArray R = ka(ET_F32, 4, (int64_t[]){F, C, 3, 3}, rand_array(&rng, ET_F32, F * C * 9, true));
+  int64_t od[] = {N, F, Ho, Wo};
+  KArray O = ka(ET_F32, 4, od, malloc((size_t)no * 4)), W = ka(ET_F32, 4, od, malloc((size_t)no * 4));
+  KConvParams p = {{2, 0, 1, (int64_t[]){2, 3}, 1, 0, (int64_t[]){2, 3}, 0, 1, (int64_t[]){2, 3}},
+                   {2, NULL, NULL, (int64_t[]){1, 1}, (int64_t[]){2, 2}, (int64_t[]){2, 2}, NULL, NULL}, 1, 1};
+  Error err;
+  cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+  ref_conv(&L, &R, &p, &W);
+  for (int64_t i = 0; i < no; i++)
+    cr_assert(close_enough(((float *)O.data)[i], ((float *)W.data)[i], 1e-4, 1e-4), "[%lld]", (long long)i);
+  free(L.data); free(R.data); free(O.data); free(W.data);
+
+  int64_t D = 4, C3 = 5, F3 = 6, O3 = 2 * D, no3 = N * O3 * O3 * O3 * F3;
+  KArray L3 = ka(ET_F32, 5, (int64_t[]){N, D, D, D, C3}, rand_array(&rng, ET_F32, N * D * D * D * C3, true));
+  KArray R3 = ka(ET_F32, 5, (int64_t[]){3, 3, 3, C3, F3}, rand_array(&rng, ET_F32, 27 * C3 * F3, true));
+  int64_t od3[] = {N, O3, O3, O3, F3};
+  KArray O3a = ka(ET_F32, 5, od3, malloc((size_t)no3 * 4)), W3 = ka(ET_F32, 5, od3, malloc((size_t)no3 * 4));
+  KConvParams p3 = {{3, 0, 4, (int64_t[]){1, 2, 3}, 3, 4, (int64_t[]){0, 1, 2}, 0, 4, (int64_t[]){1, 2, 3}},
+                    {3, NULL, NULL, (int64_t[]){1, 1, 1}, (int64_t[]){2, 2, 2}, (int64_t[]){2, 2, 2}, NULL, NULL}, 1, 1};
+  cr_assert(k_conv(&L3, &R3, &p3, &O3a, &err), "%s", err.msg);
+  ref_conv(&L3, &R3, &p3, &W3);
+  for (int64_t i = 0; i < no3; i++)
+    cr_assert(close_enough(((float *)O3a.data)[i], ((float *)W3.data)[i], 1e-4, 1e-4), "3d [%lld]", (long long)i);
+  free(L3.data); free(R3.data); free(O3a.data); free(W3.data);
 }
 
 Test(k_conv, nhwc_3x3_blas_path) {
