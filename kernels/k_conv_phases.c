@@ -22,7 +22,11 @@
  * depthwise), its result scattered into every P-th output position.  Phases
  * with no tap in some dim read only zeros.  The taps of all the phases
  * partition the kernel, so at most KSP convolutions run and none multiplies
- * an inserted zero: lhs_dilate 2 in 2-d does a quarter of the im2col work. */
+ * an inserted zero: lhs_dilate 2 in 2-d does a quarter of the im2col work.
+ * The sub-kernels are cut once; where the batch is outermost in lhs and
+ * result (and there are no batch groups), all phases run per batch slice of
+ * about SLICE_BYTES of result, so that their interleaved writes land in
+ * cache instead of sweeping the whole result P times. */
 #include "kernels/k_conv_internal.h"
 
 static int64_t gcd64(int64_t a, int64_t b) {
@@ -117,7 +121,7 @@ static void sub_kernel(const KArray *rhs, const KConvDims *dn, const ConvSpatial
 /* dst[r + P * j] = src[j] along the spatial dims of the result. */
 static void scatter_phase(const KArray *t, const KConvDims *dn, const DimPhases *dp, const int64_t *r, KArray *out) {
   int rank = out->rank, es = etype_storage_bytes(out->etype);
-  int64_t ost[K_MAX_RANK], dstep[K_MAX_RANK], dst = 0, n = 1;
+  int64_t ost[K_MAX_RANK], dstep[K_MAX_RANK] = {0}, dst = 0, n = 1;
   strides_of(rank, out->dims, ost);
   for (int i = 0; i < rank; i++) { dstep[i] = ost[i]; n *= t->dims[i]; }
   for (int d = 0; d < dn->nspatial; d++) {
@@ -144,6 +148,26 @@ static void scatter_phase(const KArray *t, const KConvDims *dn, const DimPhases 
   }
 }
 
+/* Next phase combination (mixed radix over dp[d].R); false after the last. */
+static bool next_phase(int ns, const DimPhases *dp, int64_t *r) {
+  for (int d = ns - 1; d >= 0; d--) {
+    if (++r[d] < dp[d].R) return true;
+    r[d] = 0;
+  }
+  return false;
+}
+
+static bool phase_empty(int ns, const DimPhases *dp, const int64_t *r) {
+  for (int d = 0; d < ns; d++)
+    if (dp[d].nt[r[d]] == 0) return true;
+  return false;
+}
+
+/* Batch elements per pass: every phase of a pass scatters into the same
+ * slice of the result, kept to about this size so that the phases' strided
+ * writes hit the cache rather than memory. */
+#define SLICE_BYTES (2 << 20)
+
 int conv_base_dilated(const KArray *lhs, const KArray *rhs, const KConvParams *p, const ConvSpatial *sp,
                       KArray *out, Error *err) {
   int ns = sp->ns, rank = ns + 2;
@@ -151,59 +175,83 @@ int conv_base_dilated(const KArray *lhs, const KArray *rhs, const KConvParams *p
   DimPhases dp[K_MAX_RANK] = {{0}};
   int res = -1;
   void *kbuf = NULL, *obuf = NULL;
+  int64_t *ph = NULL;
   bool alloc_failed = false, single = true, any_empty = false;
-  int64_t nr = 1, no_max = 1;
+  int64_t nr = 1, no = 1, no_max = 1, KSP = 1;
   for (int d = 0; d < ns; d++)
     if (!dim_phases(sp, d, &dp[d], err, &alloc_failed)) { res = alloc_failed ? -1 : 0; goto done; }
-  for (int i = 0; i < rank; i++) nr *= rhs->dims[i];
-  for (int i = 0; i < rank; i++) no_max *= out->dims[i];
+  for (int i = 0; i < rank; i++) { nr *= rhs->dims[i]; no *= out->dims[i]; }
   for (int d = 0; d < ns; d++) {
+    KSP *= sp->ks[d];
     single = single && dp[d].P == 1;
     for (int64_t r = 0; r < dp[d].R; r++) any_empty = any_empty || dp[d].nt[r] == 0;
-    /* Phase 0 has the most outputs. */
-    no_max = no_max / sp->os[d] * dp[d].nj[0];
   }
-  int es_k = etype_storage_bytes(rhs->etype), es_o = etype_storage_bytes(out->etype);
-  if (!(kbuf = k_malloc(nr * es_k + es_k, err))) goto done;
+  /* Batch slices: only where the batch is the outermost dim of lhs and
+   * result and no batch groups pair lhs batches with kernel features. */
+  int64_t B = lhs->dims[dn->in_batch], nb = B;
+  int es_k = etype_storage_bytes(rhs->etype), es_o = etype_storage_bytes(out->etype), es_l = etype_storage_bytes(lhs->etype);
+  if (p->batch_group_count == 1 && dn->in_batch == 0 && dn->out_batch == 0 && B > 1) {
+    nb = SLICE_BYTES / (no / B * es_o);
+    nb = nb < 1 ? 1 : nb > B ? B : nb;
+  }
+  no_max = nb < B ? no / B * nb : no;
+  for (int d = 0; d < ns; d++) no_max = no_max / sp->os[d] * dp[d].nj[0]; /* phase 0 has the most outputs */
+  /* The non-empty phases (at most KSP: their taps partition the kernel):
+   * per phase r[ns], sub-kernel dims[rank] and offset, sub-kernels built
+   * once into kbuf. */
+  int64_t per = ns + rank + 1, nph = 0;
+  if (!(kbuf = k_malloc(nr * es_k + es_k, err)) || !(ph = k_malloc(KSP * per * 8 + 8, err))) goto done;
   if (!single && !(obuf = k_malloc(no_max * es_o + es_o, err))) goto done;
-  if (any_empty) {
-    int64_t no = 1;
-    for (int i = 0; i < rank; i++) no *= out->dims[i];
-    memset(out->data, 0, (size_t)(no * es_o));
+  {
+    int64_t r[K_MAX_RANK] = {0}, koff = 0;
+    do {
+      if (phase_empty(ns, dp, r)) continue;
+      int64_t *e = ph + nph++ * per, *kd = e + ns;
+      memcpy(e, r, (size_t)ns * 8);
+      kd[rank] = koff;
+      sub_kernel(rhs, dn, sp, dp, r, kd, (char *)kbuf + koff * es_k);
+      int64_t n = 1;
+      for (int i = 0; i < rank; i++) n *= kd[i];
+      koff += n;
+    } while (next_phase(ns, dp, r));
   }
-  int64_t r[K_MAX_RANK] = {0}, sst[K_MAX_RANK], slo[K_MAX_RANK], shi[K_MAX_RANK], swd[K_MAX_RANK];
-  int64_t kdims[K_MAX_RANK], odims[K_MAX_RANK];
+  int64_t sst[K_MAX_RANK], slo[K_MAX_RANK], shi[K_MAX_RANK], swd[K_MAX_RANK];
+  int64_t ldims[K_MAX_RANK], cdims[K_MAX_RANK], odims[K_MAX_RANK];
   for (int d = 0; d < ns; d++) { sst[d] = dp[d].sstride; swd[d] = dp[d].swd; }
   KConvParams sub = *p;
   sub.window = (KWindow){ns, NULL, sst, slo, shi, NULL, swd, NULL};
-  for (;;) {
-    bool empty = false;
-    for (int d = 0; d < ns; d++) empty = empty || dp[d].nt[r[d]] == 0;
-    if (!empty) {
-      for (int i = 0; i < rank; i++) odims[i] = out->dims[i];
+  /* Elements per lhs and per result batch element (sliced only without
+   * batch groups, where both batches have B elements). */
+  int64_t lper = 1, oper = no / out->dims[dn->out_batch];
+  for (int i = 0; i < rank; i++) lper *= i == dn->in_batch ? 1 : lhs->dims[i];
+  for (int64_t b0 = 0; b0 < B; b0 += nb) {
+    int64_t n = B - b0 < nb ? B - b0 : nb;
+    for (int i = 0; i < rank; i++) { ldims[i] = lhs->dims[i]; cdims[i] = out->dims[i]; }
+    if (nb < B) ldims[dn->in_batch] = cdims[dn->out_batch] = n;
+    /* With one slice these are the whole operands (any batch position). */
+    KArray lv = {lhs->etype, rank, ldims, (char *)lhs->data + b0 * lper * es_l};
+    KArray ov = {out->etype, rank, cdims, (char *)out->data + b0 * oper * es_o};
+    if (any_empty) memset(ov.data, 0, (size_t)(cdims[dn->out_batch] * oper * es_o));
+    for (int64_t k = 0; k < nph; k++) {
+      const int64_t *r = ph + k * per, *kd = r + ns;
+      for (int i = 0; i < rank; i++) odims[i] = cdims[i];
       for (int d = 0; d < ns; d++) {
         int64_t nj = dp[d].nj[r[d]], nt = dp[d].nt[r[d]];
         odims[dn->out_spatial[d]] = nj;
         slo[d] = -dp[d].base[r[d]];
         shi[d] = (nj - 1) * sst[d] + (nt - 1) * swd[d] + 1 - sp->in_s[d] - slo[d];
       }
-      sub_kernel(rhs, dn, sp, dp, r, kdims, kbuf);
-      KArray kk = {rhs->etype, rank, kdims, kbuf};
-      KArray oo = {out->etype, rank, odims, single ? out->data : obuf};
-      if (!k_conv(lhs, &kk, &sub, &oo, err)) goto done;
-      if (!single) scatter_phase(&oo, dn, dp, r, out);
+      KArray kk = {rhs->etype, rank, kd, (char *)kbuf + kd[rank] * es_k};
+      KArray oo = {out->etype, rank, odims, single ? ov.data : obuf};
+      if (!k_conv(&lv, &kk, &sub, &oo, err)) goto done;
+      if (!single) scatter_phase(&oo, dn, dp, r, &ov);
     }
-    int d = ns - 1;
-    for (; d >= 0; d--) {
-      if (++r[d] < dp[d].R) break;
-      r[d] = 0;
-    }
-    if (d < 0) break;
   }
   res = 1;
 done:
   for (int d = 0; d < ns; d++) k_free(dp[d].k0);
   k_free(kbuf);
   k_free(obuf);
+  k_free(ph);
   return res;
 }

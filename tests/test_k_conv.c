@@ -380,6 +380,35 @@ Test(k_conv, base_dilated_transposed_strided) {
   free(L3.data); free(R3.data); free(O3a.data); free(W3.data);
 }
 
+/* Results of more than 1 MiB per batch element: the phases run over batch
+ * slices of 2 MiB of result (here 2 + 1 images), NCHW without groups and
+ * NHWC with two feature groups. */
+Test(k_conv, base_dilated_batch_slices) {
+  Rng rng = {5150};
+  int64_t N = 3, C = 2, H = 128, F = 4, Ho = 2 * H, no = N * F * Ho * Ho;
+  for (int nhwc = 0; nhwc <= 1; nhwc++) {
+    int64_t G = nhwc ? 2 : 1;
+    int64_t ld[] = {N, C, H, H}, rd[] = {F, C / G, 3, 3}, od[] = {N, F, Ho, Ho};
+    if (nhwc) {
+      ld[1] = H; ld[3] = C; od[1] = Ho; od[3] = F;
+      rd[0] = 3; rd[1] = 3; rd[2] = C / G; rd[3] = F;
+    }
+    KArray L = ka(ET_F32, 4, ld, rand_array(&rng, ET_F32, N * C * H * H, true));
+    KArray R = ka(ET_F32, 4, rd, rand_array(&rng, ET_F32, F * C / G * 9, true));
+    KArray O = ka(ET_F32, 4, od, malloc((size_t)no * 4)), W = ka(ET_F32, 4, od, malloc((size_t)no * 4));
+    KConvParams p = {{2, 0, 1, (int64_t[]){2, 3}, 1, 0, (int64_t[]){2, 3}, 0, 1, (int64_t[]){2, 3}},
+                     {2, NULL, NULL, (int64_t[]){1, 1}, (int64_t[]){2, 2}, (int64_t[]){2, 2}, NULL, NULL}, G, 1};
+    int64_t hw[] = {1, 2}, khw[] = {0, 1};
+    if (nhwc) p.dn = (KConvDims){2, 0, 3, hw, 2, 3, khw, 0, 3, hw};
+    Error err;
+    cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+    ref_conv(&L, &R, &p, &W);
+    for (int64_t i = 0; i < no; i++)
+      cr_assert(close_enough(((float *)O.data)[i], ((float *)W.data)[i], 1e-4, 1e-4), "nhwc=%d [%lld]", nhwc, (long long)i);
+    free(L.data); free(R.data); free(O.data); free(W.data);
+  }
+}
+
 Test(k_conv, nhwc_3x3_blas_path) {
   Rng rng = {77};
   int64_t N = 2, H = 9, Wd = 11, C = 16, F = 24;
