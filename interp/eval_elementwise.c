@@ -178,6 +178,8 @@ static bool mixed_result_handled(const Instr *in) {
 
 bool eval_mixed_result_unsupported(const Module *m, const Instr *in, Arena *scratch) {
   if (mixed_result_handled(in)) return false;
+  /* Only float types may differ: skip the inference for the rest. */
+  if (shape_is_array(&in->shape) && !etype_is_float(in->shape.etype)) return false;
   Shape inferred;
   Error err = {0};
   if (!infer_shape_in_module(m, in, scratch, &inferred, &err)) return false;
