@@ -77,11 +77,29 @@ typedef struct Reducer {
   KReduceOp op;
 } Reducer;
 
+static bool is_scalar(const Shape *s) { return shape_is_array(s) && s->rank == 0; }
+
+/* The verifier leaves the reduction computation alone (as XLA's does), so it
+ * is checked here.  A known op(p0, p1) runs elementwise in the operand's
+ * type whatever shapes its parameters declare (as XLA's GPU and CPU backends
+ * match it); any other body must be a scalar reducer of the operand type
+ * (floating-point widths may differ, as for reduce). */
 static bool reducer_of(const Instr *in, Reducer *r, Error *err) {
   r->comp = eval_attr_comp(in, ATTR_TO_APPLY);
   if (!r->comp)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs to_apply", in->name);
-  if (!reducer_recognise(r->comp, 1, &r->op)) r->op = K_RED_NONE;
+  if (reducer_recognise(r->comp, 1, &r->op)) return true;
+  r->op = K_RED_NONE;
+  const Computation *c = r->comp;
+  EType t = in->noperands > 0 ? in->operands[0]->shape.etype : ET_INVALID;
+  const Instr *p0 = c->nparams == 2 ? c->params[0] : NULL, *p1 = c->nparams == 2 ? c->params[1] : NULL;
+  bool same = p1 && (p1->shape.etype == t || (etype_is_float(p1->shape.etype) && etype_is_float(t)));
+  if (!c->root || !p0 || !p1 || !is_scalar(&c->root->shape) || !is_scalar(&p0->shape) ||
+      !is_scalar(&p1->shape) || p0->shape.etype != c->root->shape.etype || !same)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: to_apply computation %s is not a scalar reducer of the "
+                     "operand type (unsupported)",
+                     in->name, c->name);
   return true;
 }
 

@@ -120,7 +120,7 @@ static bool untimed(Opcode op) {
   }
 }
 
-static bool plan_comp(CompPlan *p, const Computation *c) {
+static bool plan_comp(CompPlan *p, const Module *m, const Computation *c, Arena *scratch) {
   int n = c->ninstrs;
   size_t sz = (size_t)(n ? n : 1);
   p->comp = c;
@@ -137,7 +137,10 @@ static bool plan_comp(CompPlan *p, const Computation *c) {
     p->iflags[i] = (unsigned char)((eval_mixed_precision(in) ? EVAL_IF_MIXED : 0) |
                                    (eval_dyn_may_apply(in) ? EVAL_IF_DYN : 0) |
                                    (counts_traffic(in->op) ? EVAL_IF_TRAFFIC : 0) |
-                                   (untimed(in->op) ? EVAL_IF_UNTIMED : 0));
+                                   (untimed(in->op) ? EVAL_IF_UNTIMED : 0) |
+                                   (eval_mixed_result_unsupported(m, in, scratch)
+                                        ? EVAL_IF_MIXED_RESULT
+                                        : 0));
   }
   for (int i = 0; i < n; i++) p->last_use[i] = -1;
   for (int i = 0; i < n; i++) {
@@ -238,11 +241,13 @@ bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, 
     }
   ctx->nplans = m->ncomps + nflat;
   ctx->plans = calloc((size_t)(ctx->nplans ? ctx->nplans : 1), sizeof(CompPlan));
-  bool ok = ctx->plans != NULL;
+  Arena *scratch = arena_new();
+  bool ok = ctx->plans != NULL && scratch != NULL;
   for (int i = 0; ok && i < m->ncomps; i++) {
-    ok = plan_comp(&ctx->plans[i], m->comps[i]);
-    if (ok && flat[i]) ok = plan_comp(&ctx->plans[flat[i]->index], flat[i]);
+    ok = plan_comp(&ctx->plans[i], m, m->comps[i], scratch);
+    if (ok && flat[i]) ok = plan_comp(&ctx->plans[flat[i]->index], m, flat[i], scratch);
   }
+  if (scratch) arena_free(scratch);
   free(flat);
   return ok ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
 }
@@ -1477,6 +1482,13 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t *t,
    * operands with sizes below their bounds go through eval_dynamic.c. */
   OperandSwap mix; /* only n is read unless set (the struct is big to clear) */
   mix.n = 0;
+  if (flags & EVAL_IF_MIXED_RESULT) {
+    error_set(err, ERR_RUNTIME, in->offset,
+              "instruction %s: %s declared with another floating-point type than it computes "
+              "(mixed precision) is not supported",
+              in->name, opcode_name(in->op));
+    return false;
+  }
   bool ok = !(flags & EVAL_IF_MIXED) || eval_mixed_before(ctx, f, in, &mix, err);
   bool dyn = ok && (flags & EVAL_IF_DYN) && eval_dyn_operands(f, in);
   DynSwap sw;

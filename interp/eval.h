@@ -56,6 +56,8 @@ enum {
    * trace, the clock is not read for it (a read costs as much as the op);
    * its few ns count towards the next timed instruction. */
   EVAL_IF_UNTIMED = 8,
+  /* a float result type XLA's verifier allows but that cannot be run */
+  EVAL_IF_MIXED_RESULT = 16,
 };
 
 /* Called once per executed instruction when tracing. */

@@ -40,6 +40,11 @@ typedef struct OperandSwap {
   Value *saved[EVAL_SWAP_MAX]; /* the original value */
 } OperandSwap;
 bool eval_mixed_precision(const Instr *in);
+/* Whether in declares a result of another floating-point type than XLA
+ * infers (mixed precision the verifier accepts) for an op whose operands
+ * cannot simply be converted to it (reduce, map, sort, ...): running it is
+ * refused rather than reading the operand bytes as the declared type. */
+bool eval_mixed_result_unsupported(const Module *m, const Instr *in, Arena *scratch);
 bool eval_mixed_before(EvalCtx *ctx, Frame *f, const Instr *in, OperandSwap *sw, Error *err);
 void eval_swap_restore(EvalCtx *ctx, Frame *f, OperandSwap *sw);
 

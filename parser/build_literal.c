@@ -104,14 +104,23 @@ static LitFrame *want_item(ParseCtx *ctx, int64_t off, const char *what) {
 
 /* Element storage, allocated at the first stored element (an elided or
  * malformed literal never allocates its nominal size). */
+/* A bare scalar written for an array shape (the XLA quirk in lit_scalar)
+ * fills a zeroed literal of the whole shape without a byte of text per
+ * element; this bounds what such a constant may allocate.  XLA's own
+ * onednn_matmul_test writes f32[1,384,1024] constant(15) (1.5 MiB). */
+enum { LIT_SCALAR_FILL_MAX_BYTES = 256 << 20 };
+
 static void *elem_ptr(ParseCtx *ctx, LitFrame *f, int64_t index, int64_t off) {
   Literal *lit = f->lit;
   int bytes = etype_storage_bytes(lit->shape.etype);
   if (!lit->data) {
     int64_t n = f->kind == LF_ARRAY ? f->nelems : 1, nbytes;
     /* Every element needs at least one byte of text: more elements than
-     * that means the count check will fail; do not allocate for it. */
-    if (n > (int64_t)ctx->len + 4096 || __builtin_mul_overflow(n, (int64_t)bytes, &nbytes)) return NULL;
+     * that means the count check will fail; do not allocate for it (the
+     * scalar fill is bounded by bytes instead). */
+    if (__builtin_mul_overflow(n, (int64_t)bytes, &nbytes)) return NULL;
+    if (f->scalar_fill ? nbytes > LIT_SCALAR_FILL_MAX_BYTES : n > (int64_t)ctx->len + 4096)
+      return NULL;
     lit->data = arena_alloc(ctx->arena, (size_t)(nbytes ? nbytes : 1));
     if (!lit->data) {
       parse_oom(ctx, off);
@@ -206,14 +215,16 @@ void lit_scalar(ParseCtx *ctx, LitValue v, int64_t off) {
         return;
       }
       f->kind = LF_ARRAY;
-      if (f->nelems > (int64_t)ctx->len + 4096) {
-        lit_fail(ctx, off, "expects nested array in rank %d, but sees 0", s->rank);
-        return;
-      }
+      f->scalar_fill = true;
     }
     {
       void *dst = elem_ptr(ctx, f, 0, off);
-      if (dst) store_value(ctx, s->etype, dst, v, off);
+      if (dst)
+        store_value(ctx, s->etype, dst, v, off);
+      else if (!ctx->lit.failed)
+        lit_fail(ctx, off, "expects nested array in rank %d, but sees 0 (a bare value for %lld "
+                 "elements is accepted up to %d MiB)", s->rank, (long long)f->nelems,
+                 LIT_SCALAR_FILL_MAX_BYTES >> 20);
     }
     value_done(ctx);
     return;

@@ -123,10 +123,13 @@ static bool reduction(InferCtx *c) {
   if (!infer_need_arrays(c, 0, n) || !check_groups(c) ||
       !infer_attr_comp(c, ATTR_TO_APPLY, true, &f))
     return false;
-  /* One scalar reducer serves every operand (XLA checks it against the
-   * first operand's type). */
-  EType e = infer_oshape(c, 0)->etype, acc;
-  return infer_check_reducer(c, ir_attr(c->in, ATTR_TO_APPLY), f, 1, &e, &e, &acc);
+  /* XLA's verifier never looks inside the reduction computation of the
+   * all-reduce family (ShapeVerifier::HandleAllReduce infers the result from
+   * the operands alone), and its own tests pass array-valued reducers such
+   * as add(s32[4], s32[4]).  The interpreter checks the reducer when it runs
+   * (interp/collective_compute.c). */
+  (void)f;
+  return true;
 }
 
 /* all-gather-start: (operands, results) as a pair; a single operand pairs

@@ -195,6 +195,7 @@ typedef struct LitFrame {
   int64_t nelems;
   int64_t first_open;  /* LF_ARRAY: offset of the first '{' */
   bool saw_ellipsis;
+  bool scalar_fill;    /* LF_ARRAY from a bare scalar (XLA quirk, lit_scalar) */
   /* LF_COMPLEX */
   double parts[2];
   int nparts;

@@ -200,6 +200,23 @@ static void reset_scratch(Verifier *v) {
   v->since_reset = 0;
 }
 
+/* Whether the declared result may name another floating-point type than the
+ * one inferred (bf16[4] add(f32[4], f32[4])).  XLA's test verifier allows
+ * this mixed precision (HloTestBase's allow_mixed_precision_in_hlo_verifier
+ * defaults to true; ShapeVerifier::CheckShape) except for the ops that only
+ * move or reinterpret data, whose shapes must be the same. */
+static bool mixed_precision_result(Opcode op) {
+  switch (op) {
+    case OP_BITCAST: case OP_CALL: case OP_CONDITIONAL: case OP_CONSTANT: case OP_COPY_DONE:
+    case OP_COPY_START: case OP_CUSTOM_CALL: case OP_GET_TUPLE_ELEMENT: case OP_INFEED:
+    case OP_OUTFEED: case OP_OPT_BARRIER: case OP_PARAMETER: case OP_RECV: case OP_RECV_DONE:
+    case OP_SEND: case OP_SEND_DONE: case OP_TUPLE: case OP_WHILE:
+      return false;
+    default:
+      return true;
+  }
+}
+
 static void verify_instr(Verifier *v, const Computation *comp, const Instr *in) {
   if (!verify_shape_at(v, &in->shape, in->offset, "result")) return;
   for (int i = 0; i < in->noperands; i++)
@@ -214,7 +231,7 @@ static void verify_instr(Verifier *v, const Computation *comp, const Instr *in) 
     REPORT(v, err.offset >= 0 ? err.offset : in->offset, "%s", err.msg);
     return;
   }
-  if (!infer_shapes_match(&in->shape, &inferred, false))
+  if (!infer_shapes_match(&in->shape, &inferred, mixed_precision_result(in->op)))
     REPORT(v, in->offset, "declared shape %s does not match inferred shape %s",
            infer_shape_str(v->scratch, &in->shape), infer_shape_str(v->scratch, &inferred));
 }
