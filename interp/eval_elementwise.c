@@ -219,6 +219,68 @@ void eval_swap_restore(EvalCtx *ctx, Frame *f, OperandSwap *sw) {
   sw->n = 0;
 }
 
+/* One elementwise kernel call, over n slots (a whole array or a block). */
+typedef struct EwCall {
+  const Instr *in;
+  EwKind kind;
+  KUnaryOp uop;
+  KBinaryOp bop;
+  KCmpDir dir;
+  KCmpType ct;
+  EType t0, rt;
+  const bool *scalar;
+  int64_t elements; /* the result's (bitcast-convert's fit check) */
+} EwCall;
+
+static bool ew_kernel(const EwCall *c, void *dst, const void *const *src, int64_t n, Error *err) {
+  const Instr *in = c->in;
+  EType t0 = c->t0;
+  switch (c->kind) {
+  case EW_UNARY: return k_unary(c->uop, t0, dst, src[0], n, err);
+  case EW_BINARY: return k_binary(c->bop, t0, dst, src[0], src[1], n, err);
+  case EW_COMPARE: return k_compare(c->dir, c->ct, t0, dst, src[0], src[1], n, err);
+  case EW_SELECT: return k_select(c->rt, dst, src[0], c->scalar[0], src[1], src[2], n, err);
+  case EW_CLAMP: return k_clamp(c->rt, dst, src[0], c->scalar[0], src[1], src[2], c->scalar[2], n, err);
+  case EW_CONVERT: return k_convert(c->rt, dst, t0, src[0], n, err);
+  case EW_BITCAST_CONVERT:
+    if (k_bitcast_convert_count(c->rt, t0, n) != c->elements)
+      return error_set(err, ERR_RUNTIME, in->offset,
+                       "instruction %s: bitcast-convert from %s to %s does not fit the result shape",
+                       in->name, etype_name(t0), etype_name(c->rt));
+    return k_bitcast_convert(c->rt, dst, t0, src[0], n, err);
+  case EW_REDUCE_PRECISION: {
+    const Attr *e = ir_attr(in, ATTR_EXPONENT_BITS), *m = ir_attr(in, ATTR_MANTISSA_BITS);
+    if (!e || !m || e->kind != AV_INT || !m->kind)
+      return error_set(err, ERR_RUNTIME, in->offset,
+                       "instruction %s: reduce-precision needs exponent_bits and mantissa_bits",
+                       in->name);
+    return k_reduce_precision(t0, dst, src[0], n, (int)e->v.i, (int)m->v.i, err);
+  }
+  case EW_BROADCAST: case EW_SKIP: return true; /* only in fused groups */
+  }
+  return true;
+}
+
+/* The kernel writing into the buffer of operand `donor` (dst == its data):
+ * block by block through a scratch block, so that no kernel sees its output
+ * alias an input (they take restrict pointers); each block of every operand
+ * is read before the same block of the donor is overwritten. */
+static bool ew_kernel_donated(const EwCall *c, int nops, const int *esize, void *dst, int rsize,
+                              const void *const *src, int64_t n, Error *err) {
+  enum { SCRATCH = 32768 };
+  _Alignas(64) unsigned char scratch[SCRATCH];
+  int64_t block = SCRATCH / rsize;
+  for (int64_t at = 0; at < n; at += block) {
+    int64_t m = n - at < block ? n - at : block;
+    const void *s[3] = {0};
+    for (int k = 0; k < nops; k++)
+      s[k] = c->scalar[k] ? src[k] : (const unsigned char *)src[k] + at * esize[k];
+    if (!ew_kernel(c, scratch, s, m, err)) return false;
+    memcpy((unsigned char *)dst + at * rsize, scratch, (size_t)(m * rsize));
+  }
+  return true;
+}
+
 bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                       bool *handled, Error *err) {
   *handled = false;
@@ -263,9 +325,8 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   }
   char who[300];
   eval_who(in, who, sizeof who);
-  Value *v;
-  if (!value_new_array(&ctx->vc, rs, false, who, &v, err)) return false;
-  const ArrayInfo *ri = v->info;
+  const ArrayInfo *ri = value_array_info(&ctx->vc, rs, err);
+  if (!ri) return false;
   /* Which operands are broadcast scalars (clamp bounds, select predicate). */
   bool scalar[3] = {false, false, false};
   for (int k = 0; k < nops; k++)
@@ -279,6 +340,23 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     else physical = false;
   }
   if (kind == EW_BITCAST_CONVERT && ri->identity && ops[0]->info->identity) physical = true;
+  /* The result takes the buffer of an operand that dies here when nothing
+   * else holds it and it has the result's arrangement and size: no fresh
+   * pages for it (as XLA's buffer assignment shares such buffers). */
+  int donor = -1;
+  for (int k = 0; k < nops && physical && kind != EW_BITCAST_CONVERT && donor < 0; k++) {
+    const ArrayInfo *a = ops[k]->info;
+    if (!scalar[k] && !rearrange[k] && same_arrangement(a, ri) && a->esize == ri->esize &&
+        a->space == ri->space && a->phys_bytes == ri->phys_bytes && !ops[k]->dyn &&
+        eval_can_donate(f, in, k))
+      donor = k;
+  }
+  Value *v;
+  if (donor >= 0) {
+    if (!(v = value_wrap_buffer(rs, ri, ops[donor]->buf))) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  } else if (!value_new_array(&ctx->vc, rs, false, who, &v, err)) {
+    return false;
+  }
   const void *src[3] = {0};
   DenseTmp tmps[3] = {{NULL}, {NULL}, {NULL}};
   void *dst;
@@ -305,42 +383,14 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
                      (long long)ops[k]->info->elements, (long long)ri->elements);
   }
   if (ok && n > 0) {
-    EType t0 = ops[0]->info->etype;
-    switch (kind) {
-    case EW_UNARY: ok = k_unary(uop, t0, dst, src[0], n, err); break;
-    case EW_BINARY: ok = k_binary(bop, t0, dst, src[0], src[1], n, err); break;
-    case EW_COMPARE: {
-      KCmpDir dir;
-      KCmpType ct;
-      ok = parse_cmp(in, &dir, &ct, err) && k_compare(dir, ct, t0, dst, src[0], src[1], n, err);
-      break;
-    }
-    case EW_SELECT:
-      ok = k_select(ri->etype, dst, src[0], scalar[0], src[1], src[2], n, err);
-      break;
-    case EW_CLAMP:
-      ok = k_clamp(ri->etype, dst, src[0], scalar[0], src[1], src[2], scalar[2], n, err);
-      break;
-    case EW_CONVERT: ok = k_convert(ri->etype, dst, t0, src[0], n, err); break;
-    case EW_BITCAST_CONVERT:
-      if (k_bitcast_convert_count(ri->etype, t0, n) != ri->elements)
-        ok = error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: bitcast-convert from %s to %s does not fit the result shape",
-                       in->name, etype_name(t0), etype_name(ri->etype));
-      else
-        ok = k_bitcast_convert(ri->etype, dst, t0, src[0], n, err);
-      break;
-    case EW_REDUCE_PRECISION: {
-      const Attr *e = ir_attr(in, ATTR_EXPONENT_BITS), *m = ir_attr(in, ATTR_MANTISSA_BITS);
-      if (!e || !m || e->kind != AV_INT || !m->kind)
-        ok = error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: reduce-precision needs exponent_bits and mantissa_bits",
-                       in->name);
-      else
-        ok = k_reduce_precision(t0, dst, src[0], n, (int)e->v.i, (int)m->v.i, err);
-      break;
-    }
-    case EW_BROADCAST: case EW_SKIP: break; /* only in fused groups */
+    EwCall c = {in, kind, uop, bop, 0, 0, ops[0]->info->etype, ri->etype, scalar, ri->elements};
+    if (kind == EW_COMPARE) ok = parse_cmp(in, &c.dir, &c.ct, err);
+    if (ok && donor >= 0) {
+      int esize[3] = {0, 0, 0};
+      for (int k = 0; k < nops; k++) esize[k] = ops[k]->info->esize;
+      ok = ew_kernel_donated(&c, nops, esize, dst, ri->esize, src, n, err);
+    } else if (ok) {
+      ok = ew_kernel(&c, dst, src, n, err);
     }
   }
   for (int k = 0; k < nops; k++) value_tmp_free(&tmps[k]);
