@@ -255,10 +255,7 @@ bool eval_dyn_before(EvalCtx *ctx, Frame *f, const Instr *in, DynSwap *sw, Error
 }
 
 void eval_dyn_restore(EvalCtx *ctx, Frame *f, DynSwap *sw) {
-  for (int i = 0; i < sw->n; i++) {
-    value_unref(&ctx->vc, f->vals[sw->idx[i]]);
-    f->vals[sw->idx[i]] = sw->saved[i];
-  }
+  eval_restore_operands(ctx, f, sw->n, sw->idx, sw->saved);
   sw->n = 0;
 }
 

@@ -211,11 +211,15 @@ bool eval_mixed_before(EvalCtx *ctx, Frame *f, const Instr *in, OperandSwap *sw,
   return true;
 }
 
-void eval_swap_restore(EvalCtx *ctx, Frame *f, OperandSwap *sw) {
-  for (int i = 0; i < sw->n; i++) {
-    value_unref(&ctx->vc, f->vals[sw->idx[i]]);
-    f->vals[sw->idx[i]] = sw->saved[i];
+void eval_restore_operands(EvalCtx *ctx, Frame *f, int n, const int *idx, Value *const *saved) {
+  for (int i = 0; i < n; i++) {
+    value_unref(&ctx->vc, f->vals[idx[i]]);
+    f->vals[idx[i]] = saved[i];
   }
+}
+
+void eval_swap_restore(EvalCtx *ctx, Frame *f, OperandSwap *sw) {
+  eval_restore_operands(ctx, f, sw->n, sw->idx, sw->saved);
   sw->n = 0;
 }
 

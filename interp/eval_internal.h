@@ -47,6 +47,9 @@ bool eval_mixed_precision(const Instr *in);
 bool eval_mixed_result_unsupported(const Module *m, const Instr *in, Arena *scratch);
 bool eval_mixed_before(EvalCtx *ctx, Frame *f, const Instr *in, OperandSwap *sw, Error *err);
 void eval_swap_restore(EvalCtx *ctx, Frame *f, OperandSwap *sw);
+/* Puts saved[i] back as the frame value of instruction idx[i], releasing
+ * the value swapped in (mixed precision, dynamic sizes). */
+void eval_restore_operands(EvalCtx *ctx, Frame *f, int n, const int *idx, Value *const *saved);
 
 /* Whether `in` can be part of an elementwise group (IR-level check). */
 bool eval_fusable(const Instr *in);

@@ -433,6 +433,22 @@ void value_tmp_free(DenseTmp *t) {
   t->p = NULL;
 }
 
+/* v's buffer converted into a temporary of `bytes` laid out per plan. */
+static bool read_converted(ValueCtx *vc, const Value *v, const LayoutPlan *plan, int64_t bytes,
+                           const void **data, DenseTmp *tmp, Error *err) {
+  void *t = tmp_alloc(bytes);
+  if (!t) return error_set(err, ERR_RUNTIME, -1, "out of memory (%" PRId64 " bytes)", bytes);
+  tmp->p = t;
+  if (!layout_convert(plan, t, &v->info->plan, v->buf->data, err)) {
+    value_tmp_free(tmp);
+    return false;
+  }
+  vc->conversions++;
+  vc->conversion_bytes += v->info->phys_bytes;
+  *data = t;
+  return true;
+}
+
 bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, DenseTmp *tmp, Error *err) {
   const ArrayInfo *ai = v->info;
   tmp->p = NULL;
@@ -440,18 +456,7 @@ bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, DenseTmp 
     *data = v->buf->data;
     return true;
   }
-  void *t = tmp_alloc(ai->dense_bytes);
-  if (!t) return error_set(err, ERR_RUNTIME, -1, "out of memory (%" PRId64 " bytes)",
-                           ai->dense_bytes);
-  tmp->p = t;
-  if (!layout_convert(ai->dense_plan, t, &ai->plan, v->buf->data, err)) {
-    value_tmp_free(tmp);
-    return false;
-  }
-  vc->conversions++;
-  vc->conversion_bytes += ai->phys_bytes;
-  *data = t;
-  return true;
+  return read_converted(vc, v, ai->dense_plan, ai->dense_bytes, data, tmp, err);
 }
 
 bool value_read_as(ValueCtx *vc, const Value *v, const ArrayInfo *like, const void **data, DenseTmp *tmp,
@@ -460,18 +465,7 @@ bool value_read_as(ValueCtx *vc, const Value *v, const ArrayInfo *like, const vo
   tmp->p = NULL;
   if (ai->packed || like->packed || ai->esize != like->esize)
     return error_set(err, ERR_RUNTIME, -1, "value_read_as: element sizes differ");
-  int64_t bytes = like->plan.slots * ai->esize;
-  void *t = tmp_alloc(bytes);
-  if (!t) return error_set(err, ERR_RUNTIME, -1, "out of memory (%" PRId64 " bytes)", bytes);
-  tmp->p = t;
-  if (!layout_convert(&like->plan, t, &ai->plan, v->buf->data, err)) {
-    value_tmp_free(tmp);
-    return false;
-  }
-  vc->conversions++;
-  vc->conversion_bytes += ai->phys_bytes;
-  *data = t;
-  return true;
+  return read_converted(vc, v, &like->plan, like->plan.slots * ai->esize, data, tmp, err);
 }
 
 bool value_dense_target(ValueCtx *vc, Value *v, void **data, DenseTmp *tmp, Error *err) {

@@ -152,17 +152,9 @@ static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn
           int64_t k = kk[ns - 1];
           for (int64_t qi = 0; qi < nq; qi++) {
             char *drow = dst + qi * OSL * cs;
-            int64_t q = q0 + qi, off = (b * KIF + c) * ISP;
-            bool valid = true;
-            for (int d = ns - 2; d >= 0; d--) {
-              int64_t o = q % os[d];
-              q /= os[d];
-              int64_t v = map[d][o * ks[d] + kk[d]];
-              if (v < 0) { valid = false; break; }
-              off += v * sp[d];
-            }
-            if (!valid) { memset(drow, 0, rowb); continue; }
-            const char *srow = L + off * cs;
+            int64_t off;
+            if (!conv_row_offset(g, q0 + qi, kk, sp, &off)) { memset(drow, 0, rowb); continue; }
+            const char *srow = L + ((b * KIF + c) * ISP + off) * cs;
             if (contig[k]) {
               memset(drow, 0, (size_t)(lo[k] * cs));
               memcpy(drow + lo[k] * cs, srow + base[k] * cs, (size_t)((hi[k] - lo[k]) * cs));

@@ -25,6 +25,23 @@ typedef struct ConvRuns {
   bool *contig;
 } ConvRuns;
 bool conv_runs_init(const ConvGeo *g, ConvRuns *r, Error *err);
+
+/* Output row q (the output positions of all spatial dims but the innermost,
+ * row-major) at kernel position kk: the offset (elements, input strides sp)
+ * of the input row it reads, or false when that falls into padding or
+ * between dilated elements. */
+static inline bool conv_row_offset(const ConvGeo *g, int64_t q, const int64_t *kk, const int64_t *sp,
+                                   int64_t *off) {
+  int64_t o = 0;
+  for (int d = g->ns - 2; d >= 0; d--) {
+    int64_t v = g->map[d][(q % g->os[d]) * g->ks[d] + kk[d]];
+    q /= g->os[d];
+    if (v < 0) return false;
+    o += v * sp[d];
+  }
+  *off = o;
+  return true;
+}
 void conv_runs_free(ConvRuns *r);
 
 /* Whether dims p[0..rank) of x are in storage order (size-1 dims ignored). */

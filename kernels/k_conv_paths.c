@@ -87,15 +87,8 @@ int conv_depthwise_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims 
         float w = K[tap * OF + oc];
         int64_t k = kk[ns - 1], lo = runs.lo[k], hi = runs.hi[k];
         for (int64_t q = 0; q < outer && lo < hi; q++) {
-          int64_t off = 0, rest = q;
-          bool valid = true;
-          for (int d = ns - 2; d >= 0 && valid; d--) {
-            int64_t v = g->map[d][(rest % os[d]) * ks[d] + kk[d]];
-            rest /= os[d];
-            valid = v >= 0;
-            off += v * sp[d];
-          }
-          if (!valid) continue;
+          int64_t off;
+          if (!conv_row_offset(g, q, kk, sp, &off)) continue;
           float *orow = oplane + q * OSL;
           const float *irow = plane + off;
           if (runs.contig[k]) {
@@ -208,19 +201,11 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
       for (int64_t ki = 0; ki < KIF; ki++) {
         const float *iplane = L + (bg * Bo + bo) * lsb + (fg * KIF + ki) * lsf, *kplane = K + ki * ksi + of * kso;
         for (int64_t q = 0; q < outer; q++) {
-          int64_t oi[K_MAX_RANK], rest = q;
-          for (int d = ns - 2; d >= 0; d--) { oi[d] = rest % g->os[d]; rest /= g->os[d]; }
           double *orow = acc + q * OSL;
           int64_t kk[K_MAX_RANK] = {0};
           for (int64_t r = 0; r < kouter; r++) {
-            int64_t off = 0;
-            bool valid = true;
-            for (int d = 0; d < ns - 1 && valid; d++) {
-              int64_t v = g->map[d][oi[d] * g->ks[d] + kk[d]];
-              valid = v >= 0;
-              off += v * sp[d];
-            }
-            if (valid) {
+            int64_t off;
+            if (conv_row_offset(g, q, kk, sp, &off)) {
               const float *irow = iplane + off, *krow = kplane + r * KL;
               for (int64_t o = 0; o < OSL; o++)
                 if (cnt[o]) orow[o] += dot_f32(irow + p0[o], step[o], krow + klo[o], cnt[o]);
