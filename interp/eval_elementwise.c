@@ -233,7 +233,6 @@ typedef struct EwCall {
   KCmpType ct;
   EType t0, rt;
   const bool *scalar;
-  int64_t elements; /* the result's (bitcast-convert's fit check) */
 } EwCall;
 
 static bool ew_kernel(const EwCall *c, void *dst, const void *const *src, int64_t n, Error *err) {
@@ -246,12 +245,7 @@ static bool ew_kernel(const EwCall *c, void *dst, const void *const *src, int64_
   case EW_SELECT: return k_select(c->rt, dst, src[0], c->scalar[0], src[1], src[2], n, err);
   case EW_CLAMP: return k_clamp(c->rt, dst, src[0], c->scalar[0], src[1], src[2], c->scalar[2], n, err);
   case EW_CONVERT: return k_convert(c->rt, dst, t0, src[0], n, err);
-  case EW_BITCAST_CONVERT:
-    if (k_bitcast_convert_count(c->rt, t0, n) != c->elements)
-      return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: bitcast-convert from %s to %s does not fit the result shape",
-                       in->name, etype_name(t0), etype_name(c->rt));
-    return k_bitcast_convert(c->rt, dst, t0, src[0], n, err);
+  case EW_BITCAST_CONVERT: return k_bitcast_convert(c->rt, dst, t0, src[0], n, err);
   case EW_REDUCE_PRECISION: {
     const Attr *e = ir_attr(in, ATTR_EXPONENT_BITS), *m = ir_attr(in, ATTR_MANTISSA_BITS);
     if (!e || !m || e->kind != AV_INT || !m->kind)
@@ -387,8 +381,12 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
                      (long long)ops[k]->info->elements, (long long)ri->elements);
   }
   if (ok && n > 0) {
-    EwCall c = {in, kind, uop, bop, 0, 0, ops[0]->info->etype, ri->etype, scalar, ri->elements};
+    EwCall c = {in, kind, uop, bop, 0, 0, ops[0]->info->etype, ri->etype, scalar};
     if (kind == EW_COMPARE) ok = parse_cmp(in, &c.dir, &c.ct, err);
+    if (kind == EW_BITCAST_CONVERT && k_bitcast_convert_count(c.rt, c.t0, n) != ri->elements)
+      ok = error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: bitcast-convert from %s to %s does not fit the result shape",
+                     in->name, etype_name(c.t0), etype_name(c.rt));
     if (ok && donor >= 0) {
       int esize[3] = {0, 0, 0};
       for (int k = 0; k < nops; k++) esize[k] = ops[k]->info->esize;
@@ -546,16 +544,11 @@ bool eval_fusable(const Instr *in) {
 }
 
 static bool member_apply(const Member *m, void *dst, const void *const *s, int64_t n, Error *err) {
-  switch (m->kind) {
-  case EW_UNARY: return k_unary(m->uop, m->t0, dst, s[0], n, err);
-  case EW_BINARY: return k_binary(m->bop, m->t0, dst, s[0], s[1], n, err);
-  case EW_COMPARE: return k_compare(m->dir, m->ct, m->t0, dst, s[0], s[1], n, err);
-  case EW_SELECT: return k_select(m->rt, dst, s[0], false, s[1], s[2], n, err);
-  case EW_CLAMP: return k_clamp(m->rt, dst, s[0], false, s[1], s[2], false, n, err);
-  case EW_CONVERT: return k_convert(m->rt, dst, m->t0, s[0], n, err);
-  case EW_BITCAST_CONVERT: return k_bitcast_convert(m->rt, dst, m->t0, s[0], n, err);
-  default: return error_set(err, ERR_RUNTIME, -1, "internal: op not fusable");
-  }
+  static const bool no_scalars[3] = {false, false, false};
+  if (m->kind == EW_BROADCAST || m->kind == EW_SKIP || m->kind == EW_REDUCE_PRECISION)
+    return error_set(err, ERR_RUNTIME, -1, "internal: op not fusable");
+  EwCall c = {NULL, m->kind, m->uop, m->bop, m->dir, m->ct, m->t0, m->rt, no_scalars};
+  return ew_kernel(&c, dst, s, n, err);
 }
 
 static bool member_broadcast(EvalCtx *ctx, Frame *f, const Instr *in, Member *m, Error *err) {
