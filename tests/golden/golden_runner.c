@@ -9,7 +9,13 @@
  *   stderr_contains: "text"    # optional: stderr must contain this
  *   stdout_contains: "text"    # optional
  *   timeout: 60                # seconds (default 120)
+ *   env: {HLO_X: "1"}          # optional: extra environment variables
+ *   files:                     # optional: files the program must write,
+ *     out/x.npy: x.expected.npy   #   each byte-identical to the expected one
+ *   absent: [out/y.npy]        # optional: files that must not exist afterwards
  *
+ * Paths in files/absent are relative to the manifest's directory; they are
+ * removed before the run (so a stale file cannot pass) and after it.
  * Usage: golden_runner BINDIR MANIFEST [--update]
  * --update rewrites the stdout/stderr files named in the manifest with what
  * the program printed (review the diff like code). */
@@ -28,7 +34,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
-enum { MAX_ARGS = 64 };
+enum { MAX_ARGS = 64, MAX_PAIRS = 32 };
 
 typedef struct {
   char *command;
@@ -38,6 +44,12 @@ typedef struct {
   char *stdout_contains, *stderr_contains;
   int exit_status;
   int timeout;
+  char *env_key[MAX_PAIRS], *env_val[MAX_PAIRS];
+  int nenv;
+  char *file_got[MAX_PAIRS], *file_want[MAX_PAIRS];
+  int nfiles;
+  char *absent[MAX_PAIRS];
+  int nabsent;
 } Manifest;
 
 static void free_manifest(Manifest *m) {
@@ -48,6 +60,9 @@ static void free_manifest(Manifest *m) {
   free(m->stderr_file);
   free(m->stdout_contains);
   free(m->stderr_contains);
+  for (int i = 0; i < m->nenv; i++) free(m->env_key[i]), free(m->env_val[i]);
+  for (int i = 0; i < m->nfiles; i++) free(m->file_got[i]), free(m->file_want[i]);
+  for (int i = 0; i < m->nabsent; i++) free(m->absent[i]);
 }
 
 static char *read_file(const char *path, size_t *len) {
@@ -88,8 +103,11 @@ static bool parse_manifest(const char *path, Manifest *m) {
   yaml_parser_set_input_file(&p, f);
   m->timeout = 120;
   char *key = NULL;
-  bool in_args = false, ok = true, done = false;
+  bool in_args = false, in_absent = false, ok = true, done = false;
   int depth = 0;
+  /* inside "env:" or "files:" (a mapping of pairs): which, and the pending key */
+  const char *in_map = NULL;
+  char *map_key = NULL;
   while (!done) {
     yaml_event_t ev;
     if (!yaml_parser_parse(&p, &ev)) {
@@ -99,11 +117,25 @@ static bool parse_manifest(const char *path, Manifest *m) {
       break;
     }
     switch (ev.type) {
-      case YAML_MAPPING_START_EVENT: depth++; break;
-      case YAML_MAPPING_END_EVENT: depth--; break;
-      case YAML_SEQUENCE_START_EVENT: in_args = key && strcmp(key, "args") == 0; break;
+      case YAML_MAPPING_START_EVENT:
+        depth++;
+        if (depth == 2 && key && (!strcmp(key, "env") || !strcmp(key, "files")))
+          in_map = !strcmp(key, "env") ? "env" : "files";
+        break;
+      case YAML_MAPPING_END_EVENT:
+        depth--;
+        if (in_map && depth == 1) {
+          in_map = NULL;
+          free(key);
+          key = NULL;
+        }
+        break;
+      case YAML_SEQUENCE_START_EVENT:
+        in_args = key && strcmp(key, "args") == 0;
+        in_absent = key && strcmp(key, "absent") == 0;
+        break;
       case YAML_SEQUENCE_END_EVENT:
-        in_args = false;
+        in_args = in_absent = false;
         free(key);
         key = NULL;
         break;
@@ -111,6 +143,21 @@ static bool parse_manifest(const char *path, Manifest *m) {
         const char *v = (const char *)ev.data.scalar.value;
         if (in_args) {
           if (m->nargs < MAX_ARGS) m->args[m->nargs++] = strdup(v);
+        } else if (in_absent) {
+          if (m->nabsent < MAX_PAIRS) m->absent[m->nabsent++] = strdup(v);
+        } else if (in_map && !map_key) {
+          map_key = strdup(v);
+        } else if (in_map) {
+          bool env = in_map[0] == 'e';
+          int *n = env ? &m->nenv : &m->nfiles;
+          if (*n < MAX_PAIRS) {
+            (env ? m->env_key : m->file_got)[*n] = map_key;
+            (env ? m->env_val : m->file_want)[*n] = strdup(v);
+            ++*n;
+          } else {
+            free(map_key);
+          }
+          map_key = NULL;
         } else if (!key) {
           key = strdup(v);
         } else {
@@ -138,6 +185,7 @@ static bool parse_manifest(const char *path, Manifest *m) {
     yaml_event_delete(&ev);
   }
   free(key);
+  free(map_key);
   yaml_parser_delete(&p);
   fclose(f);
   if (ok && !m->command) {
@@ -164,6 +212,7 @@ static int run(const char *bindir, const char *dir, const Manifest *m, char **ou
     dup2(in_fd, 0);
     dup2(out_fd, 1);
     dup2(err_fd, 2);
+    for (int i = 0; i < m->nenv; i++) setenv(m->env_key[i], m->env_val[i], 1);
     char *argv[MAX_ARGS + 2];
     argv[0] = prog;
     for (int i = 0; i < m->nargs; i++) argv[i + 1] = m->args[i];
@@ -224,6 +273,45 @@ static bool compare_file(const char *dir, const char *name, const char *what, co
   return same;
 }
 
+static void remove_listed(const char *dir, const Manifest *m) {
+  char path[4096];
+  for (int i = 0; i < m->nfiles; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, m->file_got[i]);
+    unlink(path);
+  }
+  for (int i = 0; i < m->nabsent; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, m->absent[i]);
+    unlink(path);
+  }
+}
+
+/* files: each produced file byte-identical to its expected file (--update
+ * copies it over); absent: none of these exists. */
+static bool check_files(const char *dir, const Manifest *m, bool update) {
+  bool ok = true;
+  char path[4096];
+  for (int i = 0; i < m->nfiles; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, m->file_got[i]);
+    size_t len;
+    char *got = read_file(path, &len);
+    if (!got) {
+      fprintf(stderr, "FAIL: %s was not written\n", m->file_got[i]);
+      ok = false;
+      continue;
+    }
+    if (!compare_file(dir, m->file_want[i], m->file_got[i], got, len, update)) ok = false;
+    free(got);
+  }
+  for (int i = 0; i < m->nabsent; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, m->absent[i]);
+    if (access(path, F_OK) == 0) {
+      fprintf(stderr, "FAIL: %s exists but should not\n", m->absent[i]);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: golden_runner BINDIR MANIFEST [--update]\n");
@@ -240,6 +328,7 @@ int main(int argc, char **argv) {
   char *out = NULL, *err = NULL;
   size_t out_len = 0, err_len = 0;
   bool timed_out = false;
+  remove_listed(dir, &m);
   int status = run(argv[1], dir, &m, &out, &out_len, &err, &err_len, &timed_out);
   if (!out) out = calloc(1, 1);
   if (!err) err = calloc(1, 1);
@@ -254,6 +343,8 @@ int main(int argc, char **argv) {
   if (status >= 128 && !timed_out) fprintf(stderr, "FAIL: killed by signal %d\n", status - 128);
   if (m.stdout_file && !compare_file(dir, m.stdout_file, "stdout", out, out_len, update)) ok = false;
   if (m.stderr_file && !compare_file(dir, m.stderr_file, "stderr", err, err_len, update)) ok = false;
+  if (!check_files(dir, &m, update)) ok = false;
+  remove_listed(dir, &m);
   if (m.stdout_contains && !strstr(out, m.stdout_contains)) {
     fprintf(stderr, "FAIL: stdout lacks \"%s\"\n", m.stdout_contains);
     ok = false;
