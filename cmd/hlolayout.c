@@ -4,12 +4,13 @@
  * Thin: options, wiring, printing and exit codes; the math and the
  * explanations live in layout/, the module's buffers in interp/buffers.h. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
+#include "cmd/common/cli.h"
+#include "cmd/hlolayout_args.h"
 #include "interp/buffers.h"
 #include "layout/layout.h"
 #include "layout/layout_doc.h"
@@ -17,35 +18,8 @@
 #include "layout/shape_text.h"
 #include "parser/load.h"
 
-enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INVALID = 3 };
 /* --map draws at most this much; beyond it the map would not be readable. */
 enum { MAP_MAX_ELEMENTS = 4096, MAP_MAX_SLOTS = 16384 };
-
-typedef enum { FMT_TEXT, FMT_YAML, FMT_JSON } Format;
-typedef enum { MODE_SUMMARY, MODE_INDEX, MODE_OFFSET, MODE_MAP } Mode;
-
-typedef struct {
-  const char *shape, *index, *offset, *module;
-  int64_t top; /* --top N: rows listed by --module, 0 = all */
-  Mode mode;
-  Format format;
-} Options;
-
-static const char USAGE[] =
-    "usage: hlolayout 'SHAPE' [--index I,J,...] [--offset N] [--map] [--format text|yaml|json]\n"
-    "       hlolayout --module MODEL.hlo [--top N] [--format text|yaml|json]\n";
-
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("hlolayout: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  fputs(USAGE, stderr);
-  return EXIT_USAGE;
-}
 
 /* "<what>:1:COL: error: msg", the text and a caret. */
 static int diag(const char *what, const char *text, int64_t offset, const char *msg) {
@@ -55,78 +29,6 @@ static int diag(const char *what, const char *text, int64_t offset, const char *
   return EXIT_INVALID;
 }
 
-static int set_mode(Options *o, Mode m, const char *flag) {
-  if (o->mode != MODE_SUMMARY && o->mode != m)
-    return usage_error("%s cannot be combined with --index, --offset or --map", flag);
-  o->mode = m;
-  return EXIT_OK;
-}
-
-/* Returns EXIT_OK, or an exit status; *help set for --help. */
-static int parse_args(int argc, char **argv, Options *o, bool *help) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *val = NULL;
-    const char *names[] = {"--index", "--offset", "--format", "--module", "--top"};
-    const char *name = NULL;
-    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-      size_t n = strlen(names[k]);
-      if (strncmp(a, names[k], n) == 0 && (a[n] == '\0' || a[n] == '=')) {
-        name = names[k];
-        if (a[n] == '=') {
-          val = a + n + 1;
-        } else {
-          if (i + 1 >= argc) return usage_error("%s needs a value", name);
-          val = argv[++i];
-        }
-      }
-    }
-    int rc = EXIT_OK;
-    if (name && strcmp(name, "--index") == 0) {
-      o->index = val;
-      rc = set_mode(o, MODE_INDEX, name);
-    } else if (name && strcmp(name, "--offset") == 0) {
-      o->offset = val;
-      rc = set_mode(o, MODE_OFFSET, name);
-    } else if (name && strcmp(name, "--module") == 0) {
-      o->module = val;
-    } else if (name && strcmp(name, "--top") == 0) {
-      char *end;
-      errno = 0;
-      long long n = strtoll(val, &end, 10);
-      if (errno || end == val || *end || n < 1)
-        return usage_error("--top needs a positive number of rows, not '%s'", val);
-      o->top = n;
-    } else if (name) {
-      if (strcmp(val, "text") == 0)
-        o->format = FMT_TEXT;
-      else if (strcmp(val, "yaml") == 0)
-        o->format = FMT_YAML;
-      else if (strcmp(val, "json") == 0)
-        o->format = FMT_JSON;
-      else
-        return usage_error("--format must be text, yaml or json, not '%s'", val);
-    } else if (strcmp(a, "--map") == 0) {
-      rc = set_mode(o, MODE_MAP, a);
-    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      *help = true;
-    } else if (a[0] == '-' && a[1] != '\0') {
-      return usage_error("unknown option '%s'", a);
-    } else if (o->shape) {
-      return usage_error("only one SHAPE can be given ('%s' and '%s')", o->shape, a);
-    } else {
-      o->shape = a;
-    }
-    if (rc != EXIT_OK) return rc;
-  }
-  if (*help) return EXIT_OK;
-  if (o->module && o->shape) return usage_error("give either SHAPE or --module, not both");
-  if (o->module && o->mode != MODE_SUMMARY)
-    return usage_error("--index, --offset and --map need a SHAPE, not --module");
-  if (o->top && !o->module) return usage_error("--top needs --module");
-  if (!o->module && !o->shape) return usage_error("missing SHAPE, e.g. 'f32[3,5]{1,0:T(2,2)}'");
-  return EXIT_OK;
-}
 
 /* ---------- reading the --index / --offset values ---------- */
 
@@ -840,14 +742,14 @@ static int run_module(const Options *o) {
   Module *m = parse_load_module(o->module, &src, &report, &kind);
   int rc = EXIT_OK;
   if (!m) {
-    if (kind == ERR_RUNTIME) fputs("hlolayout: ", stderr);
+    if (kind == ERR_RUNTIME) fputs("hlolayout: error: ", stderr);
     fputs(report.data ? report.data : "", stderr);
     rc = kind == ERR_RUNTIME ? EXIT_RUNTIME : EXIT_INVALID;
   } else {
     BufferReport r;
     Error err = {0};
     if (!buffers_report(m, &r, &err)) {
-      fprintf(stderr, "hlolayout: %s\n", err.msg);
+      cli_error("hlolayout", "%s", err.msg);
       rc = EXIT_RUNTIME;
     } else {
       int64_t shown = o->top && o->top < r.nrows ? o->top : r.nrows;
@@ -867,10 +769,15 @@ static int run_module(const Options *o) {
 int main(int argc, char **argv) {
   Options o = {0};
   bool help = false;
-  int rc = parse_args(argc, argv, &o, &help);
+  bool version = false;
+  int rc = hlolayout_parse_args(argc, argv, &o, &help, &version);
   if (rc != EXIT_OK) return rc;
   if (help) {
-    fputs(USAGE, stdout);
+    hlolayout_help(stdout);
+    return EXIT_OK;
+  }
+  if (version) {
+    cli_print_version("hlolayout");
     return EXIT_OK;
   }
   rc = o.module ? run_module(&o) : run_shape(&o);

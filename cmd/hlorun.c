@@ -1,6 +1,6 @@
 /* hlorun: parse, check, print and run an HLO module.
- * Exit status (docs/cli.md): 0 ok, 1 runtime failure, 2 usage, 3 the model
- * does not parse or verify. */
+ * Exit status (docs/cli.md, cmd/common/cli.h): 0 ok, 1 runtime failure,
+ * 2 usage, 3 the model does not parse or verify. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,17 +10,26 @@
 #include "parser/load.h"
 #include "parser/print.h"
 
+#include "cmd/common/cli.h"
 #include "cmd/hlorun_run.h"
 
-enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INVALID = 3 };
-
-static void usage(FILE *f) {
-  fputs("usage: hlorun MODEL.hlo [--check | --print-module]\n"
-        "  MODEL.hlo       HLO text module; '-' reads standard input\n"
-        "  --check         parse and verify only; exit 0 if the module is valid\n"
-        "  --print-module  print the module back as canonical HLO text\n",
+static void help(FILE *f) {
+  fputs("usage: hlorun MODEL.hlo [--check | --print-module] [run options]\n"
+        "Parses, verifies and runs an XLA HLO text module on the CPU (docs/cli.md).\n"
+        "  MODEL.hlo                 HLO text module; '-' reads standard input\n"
+        "  --check                   parse and verify only; exit 0 if the module is valid\n"
+        "  --print-module            print the module back as canonical HLO text\n"
+        "  -h, --help                this help\n"
+        "  --version                 the version and git revision\n",
         f);
   hlorun_run_usage(f);
+  fputs("exit status:\n"
+        "  0  success\n"
+        "  1  runtime failure (bad input data, memory space exhausted, unsupported\n"
+        "     feature named in the message, a file that cannot be written)\n"
+        "  2  usage error\n"
+        "  3  the model does not parse or verify\n",
+        f);
 }
 
 /* --print-module: the canonical text (docs/hlo-print.md) on stdout. */
@@ -31,7 +40,7 @@ static int print_to_stdout(const Module *m) {
   bool ok = !sb.oom && fwrite(sb.data, 1, sb.len, stdout) == sb.len && fflush(stdout) == 0;
   sb_free(&sb);
   if (ok) return EXIT_OK;
-  fprintf(stderr, "hlorun: cannot write the printed module\n");
+  cli_error("hlorun", "cannot write the printed module");
   return EXIT_RUNTIME;
 }
 
@@ -42,10 +51,9 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int run_opt = hlorun_run_option(argc, argv, &i, &run_args);
-    if (run_opt < 0) {
-      usage(stderr);
+    if (run_opt < 0) { /* the error is printed */
       hlorun_run_args_free(&run_args);
-      return EXIT_USAGE;
+      return cli_try_help("hlorun");
     }
     if (run_opt > 0) continue;
     if (strcmp(a, "--check") == 0) {
@@ -53,28 +61,26 @@ int main(int argc, char **argv) {
     } else if (strcmp(a, "--print-module") == 0) {
       print = true;
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      usage(stdout);
+      help(stdout);
+      hlorun_run_args_free(&run_args);
+      return EXIT_OK;
+    } else if (cli_is_version(a)) {
+      cli_print_version("hlorun");
       hlorun_run_args_free(&run_args);
       return EXIT_OK;
     } else if (a[0] == '-' && a[1] != '\0') {
-      fprintf(stderr, "hlorun: unknown option %s\n", a);
-      usage(stderr);
       hlorun_run_args_free(&run_args);
-      return EXIT_USAGE;
+      return cli_usage_error("hlorun", "unknown option '%s'", a);
     } else if (path) {
-      fprintf(stderr, "hlorun: more than one model given (%s, %s)\n", path, a);
-      usage(stderr);
       hlorun_run_args_free(&run_args);
-      return EXIT_USAGE;
+      return cli_usage_error("hlorun", "more than one model given ('%s' and '%s')", path, a);
     } else {
       path = a;
     }
   }
   if (!path) {
-    fprintf(stderr, "hlorun: no model given\n");
-    usage(stderr);
     hlorun_run_args_free(&run_args);
-    return EXIT_USAGE;
+    return cli_usage_error("hlorun", "no model given");
   }
 
   ModuleSource src;
@@ -84,7 +90,7 @@ int main(int argc, char **argv) {
   Module *m = parse_load_module(path, &src, &report, &kind);
   int status = EXIT_OK;
   if (!m) {
-    if (kind == ERR_RUNTIME) fputs("hlorun: ", stderr);
+    if (kind == ERR_RUNTIME) fputs("hlorun: error: ", stderr);
     fputs(report.data ? report.data : "", stderr);
     status = kind == ERR_RUNTIME ? EXIT_RUNTIME : EXIT_INVALID;
   } else if (print) {

@@ -35,7 +35,8 @@ void hlorun_run_usage(FILE *f) {
         "  --memory-config FILE.yaml memory spaces (capacity, bandwidth)\n"
         "  --stats[=FILE]            memory/time report after the run (stderr by default)\n"
         "  --stats-format text|yaml|json\n"
-        "  --trace[=text|yaml|json]  one line per executed instruction (stderr)\n"
+        "  --trace[=FILE]            one line per executed instruction (stderr by default)\n"
+        "  --trace-format text|yaml|json\n"
         "  --replicas N              run N replicas (default: the module's replica_count)\n"
         "  --partitions N            run N partitions (default: the module's num_partitions);\n"
         "                            replicas x partitions devices (at most 64), one thread\n"
@@ -174,11 +175,24 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
     if (arg[7] == '=') a->stats_file = arg + 8;
     return 1;
   }
+  if (hlorun_is(arg, "--trace-format")) {
+    if (!(v = hlorun_value(argc, argv, i, "--trace-format")) ||
+        !hlorun_format(v, &a->trace_format)) {
+      fprintf(stderr, "hlorun: error: --trace-format takes text, yaml or json\n");
+      return -1;
+    }
+    return 1;
+  }
   if (hlorun_is(arg, "--trace")) {
+    /* --trace=text|yaml|json names the format (as before --trace-format
+     * existed); any other --trace=VALUE is the file to write. */
     a->trace = true;
     if (arg[7] == '=' && !hlorun_format(arg + 8, &a->trace_format)) {
-      fprintf(stderr, "hlorun: error: --trace takes text, yaml or json\n");
-      return -1;
+      if (!arg[8]) {
+        fprintf(stderr, "hlorun: error: --trace= needs a file name\n");
+        return -1;
+      }
+      a->trace_file = arg + 8;
     }
     return 1;
   }
@@ -455,6 +469,7 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   MemConfig cfg;
   if (a->device && a->memory_config) {
     fprintf(stderr, "%s: error: --device and --memory-config exclude each other\n", prog);
+    fprintf(stderr, "Try '%s --help' for more information.\n", prog);
     return 2;
   }
   bool ok = true;
@@ -495,7 +510,14 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   opt.seed = a->seed;
   opt.stats = a->stats;
   opt.repeat = a->repeat;
-  opt.trace = a->trace ? stderr : NULL;
+  FILE *trace = a->trace ? stderr : NULL;
+  if (a->trace_file && !(trace = fopen(a->trace_file, "w"))) {
+    fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->trace_file, strerror(errno));
+    hlorun_inputs_free(&in);
+    hlorun_inputs_free(&feed);
+    return 1;
+  }
+  opt.trace = trace;
   opt.trace_format = a->trace_format;
   opt.infeed = feed.items;
   opt.ninfeed = feed.n;
@@ -505,6 +527,11 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   ok = run_module(m, &opt, in.items, in.n, &res, &err);
   hlorun_inputs_free(&in);
   hlorun_inputs_free(&feed);
+  if (trace && trace != stderr && fclose(trace) != 0 && ok) {
+    fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->trace_file, strerror(errno));
+    run_result_free(&res);
+    return 1;
+  }
   if (!ok) {
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     return 1;

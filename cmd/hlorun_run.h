@@ -27,6 +27,7 @@ typedef struct HlorunRunArgs {
   const char *stats_file; /* --stats=FILE; default stderr */
   RunFormat stats_format;
   bool trace;
+  const char *trace_file; /* --trace=FILE; default stderr */
   RunFormat trace_format;
   bool random_inputs;
   uint64_t seed;

@@ -9,7 +9,7 @@ if(CRITERION_FOUND)
     add_test(NAME unit/${name} COMMAND ${name} --jobs=1 --short-filename)
   endforeach()
 else()
-  message(WARNING "Criterion not found: unit tests are not built (scripts/bootstrap.sh installs it)")
+  message(STATUS "Criterion not found: unit tests are not built (scripts/bootstrap.sh --tests installs it)")
 endif()
 
 # Golden cases: every testdata/**/<case>.yaml manifest is one test.
@@ -50,3 +50,8 @@ foreach(src ${BENCHES})
   add_executable(${name} ${src})
   target_link_libraries(${name} PRIVATE hlo)
 endforeach()
+
+# cmake --install puts both tools in PREFIX/bin, and they run from there.
+add_test(NAME cli/install
+         COMMAND sh -c "rm -rf install-test && ${CMAKE_COMMAND} --install . --prefix install-test >/dev/null && install-test/bin/hlorun --version && install-test/bin/hlolayout --version && test -f install-test/share/doc/hlotools/cli.md"
+         WORKING_DIRECTORY ${CMAKE_BINARY_DIR})

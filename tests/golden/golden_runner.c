@@ -13,8 +13,10 @@
  *   files:                     # optional: files the program must write,
  *     out/x.npy: x.expected.npy   #   each byte-identical to the expected one
  *   absent: [out/y.npy]        # optional: files that must not exist afterwards
+ *   exists: [trace.txt]        # optional: files that must exist afterwards
+ *                              #   (any content: timings, say)
  *
- * Paths in files/absent are relative to the manifest's directory; they are
+ * Paths in files/absent/exists are relative to the manifest's directory; they are
  * removed before the run (so a stale file cannot pass) and after it.
  * Usage: golden_runner BINDIR MANIFEST [--update]
  * --update rewrites the stdout/stderr files named in the manifest with what
@@ -50,6 +52,8 @@ typedef struct {
   int nfiles;
   char *absent[MAX_PAIRS];
   int nabsent;
+  char *exists[MAX_PAIRS];
+  int nexists;
 } Manifest;
 
 static void free_manifest(Manifest *m) {
@@ -63,6 +67,7 @@ static void free_manifest(Manifest *m) {
   for (int i = 0; i < m->nenv; i++) free(m->env_key[i]), free(m->env_val[i]);
   for (int i = 0; i < m->nfiles; i++) free(m->file_got[i]), free(m->file_want[i]);
   for (int i = 0; i < m->nabsent; i++) free(m->absent[i]);
+  for (int i = 0; i < m->nexists; i++) free(m->exists[i]);
 }
 
 static char *read_file(const char *path, size_t *len) {
@@ -103,7 +108,7 @@ static bool parse_manifest(const char *path, Manifest *m) {
   yaml_parser_set_input_file(&p, f);
   m->timeout = 120;
   char *key = NULL;
-  bool in_args = false, in_absent = false, ok = true, done = false;
+  bool in_args = false, in_absent = false, in_exists = false, ok = true, done = false;
   int depth = 0;
   /* inside "env:" or "files:" (a mapping of pairs): which, and the pending key */
   const char *in_map = NULL;
@@ -133,9 +138,10 @@ static bool parse_manifest(const char *path, Manifest *m) {
       case YAML_SEQUENCE_START_EVENT:
         in_args = key && strcmp(key, "args") == 0;
         in_absent = key && strcmp(key, "absent") == 0;
+        in_exists = key && strcmp(key, "exists") == 0;
         break;
       case YAML_SEQUENCE_END_EVENT:
-        in_args = in_absent = false;
+        in_args = in_absent = in_exists = false;
         free(key);
         key = NULL;
         break;
@@ -145,6 +151,8 @@ static bool parse_manifest(const char *path, Manifest *m) {
           if (m->nargs < MAX_ARGS) m->args[m->nargs++] = strdup(v);
         } else if (in_absent) {
           if (m->nabsent < MAX_PAIRS) m->absent[m->nabsent++] = strdup(v);
+        } else if (in_exists) {
+          if (m->nexists < MAX_PAIRS) m->exists[m->nexists++] = strdup(v);
         } else if (in_map && !map_key) {
           map_key = strdup(v);
         } else if (in_map) {
@@ -283,10 +291,14 @@ static void remove_listed(const char *dir, const Manifest *m) {
     snprintf(path, sizeof path, "%s/%s", dir, m->absent[i]);
     unlink(path);
   }
+  for (int i = 0; i < m->nexists; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, m->exists[i]);
+    unlink(path);
+  }
 }
 
 /* files: each produced file byte-identical to its expected file (--update
- * copies it over); absent: none of these exists. */
+ * copies it over); absent: none of these exists; exists: each of these does. */
 static bool check_files(const char *dir, const Manifest *m, bool update) {
   bool ok = true;
   char path[4096];
@@ -306,6 +318,13 @@ static bool check_files(const char *dir, const Manifest *m, bool update) {
     snprintf(path, sizeof path, "%s/%s", dir, m->absent[i]);
     if (access(path, F_OK) == 0) {
       fprintf(stderr, "FAIL: %s exists but should not\n", m->absent[i]);
+      ok = false;
+    }
+  }
+  for (int i = 0; i < m->nexists; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, m->exists[i]);
+    if (access(path, F_OK) != 0) {
+      fprintf(stderr, "FAIL: %s was not written\n", m->exists[i]);
       ok = false;
     }
   }

@@ -1,0 +1,37 @@
+/* The shared error and usage style of the commands (cmd/common/cli.h). */
+#include "cmd/common/cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "cmd/version_gen.h"
+
+void cli_error(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: error: ", prog);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+int cli_try_help(const char *prog) {
+  fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+  return EXIT_USAGE;
+}
+
+int cli_usage_error(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: error: ", prog);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return cli_try_help(prog);
+}
+
+void cli_print_version(const char *prog) {
+  printf("%s (hlotools) %s (git %s)\n", prog, HLO_VERSION, HLO_GIT_REVISION);
+}
+
+bool cli_is_version(const char *arg) { return strcmp(arg, "--version") == 0; }
