@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian packages), configures and builds.
-#   scripts/bootstrap.sh            release build in build/
-#   scripts/bootstrap.sh --asan     ASan+UBSan build in build-asan/
+#   scripts/bootstrap.sh            the tools (hlorun, hlolayout) in build/bin:
+#                                   only what building and running them needs
+#   scripts/bootstrap.sh --tests    everything in build/: tools, unit tests,
+#                                   golden runner, benchmarks (adds Criterion,
+#                                   numpy, clang and its sanitizer/fuzzer runtimes)
+#   scripts/bootstrap.sh --asan     as --tests, under ASan+UBSan, in build-asan/
 # Idempotent and quiet when everything is already present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(cmake make gcc pkg-config re2c bison libyaml-dev libcriterion-dev libopenblas-dev
-          python3-numpy clang libclang-rt-14-dev)
+# Building and running the tools.
+PACKAGES=(cmake make gcc libc6-dev pkg-config re2c bison libyaml-dev libopenblas-dev)
+# Testing: unit tests, golden/corpus scripts, sanitizers and fuzzing.
+TEST_PACKAGES=(libcriterion-dev python3-numpy clang libclang-rt-14-dev)
+[ "${1:-}" = "" ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -23,14 +30,16 @@ fi
 
 build=build
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+targets=(--target hlorun hlolayout)
 case "${1:-}" in
-  --asan) build=build-asan; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHLO_SANITIZE=ON) ;;
+  --asan) build=build-asan; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHLO_SANITIZE=ON); targets=() ;;
+  --tests) targets=() ;;
   "") ;;
-  *) echo "usage: scripts/bootstrap.sh [--asan]" >&2; exit 2 ;;
+  *) echo "usage: scripts/bootstrap.sh [--tests | --asan]" >&2; exit 2 ;;
 esac
 [ "${CI:-}" = "true" ] && flags+=(-DHLO_WERROR=ON)
 cmake -S . -B "$build" "${flags[@]}" >/dev/null
-cmake --build "$build" -j"$(nproc)" -- --no-print-directory >/dev/null 2>"$build/build.log" || {
+cmake --build "$build" "${targets[@]}" -j"$(nproc)" -- --no-print-directory >/dev/null 2>"$build/build.log" || {
   cat "$build/build.log" >&2
   exit 1
 }

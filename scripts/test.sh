@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-scripts/bootstrap.sh
+scripts/bootstrap.sh --tests
 (cd build && ctest --output-on-failure -j"$jobs")
 
 scripts/bootstrap.sh --asan
