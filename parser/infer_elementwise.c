@@ -170,11 +170,31 @@ static bool table_op(InferCtx *c, Shape *out) {
   return result_like(c, out, 0, n, t);
 }
 
-/* select(pred, on_true, on_false) */
+/* select(pred, on_true, on_false).  The operation-semantics seed: pred has
+ * the operands' dimensions, or is a scalar PRED that picks a whole operand
+ * ("a restricted form of broadcasting"); tuples are selected as scalars, so
+ * they need a scalar pred and the same shape on both sides. */
 static bool infer_select(InferCtx *c, Shape *out) {
-  if (!infer_need_arrays(c, 0, 3)) return false;
   const Shape *p = infer_oshape(c, 0), *a = infer_oshape(c, 1), *b = infer_oshape(c, 2);
+  if (!infer_need_arrays(c, 0, 1)) return false;
   if (p->etype != ET_PRED) return infer_fail(c, "predicate must be pred, got %s", infer_str(c, p));
+  if (shape_is_tuple(a) || shape_is_tuple(b)) {
+    if (p->rank != 0)
+      return infer_fail(c, "selecting tuples needs a scalar predicate, got %s", infer_str(c, p));
+    if (!shape_compatible(a, b))
+      return infer_fail(c, "on_true and on_false have different shapes: %s and %s",
+                        infer_str(c, a), infer_str(c, b));
+    *out = *a;
+    return true;
+  }
+  if (!infer_need_arrays(c, 1, 2)) return false;
+  if (p->rank == 0 && a->rank != 0) {
+    if (!infer_same_etype_ignoring_fp(a->etype, b->etype))
+      return infer_fail(c, "on_true and on_false have different element types: %s and %s",
+                        infer_str(c, a), infer_str(c, b));
+    if (!same_dims(c, 1, 2, 1)) return false;
+    return result_like(c, out, 1, 3, infer_higher_precision(a->etype, b->etype));
+  }
   if (!infer_same_etype_ignoring_fp(a->etype, b->etype))
     return infer_fail(c, "on_true and on_false have different element types: %s and %s",
                       infer_str(c, a), infer_str(c, b));
