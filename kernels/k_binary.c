@@ -28,10 +28,7 @@ bool k_binary_lookup(const char *name, KBinaryOp *op) {
 EType k_binary_result_type(KBinaryOp op, EType t) {
   bool fl = etype_is_float(t), cx = etype_is_complex(t), in = etype_is_int(t), pr = t == ET_PRED;
   switch (op) {
-  case KB_ADD: case KB_MUL: return fl || cx || in || pr ? t : ET_INVALID;
-  /* Complex numbers have no order: XLA's evaluator refuses maximum/minimum
-   * on them (UnsupportedTypeError), and so do we. */
-  case KB_MAX: case KB_MIN: return fl || in || pr ? t : ET_INVALID;
+  case KB_ADD: case KB_MUL: case KB_MAX: case KB_MIN: return fl || cx || in || pr ? t : ET_INVALID;
   case KB_SUB: case KB_DIV: case KB_POW: return fl || cx || in ? t : ET_INVALID;
   case KB_REM: return fl || in ? t : ET_INVALID;
   case KB_ATAN2: return fl || cx ? t : ET_INVALID;
@@ -85,6 +82,11 @@ FLOAT_BINARY(binary_f64, double, , f64)
     case KB_DIV: LOOP(a[i] / b[i]); break;                                                          \
     case KB_POW: LOOP(cpow_##S##_xla(a[i], b[i])); break;                                           \
     case KB_ATAN2: LOOP(catan2_##S##_xla(a[i], b[i])); break;                                       \
+    /* base/cmplx.h: StableHLO's lexicographic order, NaN wins */                                   \
+    case KB_MAX: LOOP(cmplx_pick_second(creal##S(a[i]), cimag##S(a[i]), creal##S(b[i]),             \
+                                        cimag##S(b[i]), true) ? b[i] : a[i]); break;                \
+    case KB_MIN: LOOP(cmplx_pick_second(creal##S(a[i]), cimag##S(a[i]), creal##S(b[i]),             \
+                                        cimag##S(b[i]), false) ? b[i] : a[i]); break;               \
     default: break;                                                                                 \
     }                                                                                               \
   }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "kernels/k_common.h"
+#include "base/cmplx.h"
 
 #include "base/hostmem.h"
 
@@ -210,6 +211,10 @@ void k_permute(int es, const void *src, int rank, const int64_t *src_dims, const
 #define ADD_PRD(T, U, a, b) ((T)((a) | (b)))
 #define MUL_FLT(T, U, a, b) ((a) * (b))
 #define MUL_CPX MUL_FLT
+#define MAX_CPX(T, U, a, b) \
+  (cmplx_pick_second(creal(a), cimag(a), creal(b), cimag(b), true) ? (b) : (a))
+#define MIN_CPX(T, U, a, b) \
+  (cmplx_pick_second(creal(a), cimag(a), creal(b), cimag(b), false) ? (b) : (a))
 #define MUL_INT(T, U, a, b) ((T)(U)((uint64_t)(U)(a) * (uint64_t)(U)(b)))
 #define MUL_PRD(T, U, a, b) ((T)((a) & (b)))
 #define MAX_FLT(T, U, a, b) ((a) > (b) ? (a) : (b) > (a) ? (b) : (a) != (a) ? (a) : (b) != (b) ? (b) : signbit(a) ? (b) : (a))
@@ -236,7 +241,8 @@ void k_permute(int es, const void *src, int rank, const int64_t *src_dims, const
   }
 #define DEF_ALL_FLT(ET, T, U) DEF_LOOP(ADD, ET, T, U, FLT) DEF_LOOP(MUL, ET, T, U, FLT) \
   DEF_LOOP(MAX, ET, T, U, FLT) DEF_LOOP(MIN, ET, T, U, FLT)
-#define DEF_ALL_CPX(ET, T, U) DEF_LOOP(ADD, ET, T, U, CPX) DEF_LOOP(MUL, ET, T, U, CPX)
+#define DEF_ALL_CPX(ET, T, U) DEF_LOOP(ADD, ET, T, U, CPX) DEF_LOOP(MUL, ET, T, U, CPX) \
+  DEF_LOOP(MAX, ET, T, U, CPX) DEF_LOOP(MIN, ET, T, U, CPX)
 #define DEF_ALL_INT(ET, T, U) DEF_LOOP(ADD, ET, T, U, INT) DEF_LOOP(MUL, ET, T, U, INT) \
   DEF_LOOP(MAX, ET, T, U, INT) DEF_LOOP(MIN, ET, T, U, INT) DEF_LOOP(AND, ET, T, U, INT)  \
   DEF_LOOP(OR, ET, T, U, INT) DEF_LOOP(XOR, ET, T, U, INT)
@@ -252,7 +258,7 @@ static CombLoop comb_loop(KReduceOp op, EType ct) {
 #define ENTRY_FLT(ET) \
   case ET_##ET: return op == K_RED_ADD ? comb_ADD_##ET : op == K_RED_MUL ? comb_MUL_##ET : \
                        op == K_RED_MAX ? comb_MAX_##ET : op == K_RED_MIN ? comb_MIN_##ET : NULL;
-#define ENTRY_CPX(ET) case ET_##ET: return op == K_RED_ADD ? comb_ADD_##ET : op == K_RED_MUL ? comb_MUL_##ET : NULL;
+#define ENTRY_CPX ENTRY_FLT
 #define ENTRY_INT(ET)                                                                            \
   case ET_##ET:                                                                                  \
     switch (op) {                                                                                \

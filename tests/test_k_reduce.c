@@ -1,3 +1,4 @@
+#include <math.h>
 #include <criterion/criterion.h>
 
 #include "kernels/k_reduce.h"
@@ -283,9 +284,31 @@ Test(k_reduce, errors) {
   cr_expect_not(k_reduce(1, &X, (const void *[]){&init}, 1, (int64_t[]){2}, &ra, &O, &err));
   cr_expect_not(k_reduce(1, &X, (const void *[]){&init}, 1, (int64_t[]){1}, &ra, &O, &err));
   cr_expect_not(k_reduce(1, &X, (const void *[]){&init}, 2, (int64_t[]){0, 0}, &ra, &O, &err));
-  KArray C = ka(ET_C64, 2, d, x), OCx = ka(ET_C64, 1, od, o);
+  float cx[12] = {0}, co[6], cinit[2] = {0, 0};
+  KArray C = ka(ET_C64, 2, d, cx), OCx = ka(ET_C64, 1, od, co);
+  cr_expect_not(k_reduce(1, &C, (const void *[]){cinit}, 1, (int64_t[]){0}, &rx, &OCx, &err));
+}
+
+/* Complex maximum/minimum: StableHLO's lexicographic order on (re, im);
+ * a NaN part wins. */
+Test(k_reduce, complex_max_min_lexicographic) {
+  float x[] = {1, 2, 4, -1, 4, -3, /* row 1 */ 0, 9, NAN, 0, 2, 2};
+  float o[4], init[2] = {-100, 0};
+  int64_t d[] = {2, 3}, od[] = {2};
+  KArray X = ka(ET_C64, 2, d, x), O = ka(ET_C64, 1, od, o);
   KReducer rmax = {MAX1, NULL, NULL};
-  cr_expect_not(k_reduce(1, &C, (const void *[]){&init}, 1, (int64_t[]){0}, &rmax, &OCx, &err));
+  Error err;
+  cr_assert(k_reduce(1, &X, (const void *[]){init}, 1, (int64_t[]){1}, &rmax, &O, &err), "%s",
+            err.msg);
+  cr_expect(o[0] == 4 && o[1] == -1, "row 0: (%g, %g)", o[0], o[1]);
+  cr_expect(isnan(o[2]) && o[3] == 0, "row 1: (%g, %g)", o[2], o[3]);
+  KReducer rmin = {(KReduceOp[]){K_RED_MIN}, NULL, NULL};
+  float big[2] = {100, 0};
+  x[6 + 2] = 7; /* row 1 without NaN: (0,9), (7,0), (2,2) */
+  cr_assert(k_reduce(1, &X, (const void *[]){big}, 1, (int64_t[]){1}, &rmin, &O, &err), "%s",
+            err.msg);
+  cr_expect(o[0] == 1 && o[1] == 2, "row 0: (%g, %g)", o[0], o[1]);
+  cr_expect(o[2] == 0 && o[3] == 9, "row 1: (%g, %g)", o[2], o[3]);
 }
 
 /* ----------------------------------------------------------- reduce-window */
