@@ -126,7 +126,10 @@ static bool fold(EvalCtx *ctx, const Instr *in, const Reducer *r, EType t, int64
     return ok;
   }
   memcpy(out, xs[0], bytes);
-  VecFn vf = {ctx, r->comp, in, 0, NULL, NULL};
+  VecFn vf = {.ctx = ctx, .comp = r->comp, .in = in};
+  EType at[2] = {t, t};
+  vf.arg_types = at;
+  vf.out_types = at;
   bool ok = true;
   for (int j = 1; j < g && ok; j++) {
     void *acc[1] = {out};

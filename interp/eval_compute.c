@@ -166,7 +166,7 @@ static bool exec_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *r
   if (!comp)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs to_apply", in->name);
   KReduceOp ops[8];
-  VecFn vf = {ctx, comp, in, 0, NULL, NULL};
+  VecFn vf = {.ctx = ctx, .comp = comp, .in = in};
   KReducer red = {NULL, reduce_cb, &vf};
   if (reducer_recognise(comp, nvals, ops)) red = (KReducer){ops, NULL, NULL};
   EvalViews vs = {0};
@@ -175,6 +175,10 @@ static bool exec_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *r
   bool ok = true;
   ok = ok && eval_view_operands(ctx, fr, in, 2 * nvals, &vs, err);
   for (int i = 0; i < nvals && ok; i++) inits[i] = vs.a[nvals + i].data;
+  EType at[16], ot[8]; /* the reducer sees (accumulators, values) of the operands' types */
+  for (int i = 0; i < nvals && ok; i++) at[i] = at[nvals + i] = ot[i] = vs.a[i].etype;
+  vf.arg_types = at;
+  vf.out_types = ot;
   if (ok) ok = eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != nvals)
     ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results for %d inputs",
@@ -203,7 +207,7 @@ static bool exec_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, co
   if (!sc || !scat)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs select and scatter",
                      in->name);
-  VecFn sf = {ctx, sc, in, 0, NULL, NULL}, cf = {ctx, scat, in, 0, NULL, NULL};
+  VecFn sf = {.ctx = ctx, .comp = sc, .in = in}, cf = {.ctx = ctx, .comp = scat, .in = in};
   KSelect sel = {K_SEL_NONE, select_cb, &sf};
   const Instr *r = sc->root;
   if (r && r->op == OP_COMPARE && r->noperands == 2 && r->operands[0]->op == OP_PARAMETER &&
@@ -225,6 +229,12 @@ static bool exec_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, co
   EvalOuts o = {0};
   bool ok = true;
   ok = ok && eval_view_operands(ctx, fr, in, 3, &vs, err);
+  EType t2[2], pred = ET_PRED; /* select: (T, T) -> pred; scatter: (T, T) -> T */
+  if (ok) {
+    t2[0] = t2[1] = vs.a[0].etype;
+    sf.arg_types = cf.arg_types = cf.out_types = t2;
+    sf.out_types = &pred;
+  }
   if (ok) ok = eval_outs_new(ctx, in, rs, &o, err);
   if (ok) {
     EvalWindow w;

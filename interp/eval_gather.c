@@ -92,13 +92,17 @@ bool eval_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Val
   KScatterDims d = {list_n(uw), list_v(uw), list_n(iw), list_v(iw), list_n(sm), list_v(sm),
                     list_n(ib), list_v(ib), list_v(sb), ivd};
   KReduceOp ops[8];
-  VecFn vf = {ctx, comp, in, 0, NULL, NULL};
+  VecFn vf = {.ctx = ctx, .comp = comp, .in = in};
   KReducer red = {NULL, reduce_cb, &vf};
   if (scatter_known(comp, nvals, ops)) red = (KReducer){ops, NULL, NULL};
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = true;
   ok = ok && eval_view_operands(ctx, fr, in, in->noperands, &vs, err);
+  EType at[16], ot[8]; /* the combiner sees (current, update) in the operands' types */
+  for (int i = 0; i < nvals && i < 8 && ok; i++) at[i] = at[nvals + i] = ot[i] = vs.a[i].etype;
+  vf.arg_types = at;
+  vf.out_types = ot;
   ok = ok && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != nvals)
     ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results for %d operands",

@@ -201,7 +201,7 @@ bool eval_partial_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *
     ok = v->info ? eval_view(ctx, &vs, v, in, err) : fail(in, err, "operands must be arrays");
   }
   ok = ok && eval_outs_new(ctx, in, rs, &o, err) && plan(in, rd, &vs, &o, &p, err);
-  VecFn f = {ctx, cmp, in, 0, NULL, NULL};
+  VecFn f = {.ctx = ctx, .comp = cmp, .in = in};
   ok = ok && reduce_bins(&f, &p, vs.a, vs.a + p.k, o.a, err);
   vecfn_free(&f);
   eval_views_free(&vs);

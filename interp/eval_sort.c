@@ -56,13 +56,17 @@ bool eval_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value 
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: sort needs 1..%d operands, dimensions={d} and to_apply",
                      in->name, EVAL_MAX_OUTS);
-  VecFn vf = {ctx, comp, in, 0, NULL, NULL};
+  VecFn vf = {.ctx = ctx, .comp = comp, .in = in};
   KComparator cmp = {K_CMP_CALLBACK, 0, false, compare_cb, &vf};
   known_comparator(comp, nops, &cmp);
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = true;
   ok = ok && eval_view_operands(ctx, fr, in, nops, &vs, err);
+  EType at[2 * EVAL_MAX_OUTS], pred = ET_PRED; /* the comparator: (a0, b0, a1, b1, ...) -> pred */
+  for (int k = 0; k < nops && ok; k++) at[2 * k] = at[2 * k + 1] = vs.a[k].etype;
+  vf.arg_types = at;
+  vf.out_types = &pred;
   ok = ok && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != nops)
     ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results for %d operands",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "interp/eval_vecfn.h"
+#include "layout/etype_convert.h"
 
 /* --- reducers --- */
 
@@ -131,12 +132,24 @@ void vecfn_free(VecFn *f) {
   free(f->pshape);
 }
 
-/* Runs f's body once on args (data in natural storage, each wrapped with
- * its parameter's shape) with the instruction shapes ov (NULL: as written)
- * and copies result leaf i whole into outs[i]. */
+static EType arg_type(const VecFn *f, int i) {
+  return f->arg_types ? f->arg_types[i] : f->pshape[i]->etype;
+}
+
+static EType out_type(const VecFn *f, int i) {
+  if (f->out_types) return f->out_types[i];
+  const Shape *rs = &f->comp->root->shape;
+  return shape_is_tuple(rs) ? rs->tuple[i].etype : rs->etype;
+}
+
+/* Runs f's body once on args (count elements each, of arg_type) wrapped with
+ * its parameter's shape, converted first where the parameter's element type
+ * differs; ov are the instruction shapes (NULL: as written).  Copies result
+ * leaf i whole into outs[i], converted to out_type. */
 static bool run_body(VecFn *f, int nargs, const void *const *args, const Shape *const *ov,
-                     int nouts, void *const *outs, Error *err) {
+                     int64_t count, int nouts, void *const *outs, Error *err) {
   Value *av[VECFN_MAX_ARGS];
+  void *converted[VECFN_MAX_ARGS] = {0};
   bool ok = true;
   int made = 0;
   for (int i = 0; i < nargs && ok; i++) {
@@ -145,7 +158,18 @@ static bool run_body(VecFn *f, int nargs, const void *const *args, const Shape *
       ok = false;
       break;
     }
-    av[i] = value_wrap_external(f->pshape[i], ai, (void *)args[i]);
+    const void *data = args[i];
+    EType want = f->pshape[i]->etype;
+    if (arg_type(f, i) != want) {
+      converted[i] = malloc((size_t)(count * etype_storage_bytes(want)) + 1);
+      if (!converted[i]) {
+        ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+        break;
+      }
+      etype_convert_array(want, converted[i], arg_type(f, i), data, count);
+      data = converted[i];
+    }
+    av[i] = value_wrap_external(f->pshape[i], ai, (void *)data);
     if (!av[i]) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
     else made++;
   }
@@ -156,6 +180,7 @@ static bool run_body(VecFn *f, int nargs, const void *const *args, const Shape *
     f->ctx->vc.uncounted--;
   }
   for (int i = 0; i < made; i++) value_unref(&f->ctx->vc, av[i]);
+  for (int i = 0; i < nargs; i++) free(converted[i]);
   if (!ok) return false;
   int nr = r->ntuple ? r->ntuple : 1;
   if (nr != nouts) ok = error_set(err, ERR_RUNTIME, -1, "computation %s: %d results, want %d",
@@ -168,7 +193,13 @@ static bool run_body(VecFn *f, int nargs, const void *const *args, const Shape *
       ok = leaf->info ? false : error_set(err, ERR_RUNTIME, -1, "bad reducer result");
       break;
     }
-    memcpy(outs[i], d, (size_t)leaf->info->dense_bytes);
+    EType lt = leaf->info->shape->etype;
+    if (lt == out_type(f, i)) memcpy(outs[i], d, (size_t)leaf->info->dense_bytes);
+    else if (etype_is_float(lt) && etype_is_float(out_type(f, i)))
+      etype_convert_array(out_type(f, i), outs[i], lt, d, count);
+    else
+      ok = error_set(err, ERR_RUNTIME, -1, "computation %s: result %d is %s, want %s",
+                     f->comp->name, i, etype_name(lt), etype_name(out_type(f, i)));
     value_tmp_free(&tmp);
   }
   value_unref(&f->ctx->vc, r);
@@ -185,13 +216,10 @@ static bool vecfn_call_each(VecFn *f, int nargs, const void *const *args, int no
   if (nouts > VECFN_MAX_ARGS) return error_set(err, ERR_RUNTIME, -1, "too many results");
   for (int64_t j = 0; j < n; j++) {
     for (int i = 0; i < nargs; i++)
-      a[i] = (const char *)args[i] + j * etype_storage_bytes(f->pshape[i]->etype);
-    for (int i = 0; i < nouts; i++) {
-      const Shape *rs = shape_is_tuple(&f->comp->root->shape) ? &f->comp->root->shape.tuple[i]
-                                                               : &f->comp->root->shape;
-      o[i] = (char *)outs[i] + j * etype_storage_bytes(rs->etype);
-    }
-    if (!run_body(f, nargs, a, NULL, nouts, o, err)) return false;
+      a[i] = (const char *)args[i] + j * etype_storage_bytes(arg_type(f, i));
+    for (int i = 0; i < nouts; i++)
+      o[i] = (char *)outs[i] + j * etype_storage_bytes(out_type(f, i));
+    if (!run_body(f, nargs, a, NULL, 1, nouts, o, err)) return false;
   }
   return true;
 }
@@ -207,7 +235,7 @@ bool vecfn_call(VecFn *f, int nargs, const void *const *args, int nouts,
                      f->comp->name, f->comp->nparams, nargs);
   if (nargs > VECFN_MAX_ARGS) return error_set(err, ERR_RUNTIME, -1, "too many parameters");
   if (per_element(f)) return vecfn_call_each(f, nargs, args, nouts, outs, n, err);
-  return run_body(f, nargs, args, f->ov, nouts, outs, err);
+  return run_body(f, nargs, args, f->ov, n, nouts, outs, err);
 }
 
 bool reduce_cb(void *vctx, int nvals, void *const *acc, const void *const *vals, int64_t n,

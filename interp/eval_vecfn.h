@@ -24,6 +24,13 @@ typedef struct VecFn {
   int64_t n;            /* size the override shapes were built for */
   const Shape **ov;     /* per instruction of comp */
   const Shape **pshape; /* per parameter */
+  /* Element types of the data the caller passes and of the buffers it takes
+   * the results in (NULL: the body's own parameter and result types).  XLA's
+   * shape inference lets a body's scalars differ from the operands in
+   * floating-point precision (an f64 reducer parameter for an f32 operand);
+   * such arguments and results are converted on the way in and out. */
+  const EType *arg_types;
+  const EType *out_types;
 } VecFn;
 /* A body with an instruction that cannot run over vectors (an iota, a
  * reshape, non-scalar intermediates...) runs once per element instead: then
