@@ -26,7 +26,7 @@ static const char *skip_ws(const char *p) {
   return p;
 }
 
-const char *json_value(const char *s, const char *key) {
+static const char *value_of(const char *s, const char *key) {
   size_t n = strlen(key);
   for (const char *p = strchr(s, '"'); p; p = strchr(p + 1, '"')) {
     if (strncmp(p + 1, key, n) || p[1 + n] != '"') continue;
@@ -34,6 +34,31 @@ const char *json_value(const char *s, const char *key) {
     if (*q == ':') return skip_ws(q + 1);
   }
   return NULL;
+}
+
+/* protobuf's JSON name of a field: "conv_result_scale" -> "convResultScale"
+ * (an underscore dropped, the letter after it upper-cased). */
+static void json_name(const char *key, char *out, size_t size) {
+  size_t k = 0;
+  for (const char *p = key; *p && k + 1 < size; p++) {
+    if (*p == '_' && p[1] >= 'a' && p[1] <= 'z') {
+      out[k++] = (char)(p[1] - 'a' + 'A');
+      p++;
+    } else if (*p != '_') {
+      out[k++] = *p;
+    }
+  }
+  out[k] = 0;
+}
+
+/* protobuf's JSON parser takes a field under its proto name or its JSON
+ * name; TF/XLA GPU dumps write the JSON names ("activationMode"). */
+const char *json_value(const char *s, const char *key) {
+  const char *v = value_of(s, key);
+  if (v || !strchr(key, '_')) return v;
+  char camel[128];
+  json_name(key, camel, sizeof camel);
+  return value_of(s, camel);
 }
 
 bool json_number(const char *s, const char *key, double dflt, double *v) {

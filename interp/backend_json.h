@@ -14,7 +14,9 @@
  * or NULL when it has none (or out of memory: *oom set). */
 char *backend_json_text(const Instr *in, bool *oom);
 
-/* The value of key in s, just past its ':' and any blanks, or NULL. */
+/* The value of key in s, just past its ':' and any blanks, or NULL.  key is
+ * the proto field name ("activation_mode"); its JSON name
+ * ("activationMode") matches too, as protobuf's JSON parser takes both. */
 const char *json_value(const char *s, const char *key);
 /* A number, written bare or (proto int64) as a string; dflt if absent.
  * False if present but not a number. */

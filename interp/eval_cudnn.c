@@ -93,6 +93,10 @@ static bool read_config(const Instr *in, const char *target, CudnnKind kind, Cud
     if (!json_string(s, "activation_mode", act, sizeof act)) ok = false;
     for (int i = 0; i < ACT_COUNT; i++)
       if (!strcmp(act, act_names[i])) c->act = i;
+    /* protobuf's JSON parser also takes an enum's number as a string ("2") */
+    char *end;
+    long v = strtol(act, &end, 10);
+    if (c->act < 0 && act[0] >= '0' && act[0] <= '9' && !*end && v < ACT_COUNT) c->act = (int)v;
   } else {
     char *end;
     long v = strtol(av, &end, 10);

@@ -112,7 +112,8 @@ class Mod:
 
 def cfg(act="kNone", scale=1, side=0, alpha=0, wrapped=True):
     inner = ('{"conv_result_scale":%s,"activation_mode":%s,"side_input_scale":%s,'
-             '"leakyrelu_alpha":%s}' % (scale, act if isinstance(act, int) else '"%s"' % act,
+             '"leakyrelu_alpha":%s}' % (scale, act if isinstance(act, int) or act.startswith('"')
+                                        else '"%s"' % act,
                                         side, alpha))
     if not wrapped:
         return inner
@@ -225,6 +226,18 @@ def fused_cases():
     m.call("__cudnn$convBiasActivationForward",
            [(x, "f32"), (k, "f32"), (bias, "f32"), (side, "f32")], "f32",
            cast("f32", np.maximum(v, 0)), labels, w, 1, cfg(2, scale=0.5, side=2))
+    # the same in proto3 JSON as TF/XLA GPU dumps write it: lowerCamelCase
+    # keys and the enum number as a string (protobuf's JSON parser takes both)
+    m.call("__cudnn$convBiasActivationForward",
+           [(x, "f32"), (k, "f32"), (bias, "f32"), (side, "f32")], "f32",
+           cast("f32", np.maximum(v, 0)), labels, w, 1,
+           '{"operationQueueId":"0","waitOnOperationQueues":[],"cudnnConvBackendConfig":'
+           '{"convResultScale":0.5,"activationMode":"2","sideInputScale":2,"leakyreluAlpha":0},'
+           '"forceEarliestSchedule":false}')
+    # snake_case keys with the enum number quoted
+    m.call("__cudnn$convBiasActivationForward",
+           [(x, "f32"), (k, "f32"), (bias, "f32"), (side, "f32")], "f32",
+           cast("f32", np.maximum(v, 0)), labels, w, 1, cfg('"2"', scale=0.5, side=2))
     # f16 with a side input and relu6, rounded once
     v = y / 4 + side / 2 + bias.reshape(feat)
     m.call("__cudnn$convBiasActivationForward",
