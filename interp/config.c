@@ -321,10 +321,42 @@ static bool parse_doc(Ctx *c, MemConfig *cfg) {
   return true;
 }
 
+/* A memory configuration is a mapping of a list of mappings: 3 levels.  A
+ * deeper document is refused from libyaml's event stream before the
+ * document loader sees it (100k nested flow lists took it 28 s). */
+enum { CONFIG_MAX_DEPTH = 16 };
+
+static bool check_depth(Ctx *c, const char *text, size_t len) {
+  yaml_parser_t parser;
+  if (!yaml_parser_initialize(&parser))
+    return error_set(c->err, ERR_RUNTIME, -1, "%s: cannot initialise the YAML parser", c->file);
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  bool ok = true;
+  int depth = 0;
+  for (;;) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&parser, &ev)) break; /* the loader reports it */
+    yaml_event_type_t t = ev.type;
+    yaml_mark_t m = ev.start_mark;
+    yaml_event_delete(&ev);
+    if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) depth++;
+    if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) depth--;
+    if (depth > CONFIG_MAX_DEPTH) {
+      ok = fail_at(c, m, "nested deeper than %d levels", CONFIG_MAX_DEPTH);
+      break;
+    }
+    if (t == YAML_STREAM_END_EVENT) break;
+  }
+  yaml_parser_delete(&parser);
+  return ok;
+}
+
 bool config_parse_yaml(const char *filename, const char *text, size_t len, MemConfig *cfg,
                        Error *err) {
   memset(cfg, 0, sizeof *cfg);
   snprintf(cfg->device, sizeof cfg->device, "custom");
+  Ctx depth_ctx = {filename, NULL, err};
+  if (!check_depth(&depth_ctx, text, len)) return false;
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser))
     return error_set(err, ERR_RUNTIME, -1, "%s: cannot initialise the YAML parser", filename);
