@@ -152,6 +152,13 @@ static bool is_collective(Opcode op) {
 }
 
 /* The largest id in in's replica_groups or source_target_pairs, or -1. */
+/* Devices a grid needs for an id to exist: id + 1, capped at the most a run
+ * may have (an id of INT64_MAX must not wrap round to a one-device run; the
+ * capped run reports the id it cannot place). */
+static int64_t devices_for_id(int64_t id) {
+  return id >= COLLECTIVE_MAX_DEVICES ? COLLECTIVE_MAX_DEVICES : id + 1;
+}
+
 static int64_t max_id(const Instr *in) {
   int64_t mx = -1;
   const ReplicaGroups *g = groups_of(in);
@@ -179,7 +186,7 @@ static int64_t send_recv_need(const Instr *in, bool *by_partition) {
   if (pairs && send_recv_pairs(in, pairs, &n, NULL))
     for (int k = 0; k < n; k++)
       for (int j = 0; j < 2; j++)
-        if (pairs[k][j] + 1 > need) need = pairs[k][j] + 1;
+        if (pairs[k][j] >= need) need = devices_for_id(pairs[k][j]);
   free(pairs);
   const Attr *ch = ir_attr(in, ATTR_CHANNEL_ID);
   *by_partition = ch && ch->v.i > 0;
@@ -198,8 +205,7 @@ void collective_grid_needed(const Module *m, int64_t *replicas, int64_t *partiti
       if (!by_partition && sr > r) r = sr;
       CollectiveGroupMode mode;
       if (!is_collective(in->op) || !collective_group_mode(in, &mode, NULL)) continue;
-      int64_t need = max_id(in) + 1;
-      if (need > COLLECTIVE_MAX_DEVICES) need = COLLECTIVE_MAX_DEVICES;
+      int64_t need = devices_for_id(max_id(in));
       switch (mode) {
       case CG_CROSS_PARTITION: if (need > p) p = need; break;
       case CG_FLATTENED_ID: if (need > flat) flat = need; break;
