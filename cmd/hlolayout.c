@@ -774,13 +774,12 @@ int main(int argc, char **argv) {
   if (rc != EXIT_OK) return rc;
   if (help) {
     hlolayout_help(stdout);
-    return EXIT_OK;
+    return cli_finish_stdout("hlolayout", EXIT_OK);
   }
   if (version) {
     cli_print_version("hlolayout");
-    return EXIT_OK;
+    return cli_finish_stdout("hlolayout", EXIT_OK);
   }
   rc = o.module ? run_module(&o) : run_shape(&o);
-  if (fflush(stdout) != 0) return EXIT_RUNTIME;
-  return rc;
+  return cli_finish_stdout("hlolayout", rc);
 }

@@ -63,11 +63,11 @@ int main(int argc, char **argv) {
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       help(stdout);
       hlorun_run_args_free(&run_args);
-      return EXIT_OK;
+      return cli_finish_stdout("hlorun", EXIT_OK);
     } else if (cli_is_version(a)) {
       cli_print_version("hlorun");
       hlorun_run_args_free(&run_args);
-      return EXIT_OK;
+      return cli_finish_stdout("hlorun", EXIT_OK);
     } else if (a[0] == '-' && a[1] != '\0') {
       hlorun_run_args_free(&run_args);
       return cli_usage_error("hlorun", "unknown option '%s'", a);
@@ -102,5 +102,5 @@ int main(int argc, char **argv) {
   module_source_free(&src);
   sb_free(&report);
   hlorun_run_args_free(&run_args);
-  return status;
+  return cli_finish_stdout("hlorun", status);
 }

@@ -55,3 +55,11 @@ endforeach()
 add_test(NAME cli/install
          COMMAND sh -c "rm -rf install-test && ${CMAKE_COMMAND} --install . --prefix install-test >/dev/null && install-test/bin/hlorun --version && install-test/bin/hlolayout --version && test -f install-test/share/doc/hlotools/cli.md"
          WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+
+# A failed write of the results (a full disk; /dev/full here) is exit 1 with
+# a message, never a silent exit 0.
+if(EXISTS /dev/full)
+  add_test(NAME cli/stdout-full
+           COMMAND sh -c "for a in '${CMAKE_SOURCE_DIR}/testdata/cli/add.hlo' --help --version; do bin/hlorun $a >/dev/full 2>err.txt; rc=$?; [ $rc -eq 1 ] && grep -q 'cannot write' err.txt || { echo \"hlorun $a: exit $rc\"; cat err.txt; exit 1; }; done; bin/hlolayout 'f32[4]' >/dev/full 2>err.txt; [ $? -eq 1 ] && grep -q 'cannot write' err.txt"
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+endif()

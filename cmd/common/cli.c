@@ -1,6 +1,7 @@
 /* The shared error and usage style of the commands (cmd/common/cli.h). */
 #include "cmd/common/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -35,3 +36,11 @@ void cli_print_version(const char *prog) {
 }
 
 bool cli_is_version(const char *arg) { return strcmp(arg, "--version") == 0; }
+
+int cli_finish_stdout(const char *prog, int status) {
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return status;
+  if (status != EXIT_OK) return status; /* that failure was reported */
+  cli_error(prog, "cannot write the standard output: %s", errno ? strerror(errno) : "write error");
+  return EXIT_RUNTIME;
+}

@@ -25,6 +25,11 @@ int cli_usage_error(const char *prog, const char *fmt, ...) __attribute__((forma
 int cli_try_help(const char *prog);
 /* "PROG (hlotools) VERSION (git REVISION)" on stdout. */
 void cli_print_version(const char *prog);
+/* Flushes stdout at the end of a command: a write that failed (a full disk,
+ * /dev/full) is an error, never a silent exit 0.  Returns status, or
+ * EXIT_RUNTIME (with the error printed) when it was EXIT_OK and stdout
+ * failed. */
+int cli_finish_stdout(const char *prog, int status);
 /* Whether argv holds --version (anywhere, as --help is honoured anywhere). */
 bool cli_is_version(const char *arg);
 
