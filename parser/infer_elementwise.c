@@ -170,7 +170,7 @@ static bool table_op(InferCtx *c, Shape *out) {
   return result_like(c, out, 0, n, t);
 }
 
-/* select(pred, on_true, on_false).  The operation-semantics seed: pred has
+/* select(pred, on_true, on_false).  XLA's operation semantics: pred has
  * the operands' dimensions, or is a scalar PRED that picks a whole operand
  * ("a restricted form of broadcasting"); tuples are selected as scalars, so
  * they need a scalar pred and the same shape on both sides. */
