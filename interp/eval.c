@@ -58,9 +58,11 @@ bool eval_unsupported(const Instr *in, Error *err) {
 
 /* Results of at least EVAL_FUSE_MIN_BYTES start fused groups. */
 static bool fusion_sized(const Instr *in) {
-  int64_t elems;
-  return shape_element_count(&in->shape, &elems) &&
-         elems * etype_storage_bytes(in->shape.etype) >= EVAL_FUSE_MIN_BYTES;
+  int64_t elems, bytes;
+  if (!shape_element_count(&in->shape, &elems)) return false;
+  /* an overflowing size is certainly big enough (the run refuses it later) */
+  return __builtin_mul_overflow(elems, (int64_t)etype_storage_bytes(in->shape.etype), &bytes) ||
+         bytes >= EVAL_FUSE_MIN_BYTES;
 }
 
 /* keep[x] for the members of groups: whether x's value is needed after its
@@ -542,7 +544,8 @@ static bool mv_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src, 
   for (int k = 0; k < si->rank; k++) {
     const SliceDim *sd = &a->v.slice.dims[k];
     int64_t st = sd->stride > 0 ? sd->stride : 1;
-    int64_t want = sd->limit > sd->start ? (sd->limit - sd->start + st - 1) / st : 0;
+    /* ceil((limit - start) / stride) without overflow (start >= 0 checked first) */
+    int64_t want = sd->start >= 0 && sd->limit > sd->start ? 1 + (sd->limit - sd->start - 1) / st : 0;
     if (sd->start < 0 || sd->limit > si->dims[k] || want != di->dims[k])
       return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: slice range %d out of bounds",
                        in->name, k);

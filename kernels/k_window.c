@@ -57,8 +57,9 @@ static bool maps_init(WinMaps *m, const KWindow *w, int rank, const int64_t *in_
     m->out[d] = o;
     m->size[d] = size;
     if (!k_mul3(m->nout, o, &m->nout, err) || !k_mul3(m->nwin, size, &m->nwin, err)) { maps_free(m); return false; }
-    int64_t cnt;
-    if (!k_mul3(o, size, &cnt, err) || !(m->map[d] = k_malloc(cnt * (int64_t)sizeof(int64_t), err))) { maps_free(m); return false; }
+    int64_t cnt, bytes;
+    if (!k_mul3(o, size, &cnt, err) || !k_mul3(cnt, (int64_t)sizeof(int64_t), &bytes, err) ||
+        !(m->map[d] = k_malloc(bytes, err))) { maps_free(m); return false; }
     for (int64_t oi = 0; oi < o; oi++)
       for (int64_t k = 0; k < size; k++) {
         int64_t pos = oi * stride + k * wd - lo, v = -1;
