@@ -48,3 +48,15 @@ np.save(os.path.join(HERE, "nan_input.npy"),
 # all_finite: x = [[1,2,3],[4,5,6]] (row maxima {3, 6}, squares, all finite).
 np.save(os.path.join(HERE, "finite_input.npy"),
         np.arange(1, 7, dtype=np.float32).reshape(2, 3), allow_pickle=False)
+
+# nested_while.hlo: x = 4.5; the outer loop runs 3 times, the inner loop 2
+# times per outer iteration, each inner iteration subtracting 1, so ibody's
+# y at outer iteration k, inner iteration j is 4.5 - 2k - (j + 1).
+for k in range(3):
+    for j in range(2):
+        save("nested_while.ibody.y.iter%d.iter%d.npy" % (k, j),
+             np.array(4.5 - 2 * k - (j + 1), dtype=np.float32))
+# ... and obody's y (the inner loop's result) at outer iteration k is
+# 4.5 - 2(k + 1).
+for k in range(3):
+    save("nested_while.obody.y.iter%d.npy" % k, np.array(4.5 - 2 * (k + 1), dtype=np.float32))
