@@ -23,8 +23,10 @@ void hlorun_debug_usage(FILE *f) {
         "                            created if missing)\n"
         "  --dump-filter REGEX       only instructions whose name matches (POSIX ERE)\n"
         "  --dump-limit N            write at most N files (default 1000)\n"
-        "  --progress, --no-progress a progress line on stderr for runs over 1 s (default:\n"
-        "                            only when stderr is a terminal)\n",
+        "  --progress                a progress line on stderr for runs over 1 s, even\n"
+        "                            when stderr is not a terminal (the default draws it\n"
+        "                            only on a terminal)\n"
+        "  --no-progress             never draw the progress line\n",
         f);
 }
 
