@@ -60,3 +60,8 @@ for k in range(3):
 # 4.5 - 2(k + 1).
 for k in range(3):
     save("nested_while.obody.y.iter%d.npy" % k, np.array(4.5 - 2 * (k + 1), dtype=np.float32))
+
+# dump_while.hlo's condition i < 3 runs before each of the 3 iterations and
+# once more to stop: true, true, true, false (pred is written as bool).
+for k in range(4):
+    save("dump_while.cond.lt.iter%d.npy" % k, np.array(k < 3, dtype=np.bool_))
