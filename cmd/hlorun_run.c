@@ -13,6 +13,7 @@
 #include "interp/npy.h"
 #include "interp/run.h"
 #include "cmd/hlorun_run.h"
+#include "cmd/hlorun_debug.h"
 
 void hlorun_run_usage(FILE *f) {
   fputs("run options:\n"
@@ -45,6 +46,7 @@ void hlorun_run_usage(FILE *f) {
         "  --repeat N                evaluate N times on the same inputs; --stats reports\n"
         "                            the best (eval_ns), median and first evaluation\n",
         f);
+  hlorun_debug_usage(f);
 }
 
 static bool hlorun_format(const char *s, RunFormat *out) {
@@ -74,6 +76,8 @@ static bool hlorun_is(const char *arg, const char *opt) {
 int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
   const char *arg = argv[*i];
   const char *v;
+  int debug_opt = hlorun_debug_option(argc, argv, i, a);
+  if (debug_opt) return debug_opt;
   if (hlorun_is(arg, "--inputs") || hlorun_is(arg, "--input")) {
     v = hlorun_value(argc, argv, i, hlorun_is(arg, "--inputs") ? "--inputs" : "--input");
     if (!v || !*v) {
@@ -463,6 +467,9 @@ static void hlorun_warn_elided(const Module *m) {
   free(s);
 }
 
+static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRunArgs *a,
+                               const MemConfig *cfg, RunDebug *debug);
+
 /* Runs a parsed, verified module.  Returns the exit status (cli.md). */
 int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   Error err = {0};
@@ -493,6 +500,27 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
             prog, a->output, replicas * partitions);
     return 2;
   }
+  RunDebug debug;
+  run_debug_init(&debug);
+  regex_t filter;
+  bool filter_used;
+  int debug_status = hlorun_debug_prepare(prog, a, &debug, &filter, &filter_used);
+  if (debug_status != 0) {
+    run_debug_free(&debug);
+    return debug_status;
+  }
+  int status = hlorun_run_debugged(prog, m, a, &cfg, &debug);
+  if (filter_used) regfree(&filter);
+  run_debug_free(&debug);
+  return status;
+}
+
+/* The run proper, with the debugging options prepared. */
+static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRunArgs *a,
+                               const MemConfig *cfgp, RunDebug *debug) {
+  Error err = {0};
+  MemConfig cfg = *cfgp;
+  bool ok;
   HlorunInputs in, feed;
   bool loaded = hlorun_load_inputs(a->inputs, a->ninputs, &in, &err);
   bool fed = loaded && hlorun_load_inputs(a->infeeds, a->ninfeeds, &feed, &err);
@@ -522,6 +550,7 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   opt.infeed = feed.items;
   opt.ninfeed = feed.n;
   opt.discard_result = a->quiet && !a->output;
+  opt.debug = debug;
   RunResult res;
   hlorun_warn_elided(m);
   ok = run_module(m, &opt, in.items, in.n, &res, &err);
@@ -533,9 +562,11 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
     return 1;
   }
   if (!ok) {
-    fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    if (!hlorun_debug_report_failure(m, debug)) fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    hlorun_debug_summary(prog, a, debug);
     return 1;
   }
+  hlorun_debug_summary(prog, a, debug);
   int status = 0;
   for (int d = 0; !a->quiet && d < res.ndevices; d++) {
     const RunResult *r = run_result_device(&res, d);

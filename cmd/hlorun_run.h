@@ -34,6 +34,12 @@ typedef struct HlorunRunArgs {
   int64_t replicas;   /* --replicas N (0: the module's replica_count) */
   int64_t partitions; /* --partitions N (0: the module's num_partitions) */
   int64_t repeat; /* --repeat N */
+  /* Debugging (cmd/hlorun_debug.c). */
+  bool find_nonfinite;     /* --find-nonfinite */
+  const char *dump_dir;    /* --dump-values DIR */
+  const char *dump_filter; /* --dump-filter REGEX */
+  int64_t dump_limit;      /* --dump-limit N (0: the default) */
+  int progress;            /* --progress 1, --no-progress -1, 0: on a terminal */
 } HlorunRunArgs;
 
 void hlorun_run_usage(FILE *f);

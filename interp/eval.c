@@ -21,7 +21,6 @@
 #include "kernels/k_movement.h"
 #include "layout/etype_convert.h"
 
-enum { MAX_DEPTH = 200 };
 /* Elementwise chains are fused from this result size on (smaller ones run
  * op by op, so small programs keep exact per-instruction liveness). */
 #define EVAL_FUSE_MIN_BYTES ((int64_t)1 << 20)
@@ -290,6 +289,7 @@ void eval_free(EvalCtx *ctx) {
 
 bool eval_can_donate(const Frame *f, const Instr *in, int k) {
   const Instr *o = in->operands[k];
+  if (f->keep_operands) return false;
   if (o->parent != in->parent || f->plan->last_use[o->index] != in->index) return false;
   for (int j = 0; j < in->noperands; j++)
     if (j != k && in->operands[j] == o) return false;
@@ -946,6 +946,8 @@ static bool call_with(EvalCtx *ctx, const Instr *in, const Computation *comp, Va
                      "instruction %s: computation %s takes %d parameters, given %d", in->name,
                      comp->name, comp->nparams, nargs);
   Value *r;
+  ctx->next_caller = in;
+  ctx->next_iteration = -1;
   if (!eval_run(ctx, comp, args, nargs, NULL, &r, err)) return false;
   char who[300];
   eval_who(in, who, sizeof who);
@@ -966,8 +968,10 @@ static bool exec_while(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: while needs condition and body",
                      in->name);
   Value *state = value_ref(frame_operand(f, in, 0));
-  for (;;) {
+  for (int64_t iteration = 0;; iteration++) {
     Value *p;
+    ctx->next_caller = in; /* for debugging hooks (EvalCtx.calls) */
+    ctx->next_iteration = iteration;
     if (!eval_run(ctx, cond, &state, 1, NULL, &p, err)) {
       value_unref(&ctx->vc, state);
       return false;
@@ -984,6 +988,8 @@ static bool exec_while(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
      * carried are held by nothing else and ops like dynamic-update-slice
      * can update them in place instead of copying them every iteration. */
     Value *next;
+    ctx->next_caller = in;
+    ctx->next_iteration = iteration;
     if (!eval_run_taking(ctx, body, &state, 1, &next, err)) return false;
     state = next;
     ctx->while_iterations++;
@@ -1078,6 +1084,8 @@ static bool exec_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, V
   }
   Value *r;
   ctx->vc.uncounted++;
+  ctx->next_caller = in;
+  ctx->next_iteration = -1;
   bool ok = eval_run(ctx, comp, args, in->noperands, ov, &r, err);
   ctx->vc.uncounted--;
   free(args);
@@ -1099,6 +1107,8 @@ static bool exec_fusion(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs
   operands_of(f, in, 0, args);
   Value *r = NULL;
   ctx->vc.uncounted++;
+  ctx->next_caller = in;
+  ctx->next_iteration = -1;
   bool ok = comp->nparams == in->noperands
                 ? eval_run(ctx, comp, args, in->noperands, NULL, &r, err)
                 : error_set(err, ERR_RUNTIME, in->offset,
@@ -1526,6 +1536,7 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t *t,
     ctx->trace(ctx->trace_ud, in, v, dt, ctx->depth - 1);
     if (ctx->timing) *t = now_ns();
   }
+  if (ctx->watch && !ctx->watch(ctx->watch_ud, ctx, in, f->vals, v, err)) return false;
   release_after(ctx, plan, f->vals, i);
   return true;
 }
@@ -1608,12 +1619,29 @@ bool eval_run_taking(EvalCtx *ctx, const Computation *comp, Value **args, int na
   return ok;
 }
 
+/* The slow path of run_frame's one compare per instruction: the budget of
+ * executed instructions, then the progress hook; sets the next checkpoint. */
+static bool checkpoint(EvalCtx *ctx, const Instr *in, Error *err) {
+  if (ctx->max_instructions > 0 && ctx->instructions_executed >= ctx->max_instructions)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: over the budget of %" PRId64 " executed instructions",
+                     in->name, ctx->max_instructions);
+  int64_t next = ctx->max_instructions > 0 ? ctx->max_instructions : INT64_MAX;
+  if (ctx->progress) {
+    int64_t stride = ctx->progress(ctx->progress_ud, ctx, in);
+    if (stride < 1) stride = 1;
+    if (ctx->instructions_executed + stride < next) next = ctx->instructions_executed + stride;
+  }
+  ctx->checkpoint = next;
+  return true;
+}
+
 static bool run_frame(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
                       const Shape *const *override, bool take_args, Value **out, Error *err) {
   *out = NULL;
-  if (ctx->depth >= MAX_DEPTH)
+  if (ctx->depth >= EVAL_MAX_DEPTH)
     return error_set(err, ERR_RUNTIME, -1, "computation %s: calls nested deeper than %d",
-                     comp->name, MAX_DEPTH);
+                     comp->name, EVAL_MAX_DEPTH);
   if (comp->index < 0 || comp->index >= ctx->nplans || ctx->plans[comp->index].comp != comp)
     return error_set(err, ERR_RUNTIME, -1, "computation %s: not part of the module", comp->name);
   const CompPlan *plan = &ctx->plans[comp->index];
@@ -1622,18 +1650,18 @@ static bool run_frame(EvalCtx *ctx, const Computation *comp, Value *const *args,
   Value **vals = n <= 32 ? local : calloc((size_t)n, sizeof *vals);
   if (!vals) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   memset(vals, 0, sizeof *vals * (size_t)n);
-  Frame f = {plan, vals, override, take_args};
+  Frame f = {plan, vals, override, take_args, ctx->watch != NULL};
   bool ok = true;
+  if (ctx->calls) {
+    ctx->calls[ctx->depth] = (EvalCall){comp, ctx->next_caller, ctx->next_iteration};
+    ctx->next_caller = NULL;
+  }
   ctx->depth++;
   int64_t t = ctx->timing ? now_ns() : 0; /* when instruction i starts */
   for (int i = 0; i < n && ok; i++) {
     const Instr *in = comp->instrs[i];
-    if (ctx->max_instructions > 0 && ctx->instructions_executed >= ctx->max_instructions) {
-      ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: over the budget of %" PRId64 " executed instructions",
-                     in->name, ctx->max_instructions);
+    if (ctx->instructions_executed >= ctx->checkpoint && !(ok = checkpoint(ctx, in, err)))
       break;
-    }
     const Shape *rs = override ? override[i] : &in->shape;
     if (!override && ctx->fuse && plan->group_end[i] > i && !group_has_dyn(&f, i)) {
       ok = run_group(ctx, &f, i, &t, args, nargs, err);

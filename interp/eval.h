@@ -66,6 +66,32 @@ typedef void (*EvalTraceFn)(void *ud, const Instr *instr, const Value *result, i
 
 typedef struct EvalCtx EvalCtx;
 
+/* Debugging hooks (interp/run_debug.c: --find-nonfinite, --dump-values,
+ * the progress line); all NULL in a normal run.
+ *
+ * watch: called after each instruction's result is made, in every
+ * computation the evaluator runs as one (fusion bodies, called, while
+ * bodies and conditions, branches, map bodies and the reducer bodies it
+ * runs vectorised), with the frame's values (operands still alive, by
+ * instruction index); false stops the run with err.  Elementwise groups
+ * are not fused while it is set (each member gets a value). */
+typedef bool (*EvalWatchFn)(void *ud, EvalCtx *ctx, const Instr *in, Value *const *vals,
+                            const Value *result, Error *err);
+/* progress: called before an instruction of the frame at depth
+ * ctx->depth - 1 once ctx->instructions_executed reaches ctx->checkpoint;
+ * it returns how many instructions to let run before the next call. */
+typedef int64_t (*EvalProgressFn)(void *ud, EvalCtx *ctx, const Instr *next);
+
+enum { EVAL_MAX_DEPTH = 200 }; /* nested calls (for a recursion limit) */
+
+/* One frame of the chain of computations being run (EvalCtx.calls). */
+typedef struct EvalCall {
+  const Computation *comp;
+  const Instr *caller; /* the instruction that runs it; NULL: the entry, or
+                        * a caller that does not say (reducers, scan) */
+  int64_t iteration;   /* while body/condition: the iteration (from 0), else -1 */
+} EvalCall;
+
 struct EvalCtx {
   const Module *module;
   ValueCtx vc;
@@ -100,6 +126,21 @@ struct EvalCtx {
   /* Device-to-device messages a peer's send delivered, waiting for this
    * device's recv-done (eval_send_recv.c). */
   struct P2PMessage *p2p_inbox;
+  /* Debugging hooks (see EvalWatchFn). */
+  EvalWatchFn watch;
+  void *watch_ud;
+  EvalProgressFn progress;
+  void *progress_ud;
+  /* When a hook needs it, EVAL_MAX_DEPTH entries: calls[d] is the frame at
+   * depth d (0: the entry) while it runs; NULL otherwise.  A call site
+   * names itself in next_caller/next_iteration just before the call. */
+  EvalCall *calls;
+  const Instr *next_caller;
+  int64_t next_iteration;
+  /* The instruction budget and the progress hook are looked at only once
+   * instructions_executed reaches this (0 at eval_init): one compare per
+   * instruction for both. */
+  int64_t checkpoint;
 };
 
 bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, Error *err);

@@ -13,6 +13,9 @@ typedef struct Frame {
    * argument out (args[n] = NULL) instead of taking another reference, so
    * that it can die inside the computation (see eval_run_taking). */
   bool take_args;
+  /* A debugging hook looks at operands after the instruction ran: no
+   * result may take over an operand's buffer (eval_can_donate). */
+  bool keep_operands;
 } Frame;
 
 static inline Value *frame_operand(const Frame *f, const Instr *in, int k) {

@@ -7,6 +7,7 @@
 #include <yaml.h>
 
 #include "interp/collective_groups.h"
+#include "interp/run_debug.h"
 #include "interp/run_internal.h"
 #include "layout/etype_convert.h"
 
@@ -612,6 +613,10 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
       }
     }
   }
+  RunDebugDevice *debug = NULL;
+  if (ok && opt->debug)
+    ok = run_debug_attach(opt->debug, ctx, dev->trace, res->replica_id, res->partition_id,
+                          dev->replicas, dev->partitions, &debug, err);
   const Computation *e = m->entry;
   Value **args = calloc((size_t)(e->nparams ? e->nparams : 1), sizeof *args);
   if (!args) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
@@ -648,6 +653,7 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     res->eval_ns = res->eval_first_ns = res->eval_median_ns = t2 - t1;
   }
   free(times);
+  run_debug_detach(debug);
   if (tracer.em_ok) {
     yaml_simple(&tracer.em, 3);
     yaml_end(&tracer.em);

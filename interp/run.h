@@ -50,6 +50,9 @@ typedef struct RunOptions {
    * --output): the leaves keep their shapes, data stays NULL and nbytes 0,
    * which spares a dense copy of the whole result in fresh memory. */
   bool discard_result;
+  /* Debugging aids (interp/run_debug.h: --find-nonfinite, --dump-values,
+   * the progress line), or NULL.  The run fills its report fields. */
+  struct RunDebug *debug;
 } RunOptions;
 
 /* One array leaf of the result, dense row-major natural storage of its
