@@ -961,8 +961,8 @@ static bool operands_of(const Frame *f, const Instr *in, int first, Value **args
   return true;
 }
 
-static bool exec_while(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                       Error *err) {
+static bool exec_while_loop(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                            Error *err) {
   const Computation *cond = attr_comp(in, ATTR_CONDITION), *body = attr_comp(in, ATTR_BODY);
   if (!cond || !body)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: while needs condition and body",
@@ -972,6 +972,7 @@ static bool exec_while(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
     Value *p;
     ctx->next_caller = in; /* for debugging hooks (EvalCtx.calls) */
     ctx->next_iteration = iteration;
+    ctx->loop_iteration = iteration;
     if (!eval_run(ctx, cond, &state, 1, NULL, &p, err)) {
       value_unref(&ctx->vc, state);
       return false;
@@ -998,6 +999,18 @@ static bool exec_while(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   eval_who(in, who, sizeof who);
   bool ok = value_coerce(&ctx->vc, state, rs, who, out, err);
   value_unref(&ctx->vc, state);
+  return ok;
+}
+
+/* A while loop, noted in ctx->loop for the messages of a stopped run. */
+static bool exec_while(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                       Error *err) {
+  const Instr *outer = ctx->loop;
+  int64_t outer_iteration = ctx->loop_iteration;
+  ctx->loop = in;
+  bool ok = exec_while_loop(ctx, f, in, rs, out, err);
+  ctx->loop = outer;
+  ctx->loop_iteration = outer_iteration;
   return ok;
 }
 
@@ -1619,14 +1632,36 @@ bool eval_run_taking(EvalCtx *ctx, const Computation *comp, Value **args, int na
   return ok;
 }
 
+/* How often (in executed instructions) the deadline is looked at: a clock
+ * read per 64 instructions costs nothing measurable. */
+enum { DEADLINE_STRIDE = 64 };
+
+/* A run stopped before instruction in: where it was, for the message. */
+static bool stopped(EvalCtx *ctx, const Instr *in, const char *why, Error *err) {
+  char loop[300] = "";
+  if (ctx->loop)
+    snprintf(loop, sizeof loop, " (in while %s, iteration %" PRId64 ")", ctx->loop->name,
+             ctx->loop_iteration);
+  return error_set(err, ERR_RUNTIME, in->offset,
+                   "instruction %s: run stopped %s, after %" PRId64 " executed instructions%s",
+                   in->name, why, ctx->instructions_executed, loop);
+}
+
 /* The slow path of run_frame's one compare per instruction: the budget of
- * executed instructions, then the progress hook; sets the next checkpoint. */
+ * executed instructions, the deadline, then the progress hook; sets the
+ * next checkpoint. */
 static bool checkpoint(EvalCtx *ctx, const Instr *in, Error *err) {
-  if (ctx->max_instructions > 0 && ctx->instructions_executed >= ctx->max_instructions)
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: over the budget of %" PRId64 " executed instructions",
-                     in->name, ctx->max_instructions);
+  if (ctx->max_instructions > 0 && ctx->instructions_executed >= ctx->max_instructions) {
+    char why[80];
+    snprintf(why, sizeof why, "by the budget of %" PRId64 " instructions", ctx->max_instructions);
+    return stopped(ctx, in, why, err);
+  }
   int64_t next = ctx->max_instructions > 0 ? ctx->max_instructions : INT64_MAX;
+  if (ctx->deadline_ns > 0) {
+    if (now_ns() >= ctx->deadline_ns) return stopped(ctx, in, "by the time limit", err);
+    if (ctx->instructions_executed + DEADLINE_STRIDE < next)
+      next = ctx->instructions_executed + DEADLINE_STRIDE;
+  }
   if (ctx->progress) {
     int64_t stride = ctx->progress(ctx->progress_ud, ctx, in);
     if (stride < 1) stride = 1;

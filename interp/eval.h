@@ -117,6 +117,12 @@ struct EvalCtx {
   int64_t instructions_executed;
   int64_t while_iterations;
   int64_t max_instructions; /* > 0: executing more is a runtime error */
+  int64_t deadline_ns;      /* > 0: the CLOCK_MONOTONIC instant past which the
+                             * run stops with a runtime error (--timeout) */
+  /* The innermost while loop running and its iteration (from 0), for the
+   * messages of a run stopped by the budget or the deadline; NULL outside. */
+  const Instr *loop;
+  int64_t loop_iteration;
   /* infeed / outfeed (eval_feed.c); NULL makes the op an error.  infeed
    * makes each array leaf of the infeed's data shape in order; outfeed is
    * handed each array leaf of the data it sends, in order. */

@@ -595,6 +595,7 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     ctx->feed_ud = &feeds;
     ctx->timing = opt->stats || opt->trace;
     ctx->max_instructions = opt->max_instructions;
+    ctx->deadline_ns = opt->timeout_ns > 0 ? now_ns() + opt->timeout_ns : 0;
     ctx->rendezvous = dev->rendezvous;
     ctx->device_id = dev->id;
     ctx->num_replicas = dev->replicas;

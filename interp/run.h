@@ -36,6 +36,9 @@ typedef struct RunOptions {
   uint64_t seed;
   bool stats;              /* collect per-instruction time */
   int64_t repeat;          /* evaluate the entry this many times (0 or 1: once) */
+  int64_t timeout_ns;       /* > 0: a run still evaluating this long after it
+                             * started fails with a runtime error naming the
+                             * instruction (and while iteration) it was at */
   int64_t max_instructions; /* > 0: a run executing more instructions (loop
                              * iterations count their bodies' instructions)
                              * fails with a runtime error; 0: unlimited */

@@ -47,5 +47,5 @@ Test(run_limits, endless_loop_over_budget) {
   Error err = {0};
   cr_assert_not(run_loop(1000000000, 1000, &res, &err));
   cr_assert_eq(err.kind, ERR_RUNTIME);
-  cr_assert(strstr(err.msg, "over the budget of 1000 executed instructions"), "%s", err.msg);
+  cr_assert(strstr(err.msg, "run stopped by the budget of 1000 instructions"), "%s", err.msg);
 }
