@@ -135,3 +135,11 @@ raw("deflate_bomb_declared.npz", zip_bytes("v.npy", comp, 1 << 40, crc, zip64=Tr
 bomb = img + b"\0" * (4 << 20)
 raw("deflate_bomb_actual.npz", zip_bytes("v.npy", deflate(bomb), len(img), zlib.crc32(img)))
 raw("deflate_method_12.npz", zip_bytes("v.npy", comp, len(img), crc, method=12))
+# Edge cases through deflate: rank 0, an empty array, NaN/Inf/-0, bool, int8,
+# complex64, big-endian float64.
+np.savez_compressed(os.path.join(OUT, "compressed_edges.npz"),
+                    scalar=np.float32(2.5), empty=np.zeros((0, 3), dtype=np.float32),
+                    special=np.array([np.nan, np.inf, -np.inf, -0.0], dtype=np.float64),
+                    flags=np.array([True, False, True]), small=np.array([-128, 127], dtype=np.int8),
+                    cplx=np.array([1 + 2j], dtype=np.complex64),
+                    be=np.array([1.5, -3.0], dtype=">f8"))

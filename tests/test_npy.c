@@ -350,3 +350,29 @@ Test(npz_write, failed_write_keeps_old_file) {
   unlink(path);
   rmdir(dir);
 }
+
+Test(npz_deflate, edge_cases) {
+  NpzFile f;
+  Error err = {0};
+  cr_assert(npz_read_file(fx("compressed_edges.npz"), &f, &err), "%s", err.msg);
+  cr_assert_eq(f.count, 7);
+  const NpyArray *a = &f.entries[0].array; /* scalar */
+  cr_expect(!strcmp(f.entries[0].name, "scalar") && a->rank == 0 && a->count == 1 &&
+            ((float *)a->data)[0] == 2.5f);
+  a = &f.entries[1].array; /* empty */
+  cr_expect(a->rank == 2 && a->dims[0] == 0 && a->dims[1] == 3 && a->count == 0);
+  a = &f.entries[2].array; /* special */
+  const double *d = a->data;
+  cr_expect(a->etype == ET_F64 && isnan(d[0]) && d[1] == INFINITY && d[2] == -INFINITY);
+  cr_expect(d[3] == 0.0 && signbit(d[3]), "-0 must keep its sign");
+  a = &f.entries[3].array; /* flags */
+  const uint8_t *b = a->data;
+  cr_expect(a->etype == ET_PRED && b[0] == 1 && b[1] == 0 && b[2] == 1);
+  a = &f.entries[4].array; /* small */
+  cr_expect(a->etype == ET_S8 && ((int8_t *)a->data)[0] == -128 && ((int8_t *)a->data)[1] == 127);
+  a = &f.entries[5].array; /* cplx */
+  cr_expect(a->etype == ET_C64 && ((float *)a->data)[0] == 1.0f && ((float *)a->data)[1] == 2.0f);
+  a = &f.entries[6].array; /* be: big-endian, swapped on reading */
+  cr_expect(a->etype == ET_F64 && ((double *)a->data)[0] == 1.5 && ((double *)a->data)[1] == -3.0);
+  npz_free(&f);
+}
