@@ -186,9 +186,10 @@ static bool bind_leaf(void *ud, const Shape *s, const char *pdesc, Value **out, 
   if (b->opt->random_inputs)
     return random_value(b->ctx, s, &b->rng, b->size_bound, pdesc, out, err);
   return error_set(err, ERR_RUNTIME, -1,
-                   "%s is not bound: too few inputs (%d given; no .npz entry named %s; use "
-                   "--inputs or --random-inputs)",
-                   pdesc, b->ninputs, b->names_tried ? b->names_tried : "it");
+                   "%s is not bound: too few inputs (%d given%s%s; use --inputs or "
+                   "--random-inputs)",
+                   pdesc, b->ninputs, b->names_tried ? "; no .npz entry named " : "",
+                   b->names_tried ? b->names_tried : "");
 }
 
 static const char *param_name(const Computation *c, int p) {
@@ -261,7 +262,7 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
     char tried[1200];
     param_names(e, p, &pn);
     param_names_text(&pn, tried, sizeof tried);
-    b.names_tried = tried;
+    b.names_tried = shape_is_tuple(&pi->shape) ? NULL : tried; /* tuples bind by position */
     ok = value_build(&ctx->vc, &pi->shape, pdesc, bind_leaf, &b, &args[p], err);
   }
   if (ok) {
