@@ -742,9 +742,9 @@ static int run_module(const Options *o) {
   Module *m = parse_load_module(o->module, &src, &report, &kind);
   int rc = EXIT_OK;
   if (!m) {
-    if (kind == ERR_RUNTIME) fputs("hlolayout: error: ", stderr);
+    if (kind == ERR_RUNTIME || kind == ERR_USAGE) fputs("hlolayout: error: ", stderr);
     fputs(report.data ? report.data : "", stderr);
-    rc = kind == ERR_RUNTIME ? EXIT_RUNTIME : EXIT_INVALID;
+    rc = kind == ERR_RUNTIME ? EXIT_RUNTIME : kind == ERR_USAGE ? EXIT_USAGE : EXIT_INVALID;
   } else {
     BufferReport r;
     Error err = {0};

@@ -90,9 +90,9 @@ int main(int argc, char **argv) {
   Module *m = parse_load_module(path, &src, &report, &kind);
   int status = EXIT_OK;
   if (!m) {
-    if (kind == ERR_RUNTIME) fputs("hlorun: error: ", stderr);
+    if (kind == ERR_RUNTIME || kind == ERR_USAGE) fputs("hlorun: error: ", stderr);
     fputs(report.data ? report.data : "", stderr);
-    status = kind == ERR_RUNTIME ? EXIT_RUNTIME : EXIT_INVALID;
+    status = kind == ERR_RUNTIME ? EXIT_RUNTIME : kind == ERR_USAGE ? EXIT_USAGE : EXIT_INVALID;
   } else if (print) {
     status = print_to_stdout(m);
   } else if (!check) {

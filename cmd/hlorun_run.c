@@ -14,18 +14,22 @@
 #include "interp/run.h"
 #include "cmd/hlorun_run.h"
 #include "cmd/hlorun_debug.h"
+#include "cmd/hlorun_outputs.h"
 
 void hlorun_run_usage(FILE *f) {
   fputs("run options:\n"
-        "  --inputs FILE[,FILE...]   bind entry parameters in order (.npy: one array,\n"
-        "                            .npz: its entries; repeatable)\n"
+        "  --inputs FILE[,FILE...]   bind entry parameters (.npy: one array, by position;\n"
+        "                            .npz, compressed or not: its entries, by parameter\n"
+        "                            name, JAX argument name or argN, else by position;\n"
+        "                            repeatable)\n"
         "  --random-inputs[=SEED]    fill unbound parameters (and infeeds left without\n"
         "                            --infeed data) with deterministic data\n"
         "  --infeed FILE.npy|.npz    data for infeed, one array per array leaf, consumed\n"
         "                            in order (repeatable)\n"
         "  --outfeed-dir DIR         write each array outfeed sends to DIR/outfeedN.npy\n"
         "                            (N = 0, 1, ... in order)\n"
-        "  --output FILE.npy|.npz    write the result (npz: every array leaf)\n"
+        "  --output FILE.npy|.npz    write the result (npz: every array leaf); output\n"
+        "                            paths are checked before the run\n"
         "  --output-raw              write bf16/f8/sub-byte results as raw bits\n"
         "  --quiet                   do not print the result\n"
         "  --device NAME             memory preset: ",
@@ -470,6 +474,17 @@ static void hlorun_warn_elided(const Module *m) {
 static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRunArgs *a,
                                const MemConfig *cfg, RunDebug *debug);
 
+/* A run error: located in the module's text (as parse errors are) when it
+ * concerns an instruction, "PROG: error: msg" otherwise. */
+static void hlorun_report(const char *prog, const Module *m, const Error *err) {
+  char *s = NULL;
+  if (err->offset >= 0 && m->source && (size_t)err->offset <= m->source_len)
+    s = diag_render_as(m->filename, m->source, m->source_len, err->offset, "error", err->msg);
+  if (s) fputs(s, stderr);
+  else fprintf(stderr, "%s: error: %s\n", prog, err->msg);
+  free(s);
+}
+
 /* Runs a parsed, verified module.  Returns the exit status (cli.md). */
 int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   Error err = {0};
@@ -498,6 +513,11 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
             "%s: error: --output %s: the run has %" PRId64 " devices, each with its own "
             "result; write them as .npz (entries r{R}_out{i})\n",
             prog, a->output, replicas * partitions);
+    return 2;
+  }
+  char why[4400];
+  if (!hlorun_check_outputs(m, a, why, sizeof why)) {
+    fprintf(stderr, "%s: error: %s\n", prog, why);
     return 2;
   }
   RunDebug debug;
@@ -562,7 +582,7 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
     return 1;
   }
   if (!ok) {
-    if (!hlorun_debug_report_failure(m, debug)) fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    if (!hlorun_debug_report_failure(m, debug)) hlorun_report(prog, m, &err);
     hlorun_debug_summary(prog, a, debug);
     return 1;
   }

@@ -1471,13 +1471,15 @@ static bool exec_instr(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
 
 static void prefix_error(const Instr *in, Error *err) {
   if (!err) return;
+  /* Located at the instruction unless a deeper one (in a called
+   * computation) already placed it, whatever the message says. */
+  if (err->offset < 0) err->offset = in->offset;
   if (strncmp(err->msg, "instruction ", 12) == 0 || strncmp(err->msg, "parameter ", 10) == 0)
     return;
   char tmp[sizeof err->msg + 512];
   snprintf(tmp, sizeof tmp, "instruction %s: %s", in->name, err->msg);
   tmp[sizeof err->msg - 1] = 0;
   memcpy(err->msg, tmp, sizeof err->msg);
-  if (err->offset < 0) err->offset = in->offset;
 }
 
 static void release_after(EvalCtx *ctx, const CompPlan *plan, Value **vals, int i) {

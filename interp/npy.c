@@ -1,5 +1,6 @@
 /* .npy reading and writing (format versions 1.0, 2.0, 3.0). */
 #include "interp/npy.h"
+#include "interp/atomic_file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -144,7 +145,18 @@ static void fortran_to_c(uint8_t *dst, const uint8_t *src, const NpyArray *a, in
   }
 }
 
-bool npy_parse(const uint8_t *buf, size_t len, const char *what, NpyArray *out, Error *err) {
+/* The header of a .npy image: fills out's descr, etype, rank and dims and
+ * says where the data starts and how many bytes it takes (not checked
+ * against len: the caller does). */
+typedef struct NpyLayout {
+  size_t data_at;
+  int64_t bytes;
+  bool fortran, swap;
+  int esz;
+} NpyLayout;
+
+static bool npy_parse_header(const uint8_t *buf, size_t len, const char *what, NpyArray *out, NpyLayout *lay,
+                             Error *err) {
   memset(out, 0, sizeof *out);
   if (len < 10 || memcmp(buf, npy_magic, 6) != 0)
     return error_set(err, ERR_RUNTIME, -1, "%s: not a .npy file (bad magic)", what);
@@ -211,11 +223,31 @@ bool npy_parse(const uint8_t *buf, size_t len, const char *what, NpyArray *out, 
   int64_t bytes;
   if (__builtin_mul_overflow(count, (int64_t)esz, &bytes))
     return error_set(err, ERR_RUNTIME, -1, "%s: shape is too large", what);
-  size_t data_at = hstart + hlen;
+  out->count = count;
+  *lay = (NpyLayout){hstart + hlen, bytes, fortran, swap, esz};
+  return true;
+}
+
+bool npy_image_size(const uint8_t *buf, size_t len, const char *what, uint64_t *size, Error *err) {
+  NpyArray a;
+  NpyLayout lay;
+  if (!npy_parse_header(buf, len, what, &a, &lay, err)) return false;
+  if ((uint64_t)lay.bytes > UINT64_MAX - lay.data_at)
+    return error_set(err, ERR_RUNTIME, -1, "%s: shape is too large", what);
+  *size = (uint64_t)lay.data_at + (uint64_t)lay.bytes;
+  return true;
+}
+
+bool npy_parse(const uint8_t *buf, size_t len, const char *what, NpyArray *out, Error *err) {
+  NpyLayout lay;
+  if (!npy_parse_header(buf, len, what, out, &lay, err)) return false;
+  size_t data_at = lay.data_at;
+  int64_t bytes = lay.bytes, count = out->count;
+  bool fortran = lay.fortran, swap = lay.swap;
+  int esz = lay.esz;
   if ((uint64_t)bytes > (uint64_t)(len - data_at))
     return error_set(err, ERR_RUNTIME, -1, "%s: data is truncated: shape needs %" PRId64 " bytes, file has %zu",
                      what, bytes, len - data_at);
-  out->count = count;
   out->data = malloc(bytes ? (size_t)bytes : 1);
   if (!out->data) return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", what);
   const uint8_t *src = buf + data_at;
@@ -441,14 +473,13 @@ bool npy_write_file(const char *path, EType t, int rank, const int64_t *dims, co
   uint8_t *b;
   size_t len;
   if (!npy_encode(t, rank, dims, data, raw, &b, &len, err)) return false;
-  FILE *f = fopen(path, "wb");
-  if (!f) {
+  AtomicFile af;
+  if (!atomic_open(&af, path, err)) {
     free(b);
-    return error_set(err, ERR_RUNTIME, -1, "%s: cannot create: %s", path, strerror(errno));
+    return false;
   }
-  bool ok = fwrite(b, 1, len, f) == len;
-  ok = (fclose(f) == 0) && ok;
+  bool ok = fwrite(b, 1, len, af.f) == len;
   free(b);
-  if (!ok) return error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
-  return true;
+  if (!ok) error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
+  return atomic_close(&af, ok, err);
 }

@@ -31,6 +31,9 @@ typedef struct NpyArray {
 /* Parses a whole .npy image; `what` names it in messages (file name). */
 bool npy_parse(const uint8_t *buf, size_t len, const char *what, NpyArray *out, Error *err);
 bool npy_read_file(const char *path, NpyArray *out, Error *err);
+/* The size a whole .npy image must have, from its header alone (buf must
+ * hold the complete header; the data may be missing). */
+bool npy_image_size(const uint8_t *buf, size_t len, const char *what, uint64_t *size, Error *err);
 void npy_free(NpyArray *a);
 /* Human description of what the file holds: "float32[2,3]". */
 void npy_describe(const NpyArray *a, char *buf, size_t cap);
@@ -63,8 +66,9 @@ typedef struct NpzFile {
   NpzEntry *entries; /* in archive order */
 } NpzFile;
 
-/* Reads STORED (uncompressed) members, as numpy.savez writes them;
- * compressed members are an Error naming numpy.savez_compressed. */
+/* Reads STORED members (numpy.savez) and DEFLATE members
+ * (numpy.savez_compressed), zip64 included; sizes, CRC-32 and the deflate
+ * stream are checked (interp/npz_inflate.c). */
 bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, Error *err);
 bool npz_read_file(const char *path, NpzFile *out, Error *err);
 void npz_free(NpzFile *f);

@@ -1,5 +1,6 @@
-/* .npz: zip archives of .npy members.  Reads STORED members (numpy.savez,
- * including its zip64 extra fields) and writes STORED archives; every offset
+/* .npz: zip archives of .npy members.  Reads STORED members (numpy.savez)
+ * and DEFLATE ones (numpy.savez_compressed, interp/npz_inflate.c), zip64
+ * extra fields included, and writes STORED archives; every offset
  * and size is checked against the archive before use. */
 #include <errno.h>
 #include <stdio.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 
 #include "interp/npy.h"
+#include "interp/npz_inflate.h"
+#include "interp/atomic_file.h"
 
 static uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t rd32(const uint8_t *p) { return rd16(p) | rd16(p + 2) << 16; }
@@ -102,15 +105,15 @@ bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, E
     NpzEntry *e = &out->entries[out->count++];
     e->name = name;
     p += 46 + nlen + xlen + clen;
-    if (method != 0) {
+    if (method != 0 && method != 8) {
       error_set(err, ERR_RUNTIME, -1,
-                "%s: member '%s' is compressed (method %u); only uncompressed archives are supported "
-                "(use numpy.savez, not numpy.savez_compressed)",
+                "%s: member '%s' uses zip compression method %u; only stored (numpy.savez) and "
+                "deflate (numpy.savez_compressed) members are read",
                 what, name, method);
       npz_free(out);
       return false;
     }
-    if (csize != usize) {
+    if (method == 0 && csize != usize) {
       npz_free(out);
       return bad(err, what, "stored member with different sizes");
     }
@@ -119,13 +122,21 @@ bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, E
       return bad(err, what, "bad local file header");
     }
     uint64_t data_at = loff + 30 + rd16(buf + loff + 26) + rd16(buf + loff + 28);
-    if (data_at > len || usize > len - data_at) {
+    if (data_at > len || csize > len - data_at) {
       char why[128];
       snprintf(why, sizeof why, "member '%s' is truncated", name);
       npz_free(out);
       return bad(err, what, why);
     }
-    if (crc32_update(0, buf + data_at, (size_t)usize) != crc) {
+    const uint8_t *image = buf + data_at;
+    uint8_t *inflated = NULL;
+    if (method == 8) {
+      if (!npz_inflate_member(buf + data_at, csize, usize, crc, what, name, &inflated, err)) {
+        npz_free(out);
+        return false;
+      }
+      image = inflated;
+    } else if (crc32_update(0, buf + data_at, (size_t)usize) != crc) {
       char why[128];
       snprintf(why, sizeof why, "member '%s' fails its CRC check", name);
       npz_free(out);
@@ -133,7 +144,9 @@ bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, E
     }
     char member_what[512];
     snprintf(member_what, sizeof member_what, "%s[%s]", what, name);
-    if (!npy_parse(buf + data_at, (size_t)usize, member_what, &e->array, err)) {
+    bool parsed = npy_parse(image, (size_t)usize, member_what, &e->array, err);
+    free(inflated);
+    if (!parsed) {
       npz_free(out);
       return false;
     }
@@ -152,8 +165,9 @@ bool npz_read_file(const char *path, NpzFile *out, Error *err) {
 }
 
 bool npz_write_file(const char *path, const NpzMember *members, int count, bool raw, Error *err) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return error_set(err, ERR_RUNTIME, -1, "%s: cannot create: %s", path, strerror(errno));
+  AtomicFile af;
+  if (!atomic_open(&af, path, err)) return false;
+  FILE *f = af.f;
   uint8_t *cd = NULL;
   size_t cd_len = 0;
   uint64_t off = 0;
@@ -218,6 +232,5 @@ bool npz_write_file(const char *path, const NpzMember *members, int count, bool 
     if (!ok) error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
   }
   free(cd);
-  if (fclose(f) != 0 && ok) ok = error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
-  return ok;
+  return atomic_close(&af, ok, err);
 }

@@ -1,4 +1,5 @@
 #include "interp/run.h"
+#include "interp/bind_names.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -166,6 +167,7 @@ typedef struct Binder {
   const RunOptions *opt;
   uint64_t rng;
   int64_t size_bound; /* >= 0: random integers in [0, size_bound] */
+  const char *names_tried; /* the names the parameter answers to */
 } Binder;
 
 static int next_positional(Binder *b) {
@@ -185,8 +187,10 @@ static bool bind_leaf(void *ud, const Shape *s, const char *pdesc, Value **out, 
   if (b->opt->random_inputs)
     return random_value(b->ctx, s, &b->rng, b->size_bound, pdesc, out, err);
   return error_set(err, ERR_RUNTIME, -1,
-                   "%s is not bound: too few inputs (%d given; use --inputs or --random-inputs)",
-                   pdesc, b->ninputs);
+                   "%s is not bound: too few inputs (%d given%s%s; use --inputs or "
+                   "--random-inputs)",
+                   pdesc, b->ninputs, b->names_tried ? "; no .npz entry named " : "",
+                   b->names_tried ? b->names_tried : "");
 }
 
 static const char *param_name(const Computation *c, int p) {
@@ -218,28 +222,32 @@ static int64_t size_bound_of(const Computation *e, const Instr *param) {
 static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
                         const RunInput *inputs, int ninputs, Value **args, Error *err) {
   const Computation *e = m->entry;
-  Binder b = {ctx, inputs, ninputs, NULL, 0, opt, opt->seed, -1};
+  Binder b = {ctx, inputs, ninputs, NULL, 0, opt, opt->seed, -1, NULL};
   b.used = calloc((size_t)(ninputs ? ninputs : 1), sizeof(bool));
   if (!b.used) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   bool ok = true;
   bool *named = calloc((size_t)(e->nparams ? e->nparams : 1), sizeof(bool));
   if (!named) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
-  /* npz entries named after a parameter bind by name. */
+  /* npz entries bind by name first (interp/bind_names.h), the rest by
+   * position. */
+  int *owner = calloc((size_t)(ninputs ? ninputs : 1), sizeof *owner);
+  const char **names = calloc((size_t)(ninputs ? ninputs : 1), sizeof *names);
+  const char **sources = calloc((size_t)(ninputs ? ninputs : 1), sizeof *sources);
+  if (ok && (!owner || !names || !sources)) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+  for (int i = 0; i < ninputs && ok; i++) names[i] = inputs[i].name, sources[i] = inputs[i].source;
+  if (ok) ok = bind_by_name(e, names, sources, ninputs, owner, err);
   for (int i = 0; i < ninputs && ok; i++) {
-    if (!inputs[i].name) continue;
-    for (int p = 0; p < e->nparams; p++) {
-      const Instr *pi = e->params[p];
-      if (!pi || named[p] || shape_is_tuple(&pi->shape)) continue;
-      if (strcmp(inputs[i].name, pi->name) == 0 || strcmp(inputs[i].name, param_name(e, p)) == 0) {
-        char pdesc[300];
-        snprintf(pdesc, sizeof pdesc, "parameter %d (%s)", p, param_name(e, p));
-        b.used[i] = true;
-        named[p] = true;
-        ok = input_value(ctx, &pi->shape, &inputs[i], pdesc, &args[p], err);
-        break;
-      }
-    }
+    int p = owner[i];
+    if (p < 0) continue;
+    char pdesc[300];
+    snprintf(pdesc, sizeof pdesc, "parameter %d (%s)", p, param_name(e, p));
+    b.used[i] = true;
+    named[p] = true;
+    ok = input_value(ctx, &e->params[p]->shape, &inputs[i], pdesc, &args[p], err);
   }
+  free(owner);
+  free(names);
+  free(sources);
   for (int p = 0; p < e->nparams && ok; p++) {
     if (named[p]) continue;
     const Instr *pi = e->params[p];
@@ -251,6 +259,11 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
     snprintf(pdesc, sizeof pdesc, "parameter %d (%s)", p, param_name(e, p));
     b.rng = opt->seed * 0x100000001B3ull + (uint64_t)p + 1;
     b.size_bound = size_bound_of(e, pi);
+    ParamNames pn;
+    char tried[1200];
+    param_names(e, p, &pn);
+    param_names_text(&pn, tried, sizeof tried);
+    b.names_tried = shape_is_tuple(&pi->shape) ? NULL : tried; /* tuples bind by position */
     ok = value_build(&ctx->vc, &pi->shape, pdesc, bind_leaf, &b, &args[p], err);
   }
   if (ok) {
@@ -264,11 +277,25 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
       int leaves = 0;
       for (int p = 0; p < e->nparams; p++)
         if (e->params[p]) leaves += run_count_leaves(&e->params[p]->shape);
+      /* An entry that binds nothing: say what names would have bound. */
+      char tried[1600] = "";
+      size_t at = 0;
+      for (int p = 0; inputs[first].name && p < e->nparams && p < 4 && at < sizeof tried; p++) {
+        ParamNames pn;
+        char one[1200];
+        param_names(e, p, &pn);
+        param_names_text(&pn, one, sizeof one);
+        int k = snprintf(tried + at, sizeof tried - at, "%s parameter %d: %s", p ? ";" : " (names tried:",
+                         p, one);
+        at += k > 0 ? (size_t)k : 0;
+      }
+      if (tried[0] && at < sizeof tried)
+        snprintf(tried + at, sizeof tried - at, "%s)", e->nparams > 4 ? "; ..." : "");
       ok = error_set(err, ERR_RUNTIME, -1,
                      "too many inputs: the entry computation %s takes %d parameter%s (%d "
-                     "array%s), given %d arrays; %s is not used",
+                     "array%s), given %d arrays; %s is not used%s",
                      e->name, e->nparams, e->nparams == 1 ? "" : "s", leaves,
-                     leaves == 1 ? "" : "s", ninputs, inputs[first].source);
+                     leaves == 1 ? "" : "s", ninputs, inputs[first].source, tried);
     }
   }
   free(named);

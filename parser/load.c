@@ -2,9 +2,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
 #include "base/file.h"
+#include "parser/model_kind.h"
 #include "parser/parser.h"
 #include "parser/verify.h"
 
@@ -12,6 +14,14 @@ Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, E
   memset(src, 0, sizeof *src);
   src->display = strcmp(path, "-") == 0 ? "<stdin>" : path;
   Error err = {0};
+  struct stat st;
+  if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    sb_printf(report, "%s is a directory, not an HLO text file: give one of its files (from an XLA "
+                      "dump directory, a *.before_optimizations.txt or module_*.txt file)\n",
+              path);
+    *kind = ERR_USAGE;
+    return NULL;
+  }
   src->text = file_read_all(path, &src->len, &err);
   if (!src->text) {
     sb_printf(report, "%s\n", err.msg);
@@ -19,6 +29,14 @@ Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, E
     return NULL;
   }
   Diags diags = {0};
+  char what[2048];
+  if (model_kind_not_hlo(path, src->text, src->len, what, sizeof what)) {
+    diags_add(&diags, -1, "%s", what);
+    diags_render_all(report, src->display, src->text, src->len, &diags);
+    diags_free(&diags);
+    *kind = ERR_INVALID;
+    return NULL;
+  }
   Module *m = parse_module(src->display, src->text, src->len, &diags);
   if (m && !verify_module(m, &diags)) {
     module_free(m);

@@ -19,8 +19,11 @@ typedef struct ModuleSource {
 /* Reads path ("-" = standard input), parses and verifies it.  On success
  * returns the module (src holds its text).  On failure returns NULL with
  * *kind = ERR_RUNTIME (the file cannot be read; report gets one line without
- * a program prefix) or ERR_INVALID (report gets every diagnostic as
- * "FILE:LINE:COL: error: msg" with the source line and a caret). */
+ * a program prefix), ERR_USAGE (path is a directory; one line, no prefix) or
+ * ERR_INVALID (report gets every diagnostic as "FILE:LINE:COL: error: msg"
+ * with the source line and a caret; "FILE: error: this is StableHLO/MLIR
+ * text, not HLO text; ..." for a file that is not HLO text at all,
+ * parser/model_kind.h). */
 Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind);
 void module_source_free(ModuleSource *src);
 

@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Building and running the tools.
-PACKAGES=(cmake make gcc libc6-dev pkg-config re2c bison libyaml-dev libopenblas-dev)
+PACKAGES=(cmake make gcc libc6-dev pkg-config re2c bison libyaml-dev zlib1g-dev libopenblas-dev)
 # Testing: unit tests, golden/corpus scripts, sanitizers and fuzzing.
 TEST_PACKAGES=(libcriterion-dev python3-numpy clang libclang-rt-14-dev)
 [ "${1:-}" = "" ] || PACKAGES+=("${TEST_PACKAGES[@]}")

@@ -33,9 +33,14 @@ fuzz_main() {
     if cmp -s "$gen/$f.new" "$gen/$f"; then rm "$gen/$f.new"; else mv "$gen/$f.new" "$gen/$f"; fi
   done
 
+  # A room is a directory (all its .c files) or one .c file; the generated
+  # parser comes with the parser room.
   local srcs=() dirs=() r
-  for r in $rooms; do srcs+=("$r"/*.c); dirs+=("$r"); done
-  srcs+=("$gen/lexer.c" "$gen/grammar.tab.c" "tests/fuzz/fuzz_$target.c")
+  for r in $rooms; do
+    if [ -f "$r" ]; then srcs+=("$r"); dirs+=("$(dirname "$r")"); else srcs+=("$r"/*.c); dirs+=("$r"); fi
+  done
+  case " $rooms " in *" parser "*) srcs+=("$gen/lexer.c" "$gen/grammar.tab.c") ;; esac
+  srcs+=("tests/fuzz/fuzz_$target.c")
   # One object per source (in parallel), rebuilt when its source is newer,
   # or all of them when a header or the generated parser changed.
   local bin=$out/fuzz_$target obj=$out/obj-$target
@@ -54,12 +59,20 @@ fuzz_main() {
     [ ${#todo[@]} -eq 0 ] || printf '%s\n' "${todo[@]}" | xargs -P "$(nproc)" -I{} sh -c \
       'src=$1 dir=$2; shift 2; exec clang "$@" -c "$src" -o "$dir/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"' \
       sh {} "$obj" "${flags[@]}"
-    clang "${flags[@]}" "${objs[@]}" $(pkg-config --libs yaml-0.1) -lm -o "$bin"
+    clang "${flags[@]}" "${objs[@]}" $(pkg-config --libs yaml-0.1) -lz -lm -o "$bin"
   fi
 
-  # Seeds: small corpus modules and every golden case.
-  find "$root/../shared/conformance" "$root/testdata" -name '*.hlo' -size -64k \
-    -exec cp -n {} "$out/seeds/" \; 2>/dev/null || true
+  # Seeds: small corpus modules and every golden case (FUZZ_SEED_NAME picks
+  # other files from testdata, FUZZ_DICT another dictionary).
+  local seeds=$out/seeds dict=${FUZZ_DICT:-$root/tests/fuzz/hlo.dict}
+  if [ -n "${FUZZ_SEED_NAME:-}" ]; then
+    seeds=$out/seeds-$target
+    mkdir -p "$seeds"
+    find "$root/testdata" -name "$FUZZ_SEED_NAME" -size -64k -exec cp -n {} "$seeds/" \; 2>/dev/null || true
+  else
+    find "$root/../shared/conformance" "$root/testdata" -name '*.hlo' -size -64k \
+      -exec cp -n {} "$seeds/" \; 2>/dev/null || true
+  fi
 
   # -jobs makes libFuzzer fork workers that log to ./fuzz-N.log; only for J > 1.
   local par=()
@@ -69,6 +82,6 @@ fuzz_main() {
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   echo "fuzz-$target: running for ${seconds}s"
   "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-    -dict="$root/tests/fuzz/hlo.dict" -artifact_prefix="$out/artifacts/" \
-    -print_final_stats=1 "${par[@]}" ${extra[@]+"${extra[@]}"} "$out/corpus-$target" "$out/seeds"
+    -dict="$dict" -artifact_prefix="$out/artifacts/" \
+    -print_final_stats=1 "${par[@]}" ${extra[@]+"${extra[@]}"} "$out/corpus-$target" "$seeds"
 }

@@ -8,6 +8,7 @@ import io
 import os
 import struct
 import zipfile
+import zlib
 
 import numpy as np
 
@@ -82,3 +83,63 @@ idx = buf.find(b"\x00\x00\x80\x3f")  # arg0's first element (1.0f): flip a byte
 assert idx > 0
 buf[idx + 3] ^= 0xFF
 raw("bad_crc.npz", bytes(buf))
+
+# --- compressed npz (numpy.savez_compressed, and hand-made archives) ---
+np.savez_compressed(os.path.join(OUT, "compressed_two.npz"), arg0=m,
+                    zeros=np.zeros(3000, dtype=np.float64))
+
+
+def npy_bytes(arr):
+    f = io.BytesIO()
+    np.lib.format.write_array(f, arr, allow_pickle=False)
+    return f.getvalue()
+
+
+def deflate(data):
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return c.compress(data) + c.flush()
+
+
+def zip_bytes(name, comp, usize, crc, method=8, zip64=False):
+    """One-member zip; comp/usize/crc are written as given (corrupt on purpose)."""
+    fname = name.encode()
+    csize = len(comp)
+    extra = b""
+    cs, us = csize, usize
+    if zip64:  # sizes and offset only in the zip64 extra field, as for > 4 GiB
+        extra = struct.pack("<HHQQQ", 1, 24, usize, csize, 0)
+        cs = us = 0xFFFFFFFF
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 45 if zip64 else 20, 0, method, 0, 0x21, crc,
+                        cs, us, len(fname), len(extra)) + fname + extra
+    cd = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45 if zip64 else 20, 45 if zip64 else 20, 0,
+                     method, 0, 0x21, crc, cs, us, len(fname), len(extra), 0, 0, 0, 0,
+                     0xFFFFFFFF if zip64 else 0) + fname + extra
+    body = local + comp
+    eocd = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(cd), len(body), 0)
+    return body + cd + eocd
+
+
+v = np.array([1.5, -2.0, 0.25], dtype=np.float32)
+img = npy_bytes(v)
+comp = deflate(img)
+crc = zlib.crc32(img)
+raw("deflate_ok.npz", zip_bytes("v.npy", comp, len(img), crc))
+raw("deflate_zip64.npz", zip_bytes("v.npy", comp, len(img), crc, zip64=True))
+raw("deflate_bad_crc.npz", zip_bytes("v.npy", comp, len(img), crc ^ 1))
+raw("deflate_truncated.npz", zip_bytes("v.npy", comp[: len(comp) // 2], len(img), crc))
+raw("deflate_corrupt.npz", zip_bytes("v.npy", b"\xff" * 40, len(img), crc))
+raw("deflate_size_mismatch.npz", zip_bytes("v.npy", deflate(img + b"\0" * 8), len(img) + 8,
+                                            zlib.crc32(img + b"\0" * 8)))
+raw("deflate_bomb_declared.npz", zip_bytes("v.npy", comp, 1 << 40, crc, zip64=True))
+# A header for 3 floats followed by 4 MiB of zeros, declared as the 3 floats.
+bomb = img + b"\0" * (4 << 20)
+raw("deflate_bomb_actual.npz", zip_bytes("v.npy", deflate(bomb), len(img), zlib.crc32(img)))
+raw("deflate_method_12.npz", zip_bytes("v.npy", comp, len(img), crc, method=12))
+# Edge cases through deflate: rank 0, an empty array, NaN/Inf/-0, bool, int8,
+# complex64, big-endian float64.
+np.savez_compressed(os.path.join(OUT, "compressed_edges.npz"),
+                    scalar=np.float32(2.5), empty=np.zeros((0, 3), dtype=np.float32),
+                    special=np.array([np.nan, np.inf, -np.inf, -0.0], dtype=np.float64),
+                    flags=np.array([True, False, True]), small=np.array([-128, 127], dtype=np.int8),
+                    cplx=np.array([1 + 2j], dtype=np.complex64),
+                    be=np.array([1.5, -3.0], dtype=">f8"))
