@@ -45,6 +45,7 @@ void hlorun_run_usage(FILE *f) {
         "  --repeat N                evaluate N times on the same inputs; --stats reports\n"
         "                            the best (eval_ns), median and first evaluation\n",
         f);
+  hlorun_expect_usage(f);
 }
 
 static bool hlorun_format(const char *s, RunFormat *out) {
@@ -74,6 +75,8 @@ static bool hlorun_is(const char *arg, const char *opt) {
 int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
   const char *arg = argv[*i];
   const char *v;
+  int expect_opt = hlorun_expect_option(argc, argv, i, &a->expect);
+  if (expect_opt) return expect_opt;
   if (hlorun_is(arg, "--inputs") || hlorun_is(arg, "--input")) {
     v = hlorun_value(argc, argv, i, hlorun_is(arg, "--inputs") ? "--inputs" : "--input");
     if (!v || !*v) {
@@ -463,8 +466,10 @@ static void hlorun_warn_elided(const Module *m) {
   free(s);
 }
 
-/* Runs a parsed, verified module.  Returns the exit status (cli.md). */
-int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
+/* Runs a parsed, verified module with the --expect reference loaded.
+ * Returns the exit status (cli.md). */
+static int hlorun_run_loaded(const char *prog, const Module *m, const HlorunRunArgs *a,
+                             const HlorunExpect *expect) {
   Error err = {0};
   MemConfig cfg;
   if (a->device && a->memory_config) {
@@ -521,7 +526,7 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
   opt.trace_format = a->trace_format;
   opt.infeed = feed.items;
   opt.ninfeed = feed.n;
-  opt.discard_result = a->quiet && !a->output;
+  opt.discard_result = a->quiet && !a->output && !a->expect.path;
   RunResult res;
   hlorun_warn_elided(m);
   ok = run_module(m, &opt, in.items, in.n, &res, &err);
@@ -545,6 +550,7 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
       printf("replica %" PRId64 ":\n", r->replica_id);
     hlorun_print_result(r);
   }
+  int verdict = a->expect.path ? hlorun_expect_check(prog, expect, &res, stderr) : 0;
   if (a->output && !hlorun_write_output(a, &res, &err)) {
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     status = err.kind == ERR_USAGE ? 2 : 1;
@@ -585,5 +591,19 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
     sb_free(&sb);
   }
   run_result_free(&res);
+  return status ? status : verdict;
+}
+
+/* Runs a parsed, verified module.  Returns the exit status (cli.md). */
+int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
+  /* The reference first, so that a missing or bad one fails before the run. */
+  RunOptions grid = {.replicas = a->replicas, .partitions = a->partitions};
+  int64_t replicas, partitions;
+  run_device_grid(m, &grid, &replicas, &partitions);
+  HlorunExpect expect;
+  int status = hlorun_expect_load(prog, &a->expect, replicas * partitions, &expect);
+  if (status) return status;
+  status = hlorun_run_loaded(prog, m, a, &expect);
+  hlorun_expect_free(&expect);
   return status;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cmd/hlorun_expect.h"
 #include "interp/run.h"
 #include "parser/ir.h"
 
@@ -34,6 +35,7 @@ typedef struct HlorunRunArgs {
   int64_t replicas;   /* --replicas N (0: the module's replica_count) */
   int64_t partitions; /* --partitions N (0: the module's num_partitions) */
   int64_t repeat; /* --repeat N */
+  HlorunExpectArgs expect; /* --expect, --rtol, --atol */
 } HlorunRunArgs;
 
 void hlorun_run_usage(FILE *f);
