@@ -13,8 +13,10 @@ The modules are chosen so that hlorun's result is exact (small integers,
 quarters), so numpy's result is hlorun's bit for bit and every statistic is
 known; one case (tanh) is not exact and checks only the verdict.
 """
+import io
 import json
 import os
+import zipfile
 
 import numpy as np
 
@@ -36,7 +38,14 @@ def save(name, arr):
 
 
 def savez(name, **entries):
-    np.savez(path(name), **entries)  # uncompressed, as hlorun reads
+    """numpy.savez's layout (uncompressed "<entry>.npy" members), with a fixed
+    member date so that running the script again writes the same bytes."""
+    with zipfile.ZipFile(path(name), "w", zipfile.ZIP_STORED) as z:
+        for key, arr in entries.items():
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.asanyarray(arr), allow_pickle=False)
+            z.writestr(zipfile.ZipInfo(key + ".npy", date_time=(1980, 1, 1, 0, 0, 0)),
+                       buf.getvalue())
 
 
 def case(name, description, args, exit=0, lines=None, contains=None, stdout_contains=None,
@@ -84,6 +93,10 @@ class Typed:
             self.bits = np.asarray(values, dtype=np.uint16).astype(np.uint64)  # given as bits
             v = bf16_values(values)
             self.sign = 1 << 15
+        elif etype == "f8e4m3fn":
+            self.bits = np.asarray(values, dtype=np.uint8).astype(np.uint64)  # given as bits
+            v = np.vectorize(e4m3fn_value)(np.asarray(values, dtype=np.uint8))
+            self.sign = 0x80
         elif etype == "c64":
             v = np.asarray(values, dtype=np.complex64)
             self.bits = None
@@ -94,7 +107,7 @@ class Typed:
         self.dims = v.shape
 
     def kind(self):
-        return "float" if self.etype in ("f32", "bf16") else "complex" if self.etype == "c64" else "int"
+        return "float" if self.etype in ("f32", "bf16", "f8e4m3fn") else "complex" if self.etype == "c64" else "int"
 
     def fmt(self, idx):
         v = self.values[idx]
@@ -102,6 +115,8 @@ class Typed:
             return "true" if v else "false"
         if self.etype == "bf16":
             return fmt_float(float(v), "%.4g", lambda s: True)
+        if self.etype == "f8e4m3fn":
+            return fmt_float(float(v), "%.3g", None)
         if self.etype == "f32":
             return fmt_f32(v)
         if self.etype == "c64":
@@ -110,6 +125,19 @@ class Typed:
 
     def typestr(self):
         return "%s[%s]" % (self.etype, ",".join(str(d) for d in self.dims))
+
+
+def e4m3fn_value(b):
+    """f8e4m3fn: 1 sign, 4 exponent (bias 7), 3 mantissa bits; no inf;
+    S.1111.111 is NaN."""
+    b = int(b)
+    sign = -1.0 if b & 0x80 else 1.0
+    e, m = (b >> 3) & 0xF, b & 7
+    if e == 0xF and m == 7:
+        return np.nan
+    if e == 0:
+        return sign * m * 2.0 ** -9  # subnormal: m/8 * 2^(1-7)
+    return sign * (1 + m / 8.0) * 2.0 ** (e - 7)
 
 
 def fmt_float(v, spec, roundtrips):
@@ -558,6 +586,49 @@ case("bf16_one_step_default", "one bf16 step is within the default bf16 toleranc
 case("bf16_one_step_exact", "... and a mismatch with --rtol 0 --atol 0",
      B_IN + ["bf16_one_step.npy", "--rtol", "0", "--atol", "0"], exit=4,
      lines=[report("out0", gb, Typed("bf16", step), *EXACT)])
+
+# ---- f8e4m3fn: compared in f8 ----
+write("f8.hlo", """HloModule f8_negate
+
+ENTRY main {
+  x = f8e4m3fn[4] parameter(0)
+  ROOT y = f8e4m3fn[4] negate(x)
+}
+""")
+# 1 = 0x38, 0.5 = 0x30, -2 = 0xc0, 448 = 0x7e (the largest); negate flips bit 7
+f8x = np.array([1, 0.5, -2, 448], dtype=np.float32)
+f8y_bits = np.array([0xB8, 0xB0, 0x40, 0xFE], dtype=np.uint8)
+assert [e4m3fn_value(b) for b in f8y_bits] == list(-f8x)
+save("f8_x.npy", f8x)  # float32 for an f8 parameter, as docs/cli.md allows
+save("f8_ref_f32.npy", -f8x)
+gf8 = Typed("f8e4m3fn", f8y_bits)
+F8_TOL = (0.25, 2.0 ** -9)
+case("f8_pass_f32", "f8e4m3fn against a float32 reference",
+     ["f8.hlo", "--inputs", "f8_x.npy", "-q", "--expect", "f8_ref_f32.npy"],
+     lines=[report("out0", gf8, gf8, *F8_TOL)])
+f8step = f8y_bits.copy()
+f8step[3] = 0xFD  # -416: one f8 step from -448
+save("f8_one_step_raw.npy", f8step)  # raw bits, one uint8 each
+case("f8_one_step_default", "one f8 step (raw uint8 bits) is within the default f8 tolerance",
+     ["f8.hlo", "--inputs", "f8_x.npy", "-q", "--expect", "f8_one_step_raw.npy"],
+     lines=[report("out0", gf8, Typed("f8e4m3fn", f8step), *F8_TOL)])
+case("f8_one_step_exact", "... and a mismatch with --rtol 0",
+     ["f8.hlo", "--inputs", "f8_x.npy", "-q", "--expect", "f8_one_step_raw.npy", "--rtol", "0"],
+     exit=4, lines=[report("out0", gf8, Typed("f8e4m3fn", f8step), 0.0, F8_TOL[1])])
+
+# ---- partitions: r{R}p{P}_out0 ----
+write("partitions.hlo", """HloModule partitions, num_partitions=2
+
+ENTRY main {
+  p = u32[] partition-id()
+  ROOT y = s32[] convert(p)
+}
+""")
+savez("partitions_ref.npz", r0p0_out0=np.int32(0), r0p1_out0=np.int32(1))
+case("partitions_pass", "two partitions against entries r0p0_out0 and r0p1_out0",
+     ["partitions.hlo", "-q", "--expect", "partitions_ref.npz"],
+     lines=[report("r0p0_out0", Typed("s32", np.int32(0)), Typed("s32", np.int32(0)), *EXACT),
+            report("r0p1_out0", Typed("s32", np.int32(1)), Typed("s32", np.int32(1)), *EXACT)])
 
 case("help_exit_4", "hlorun --help lists exit status 4 and --expect", ["--help"],
      stdout_contains="  4  --expect: the result differs from the reference")
