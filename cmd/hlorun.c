@@ -1,6 +1,6 @@
 /* hlorun: parse, check, print and run an HLO module.
  * Exit status (docs/cli.md, cmd/common/cli.h): 0 ok, 1 runtime failure,
- * 2 usage, 3 the model does not parse or verify. */
+ * 2 usage, 3 the model does not parse or verify, 4 --expect found a difference. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +28,8 @@ static void help(FILE *f) {
         "  1  runtime failure (bad input data, memory space exhausted, unsupported\n"
         "     feature named in the message, a file that cannot be written)\n"
         "  2  usage error\n"
-        "  3  the model does not parse or verify\n",
+        "  3  the model does not parse or verify\n"
+        "  4  --expect: the result differs from the reference\n",
         f);
 }
 

@@ -51,6 +51,7 @@ void hlorun_run_usage(FILE *f) {
         "                            the best (eval_ns), median and first evaluation\n",
         f);
   hlorun_debug_usage(f);
+  hlorun_expect_usage(f);
 }
 
 static bool hlorun_format(const char *s, RunFormat *out) {
@@ -82,6 +83,8 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
   const char *v;
   int debug_opt = hlorun_debug_option(argc, argv, i, a);
   if (debug_opt) return debug_opt;
+  int expect_opt = hlorun_expect_option(argc, argv, i, &a->expect);
+  if (expect_opt) return expect_opt;
   if (hlorun_is(arg, "--inputs") || hlorun_is(arg, "--input")) {
     v = hlorun_value(argc, argv, i, hlorun_is(arg, "--inputs") ? "--inputs" : "--input");
     if (!v || !*v) {
@@ -472,7 +475,7 @@ static void hlorun_warn_elided(const Module *m) {
 }
 
 static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRunArgs *a,
-                               const MemConfig *cfg, RunDebug *debug);
+                               const MemConfig *cfg, RunDebug *debug, const HlorunExpect *expect);
 
 /* A run error: located in the module's text (as parse errors are) when it
  * concerns an instruction, "PROG: error: msg" otherwise. */
@@ -485,8 +488,10 @@ static void hlorun_report(const char *prog, const Module *m, const Error *err) {
   free(s);
 }
 
-/* Runs a parsed, verified module.  Returns the exit status (cli.md). */
-int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
+/* Runs a parsed, verified module with the --expect reference loaded.
+ * Returns the exit status (cli.md). */
+static int hlorun_run_loaded(const char *prog, const Module *m, const HlorunRunArgs *a,
+                             const HlorunExpect *expect) {
   Error err = {0};
   MemConfig cfg;
   if (a->device && a->memory_config) {
@@ -529,7 +534,7 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
     run_debug_free(&debug);
     return debug_status;
   }
-  int status = hlorun_run_debugged(prog, m, a, &cfg, &debug);
+  int status = hlorun_run_debugged(prog, m, a, &cfg, &debug, expect);
   if (filter_used) regfree(&filter);
   run_debug_free(&debug);
   return status;
@@ -537,7 +542,8 @@ int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
 
 /* The run proper, with the debugging options prepared. */
 static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRunArgs *a,
-                               const MemConfig *cfgp, RunDebug *debug) {
+                               const MemConfig *cfgp, RunDebug *debug,
+                               const HlorunExpect *expect) {
   Error err = {0};
   MemConfig cfg = *cfgp;
   bool ok;
@@ -569,7 +575,7 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.trace_format = a->trace_format;
   opt.infeed = feed.items;
   opt.ninfeed = feed.n;
-  opt.discard_result = a->quiet && !a->output;
+  opt.discard_result = a->quiet && !a->output && !a->expect.path;
   opt.debug = debug;
   RunResult res;
   hlorun_warn_elided(m);
@@ -596,6 +602,7 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
       printf("replica %" PRId64 ":\n", r->replica_id);
     hlorun_print_result(r);
   }
+  int verdict = a->expect.path ? hlorun_expect_check(prog, expect, &res, stderr) : 0;
   if (a->output && !hlorun_write_output(a, &res, &err)) {
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     status = err.kind == ERR_USAGE ? 2 : 1;
@@ -636,5 +643,19 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
     sb_free(&sb);
   }
   run_result_free(&res);
+  return status ? status : verdict;
+}
+
+/* Runs a parsed, verified module.  Returns the exit status (cli.md). */
+int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a) {
+  /* The reference first, so that a missing or bad one fails before the run. */
+  RunOptions grid = {.replicas = a->replicas, .partitions = a->partitions};
+  int64_t replicas, partitions;
+  run_device_grid(m, &grid, &replicas, &partitions);
+  HlorunExpect expect;
+  int status = hlorun_expect_load(prog, &a->expect, replicas * partitions, &expect);
+  if (status) return status;
+  status = hlorun_run_loaded(prog, m, a, &expect);
+  hlorun_expect_free(&expect);
   return status;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cmd/hlorun_expect.h"
 #include "interp/run.h"
 #include "parser/ir.h"
 
@@ -40,6 +41,7 @@ typedef struct HlorunRunArgs {
   const char *dump_filter; /* --dump-filter REGEX */
   int64_t dump_limit;      /* --dump-limit N (0: the default) */
   int progress;            /* --progress 1, --no-progress -1, 0: on a terminal */
+  HlorunExpectArgs expect; /* --expect, --rtol, --atol */
 } HlorunRunArgs;
 
 void hlorun_run_usage(FILE *f);
