@@ -3,7 +3,11 @@
  * %.{max_digits10}g when that does not read back; narrower floats are widened
  * and printed with %.{max_digits10}g of their type; NaNs print "nan"/"-nan"
  * plus "(0x..)" when the type has payloads and the payload is not the default
- * quiet one. */
+ * quiet one.
+ * f32, the narrow floats and integers go through layout/float_text.c, which
+ * writes the same text without snprintf/strtof (a result can have millions
+ * of elements).  f64 keeps snprintf + strtod: exact f64 digits need much
+ * wider integers than f32's 152 bits, and f64 results are rare and small. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +15,7 @@
 #include <string.h>
 
 #include "layout/etype_convert.h"
+#include "layout/float_text.h"
 
 static void put_nan(StrBuf *sb, bool neg, uint64_t payload, uint64_t quiet, bool has_payload) {
   sb_puts(sb, neg ? "-nan" : "nan");
@@ -24,10 +29,8 @@ static void fmt_f32(StrBuf *sb, float v) {
     put_nan(sb, b >> 31, b & 0x7fffffu, 0x400000u, true);
     return;
   }
-  char buf[64];
-  snprintf(buf, sizeof buf, "%.6g", (double)v);
-  if (strtof(buf, NULL) != v) snprintf(buf, sizeof buf, "%.9g", (double)v);
-  sb_puts(sb, buf);
+  char buf[FLOAT_TEXT_MAX];
+  sb_append(sb, buf, (size_t)float_text_f32_roundtrip(buf, v));
 }
 
 static void fmt_f64(StrBuf *sb, double v) {
@@ -51,12 +54,12 @@ static void fmt_small(StrBuf *sb, EType t, uint32_t bits) {
     put_nan(sb, neg, bits & mmask, 1u << (f->mbits ? f->mbits - 1 : 0), f->nan == EF_NAN_IEEE);
     return;
   }
-  double v = t == ET_BF16 ? (double)etype_bf16_to_f32((uint16_t)bits)
-             : t == ET_F16 ? (double)etype_f16_to_f32((uint16_t)bits)
-                           : etype_small_decode(f, bits);
-  char buf[64];
-  snprintf(buf, sizeof buf, "%.*g", f->max_digits10, v);
-  sb_puts(sb, buf);
+  /* every narrow float is exactly an f32 (f8e8m0fnu's 2^-127 a subnormal) */
+  float v = t == ET_BF16 ? etype_bf16_to_f32((uint16_t)bits)
+            : t == ET_F16 ? etype_f16_to_f32((uint16_t)bits)
+                          : (float)etype_small_decode(f, bits);
+  char buf[FLOAT_TEXT_MAX];
+  sb_append(sb, buf, (size_t)float_text_f32_g(buf, v, f->max_digits10));
 }
 
 void etype_format(StrBuf *sb, EType t, const void *elem, bool pred_as_word) {
@@ -70,7 +73,8 @@ void etype_format(StrBuf *sb, EType t, const void *elem, bool pred_as_word) {
   case ET_U64: {
     uint64_t v;
     memcpy(&v, elem, 8);
-    sb_printf(sb, "%" PRIu64, v);
+    char buf[FLOAT_TEXT_MAX];
+    sb_append(sb, buf, (size_t)float_text_u64(buf, v));
     return;
   }
   case ET_F32: {
@@ -121,7 +125,8 @@ void etype_format(StrBuf *sb, EType t, const void *elem, bool pred_as_word) {
     return;
   }
   if (etype_is_int(t)) {
-    sb_printf(sb, "%" PRId64, etype_load_i64(t, elem));
+    char buf[FLOAT_TEXT_MAX];
+    sb_append(sb, buf, (size_t)float_text_i64(buf, etype_load_i64(t, elem)));
     return;
   }
   sb_puts(sb, "?");
