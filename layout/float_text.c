@@ -179,8 +179,9 @@ static void decompose(uint32_t bits, uint32_t *m, int *e, Scaled *x) {
   else if (x->F < POW10[8]) scale(*m, *e, k - 1, x);
 }
 
-/* The p-digit decimal of X (p <= 9): q in [10^(p-1), 10^p), exponent *exp. */
-static uint64_t round_digits(const Scaled *x, int p, int *exp) {
+/* The p-digit decimal of X (p <= 9): q in [10^(p-1), 10^p), exponent *exp.
+ * Inlined so that the divisions by 10^(9-p) are by constants. */
+static inline __attribute__((always_inline)) uint64_t round_digits(const Scaled *x, int p, int *exp) {
   uint64_t q;
   if (p == 9) {
     q = x->F + (x->frac == 3 || (x->frac == 2 && (x->F & 1)));
@@ -226,12 +227,28 @@ static bool reads_back(const Scaled *x, uint32_t m, int e, uint64_t q, int exp) 
 }
 
 /* printf's %g layout of q (p digits) * 10^(exp - p + 1). */
-static int g_layout(char *buf, bool neg, uint64_t q, int p, int exp) {
-  char d[20];
-  for (int i = p - 1; i >= 0; i--) {
-    d[i] = (char)('0' + q % 10);
-    q /= 10;
+static const char DIGIT_PAIRS[201] = "00010203040506070809101112131415161718192021222324"
+                                     "25262728293031323334353637383940414243444546474849"
+                                     "50515253545556575859606162636465666768697071727374"
+                                     "75767778798081828384858687888990919293949596979899";
+
+/* The p decimal digits of q (q < 10^p), leading zeros included. */
+static void put_digits(char *d, uint64_t q, int p) {
+  int i = p;
+  while (i >= 2) {
+    memcpy(d + i - 2, DIGIT_PAIRS + 2 * (q % 100), 2);
+    q /= 100;
+    i -= 2;
   }
+  if (i) d[0] = (char)('0' + q);
+}
+
+static int g_layout(char *buf, bool neg, uint64_t q, int p, int exp) {
+  /* Fixed-size copies (16 bytes, more than any digit string here) compile to
+   * a few moves instead of a memcpy call per element; buf has room for
+   * FLOAT_TEXT_MAX bytes, which covers the overrun. */
+  char d[32];
+  put_digits(d, q, p);
   int nd = p; /* significant digits left after stripping trailing zeros */
   while (nd > 1 && d[nd - 1] == '0') nd--;
   char *o = buf;
@@ -240,7 +257,7 @@ static int g_layout(char *buf, bool neg, uint64_t q, int p, int exp) {
     *o++ = d[0];
     if (nd > 1) {
       *o++ = '.';
-      memcpy(o, d + 1, (size_t)nd - 1);
+      memcpy(o, d + 1, 16);
       o += nd - 1;
     }
     *o++ = 'e';
@@ -250,21 +267,20 @@ static int g_layout(char *buf, bool neg, uint64_t q, int p, int exp) {
       *o++ = (char)('0' + ax / 100);
       ax %= 100;
     }
-    *o++ = (char)('0' + ax / 10);
-    *o++ = (char)('0' + ax % 10);
+    memcpy(o, DIGIT_PAIRS + 2 * ax, 2);
+    o += 2;
   } else if (exp >= 0) {
-    memcpy(o, d, (size_t)exp + 1);
+    memcpy(o, d, 16);
     o += exp + 1;
     if (nd > exp + 1) {
       *o++ = '.';
-      memcpy(o, d + exp + 1, (size_t)(nd - exp - 1));
+      memcpy(o, d + exp + 1, 16);
       o += nd - exp - 1;
     }
   } else {
-    *o++ = '0';
-    *o++ = '.';
-    for (int i = 0; i < -exp - 1; i++) *o++ = '0';
-    memcpy(o, d, (size_t)nd);
+    memcpy(o, "0.000000", 8); /* "0." and -exp-1 (at most 3) zeros */
+    o += 1 - exp;
+    memcpy(o, d, 16);
     o += nd;
   }
   return (int)(o - buf);
@@ -315,13 +331,9 @@ int float_text_f32_g(char *buf, float v, int precision) {
 }
 
 int float_text_u64(char *buf, uint64_t v) {
-  char tmp[24];
-  int n = 0;
-  do {
-    tmp[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  for (int i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+  int n = 1;
+  for (uint64_t t = v; t >= 10; t /= 10) n++;
+  put_digits(buf, v, n);
   return n;
 }
 
