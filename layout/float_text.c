@@ -13,6 +13,7 @@
  * round to even). */
 #include "layout/float_text.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -100,6 +101,20 @@ static const uint64_t POW5[56][2] = {
     {0xd0cf4b50cfe20765u, 0xfff4b4e3f741cf6du}, /* 5^55 */
 };
 
+/* The doubles nearest 10^j, j = -46 .. 39. */
+static const double POW10_DOUBLE[86] = {
+    1e-46, 1e-45, 1e-44, 1e-43, 1e-42, 1e-41, 1e-40, 1e-39,
+    1e-38, 1e-37, 1e-36, 1e-35, 1e-34, 1e-33, 1e-32, 1e-31,
+    1e-30, 1e-29, 1e-28, 1e-27, 1e-26, 1e-25, 1e-24, 1e-23,
+    1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15,
+    1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7,
+    1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1,
+    1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+    1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+    1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25,
+    1e26, 1e27, 1e28, 1e29, 1e30, 1e31, 1e32, 1e33,
+    1e34, 1e35, 1e36, 1e37, 1e38, 1e39};
+
 static u128 pow5(int n) { return ((u128)POW5[n][0] << 64) | POW5[n][1]; }
 
 /* v * 10^s as F + remainder, exactly. */
@@ -146,7 +161,8 @@ static void scale(uint32_t m, int e, int k, Scaled *x) {
       R = ((hi & (((u128)1 << (t - 64)) - 1)) << 64) | lo;
     }
     u128 half = (u128)1 << (t - 1);
-    x->frac = R == 0 ? 0 : R < half ? 1 : R == half ? 2 : 3;
+    /* branch-free: random data makes these comparisons unpredictable */
+    x->frac = (R != 0) + (R >= half) + (R > half);
     x->kind = KIND_POW2;
     x->shift = t;
     x->R = R;
@@ -158,7 +174,7 @@ static void scale(uint32_t m, int e, int k, Scaled *x) {
   u128 N = (u128)m << sh;
   x->F = (uint64_t)(N / D);
   u128 R = N % D;
-  x->frac = R == 0 ? 0 : 2 * R < D ? 1 : 2 * R == D ? 2 : 3;
+  x->frac = (R != 0) + (2 * R >= D) + (2 * R > D);
   x->kind = KIND_POW5;
   x->shift = sh;
   x->R = R;
@@ -174,6 +190,12 @@ static void decompose(uint32_t bits, uint32_t *m, int *e, Scaled *x) {
   *e = biased ? (int)biased - 150 : -149;
   int bexp = *e + 31 - __builtin_clz(*m);
   int k = (bexp * 78913) >> 18; /* floor(bexp * log10(2)), arithmetic shift */
+  /* v < 2^(bexp+1) < 10^(k+2): at most one power of ten lies above 10^k.
+   * The doubles nearest 10^j decide it (rarely wrongly, by a hair; the
+   * range check below catches that). */
+  float v;
+  memcpy(&v, &bits, 4);
+  if (k + 1 <= 39 && fabs((double)v) >= POW10_DOUBLE[k + 1 + 46]) k++;
   scale(*m, *e, k, x);
   if (x->F >= POW10[9]) scale(*m, *e, k + 1, x);
   else if (x->F < POW10[8]) scale(*m, *e, k - 1, x);
@@ -184,12 +206,12 @@ static void decompose(uint32_t bits, uint32_t *m, int *e, Scaled *x) {
 static inline __attribute__((always_inline)) uint64_t round_digits(const Scaled *x, int p, int *exp) {
   uint64_t q;
   if (p == 9) {
-    q = x->F + (x->frac == 3 || (x->frac == 2 && (x->F & 1)));
+    q = x->F + ((x->frac == 3) | ((x->frac == 2) & (x->F & 1)));
   } else {
     uint64_t div = POW10[9 - p], half = div / 2;
     q = x->F / div;
     uint64_t r = x->F % div;
-    if (r > half || (r == half && (x->frac != 0 || (q & 1)))) q++;
+    q += (r > half) | ((r == half) & ((x->frac != 0) | (q & 1)));
   }
   *exp = x->k;
   if (q == POW10[p]) {
@@ -232,8 +254,28 @@ static const char DIGIT_PAIRS[201] = "000102030405060708091011121314151617181920
                                      "50515253545556575859606162636465666768697071727374"
                                      "75767778798081828384858687888990919293949596979899";
 
-/* The p decimal digits of q (q < 10^p), leading zeros included. */
+/* Four digits of v < 10000. */
+static void put4(char *d, uint32_t v) {
+  memcpy(d, DIGIT_PAIRS + 2 * (v / 100), 2);
+  memcpy(d + 2, DIGIT_PAIRS + 2 * (v % 100), 2);
+}
+
+/* The p decimal digits of q (q < 10^p), leading zeros included.  p = 9 and
+ * 6 (f32's two precisions) split q into independent groups rather than one
+ * long chain of divisions. */
 static void put_digits(char *d, uint64_t q, int p) {
+  if (p == 9) {
+    uint32_t lo = (uint32_t)(q % 100000000u);
+    d[0] = (char)('0' + q / 100000000u);
+    put4(d + 1, lo / 10000);
+    put4(d + 5, lo % 10000);
+    return;
+  }
+  if (p == 6) {
+    memcpy(d, DIGIT_PAIRS + 2 * (q / 10000), 2);
+    put4(d + 2, (uint32_t)(q % 10000));
+    return;
+  }
   int i = p;
   while (i >= 2) {
     memcpy(d + i - 2, DIGIT_PAIRS + 2 * (q % 100), 2);
@@ -252,7 +294,8 @@ static int g_layout(char *buf, bool neg, uint64_t q, int p, int exp) {
   int nd = p; /* significant digits left after stripping trailing zeros */
   while (nd > 1 && d[nd - 1] == '0') nd--;
   char *o = buf;
-  if (neg) *o++ = '-';
+  *o = '-';
+  o += neg;
   if (exp < -4 || exp >= p) {
     *o++ = d[0];
     if (nd > 1) {

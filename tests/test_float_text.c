@@ -102,6 +102,23 @@ Test(float_text, powers_of_two_and_neighbours) {
   cr_expect_eq(failures, 0);
 }
 
+/* The decimal exponent changes at powers of ten. */
+Test(float_text, powers_of_ten_and_neighbours) {
+  failures = 0;
+  for (int j = -46; j <= 39; j++) {
+    char text[16];
+    snprintf(text, sizeof text, "1e%d", j);
+    float f = strtof(text, NULL);
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    for (int d = -8; d <= 8; d++) {
+      int64_t n = (int64_t)(b & 0x7fffffffu) + d;
+      if (n > 0 && n < 0x7f800000) check_both((uint32_t)n);
+    }
+  }
+  cr_expect_eq(failures, 0);
+}
+
 Test(float_text, subnormals) {
   failures = 0;
   for (uint32_t b = 1; b < 0x800000u; b += 61) check_roundtrip(from_bits(b));
