@@ -13,7 +13,7 @@ void sb_free(StrBuf *sb) {
   sb_init(sb);
 }
 
-static bool sb_reserve(StrBuf *sb, size_t extra) {
+bool sb_reserve(StrBuf *sb, size_t extra) {
   if (sb->oom) return false;
   if (sb->len + extra + 1 <= sb->cap) return true;
   size_t cap = sb->cap ? sb->cap : 256;

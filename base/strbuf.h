@@ -17,6 +17,10 @@ void sb_putc(StrBuf *sb, char c);
 void sb_append(StrBuf *sb, const char *s, size_t n);
 void sb_puts(StrBuf *sb, const char *s);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Makes room for `extra` more bytes (and the NUL) after sb->len, for
+ * writing at sb->data + sb->len directly; the writer then advances sb->len
+ * and stores the NUL.  False (and sb->oom) when out of memory. */
+bool sb_reserve(StrBuf *sb, size_t extra);
 /* Hands the string over to the caller (malloc'd) and resets the buffer. */
 char *sb_take(StrBuf *sb);
 

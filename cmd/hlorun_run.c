@@ -28,9 +28,13 @@ void hlorun_run_usage(FILE *f) {
         "                            in order (repeatable)\n"
         "  --outfeed-dir DIR         write each array outfeed sends to DIR/outfeedN.npy\n"
         "                            (N = 0, 1, ... in order)\n"
-        "  --output FILE.npy|.npz    write the result (npz: every array leaf); output\n"
-        "                            paths are checked before the run\n"
+        "  --output FILE.npy|.npz    write the result (npz: every array leaf) instead of\n"
+        "                            printing it; output paths are checked before the run\n"
         "  --output-raw              write bf16/f8/sub-byte results as raw bits\n"
+        "  --print                   print the result even with --output; arrays of more\n"
+        "                            than 1000 elements print summarised (first and last 3\n"
+        "                            entries of each dimension, '...' between)\n"
+        "  --print-full              print the result with every element\n"
         "  --quiet                   do not print the result\n"
         "  --device NAME             memory preset: ",
         f);
@@ -157,6 +161,8 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
   }
   if (!strcmp(arg, "--output-raw")) return a->output_raw = true, 1;
   if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) return a->quiet = true, 1;
+  if (!strcmp(arg, "--print")) return a->print = true, 1;
+  if (!strcmp(arg, "--print-full")) return a->print_full = true, 1;
   if (hlorun_is(arg, "--device")) {
     if (!(v = hlorun_value(argc, argv, i, "--device"))) {
       fprintf(stderr, "hlorun: error: --device needs a name\n");
@@ -419,15 +425,24 @@ static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *res, Er
   return ok;
 }
 
-static void hlorun_print_result(const RunResult *r) {
+/* literal_print_with's flush: the text so far goes to stdout. */
+static void hlorun_flush_stdout(void *ctx, StrBuf *sb) {
+  (void)ctx;
+  fwrite(sb->data ? sb->data : "", 1, sb->len, stdout);
+  sb->len = 0;
+}
+
+static void hlorun_print_result(const RunResult *r, bool full) {
   LiteralNode node;
   int leaf = 0;
   StrBuf sb;
   sb_init(&sb);
   if (hlorun_literal_node(r->shape, r, &leaf, &node)) {
-    literal_print(&sb, &node, true);
+    LiteralPrintOptions opt = {.print_shape = true, .summarise = !full,
+                               .flush = hlorun_flush_stdout};
+    literal_print_with(&sb, &node, &opt);
     fwrite(sb.data ? sb.data : "", 1, sb.len, stdout);
-    if (!sb.len || sb.data[sb.len - 1] != '\n') fputc('\n', stdout);
+    fputc('\n', stdout); /* the text never ends in a newline */
   }
   hlorun_literal_free(&node);
   sb_free(&sb);
@@ -575,7 +590,9 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.trace_format = a->trace_format;
   opt.infeed = feed.items;
   opt.ninfeed = feed.n;
-  opt.discard_result = a->quiet && !a->output && !a->expect.path;
+  /* --output writes the result instead of printing it, unless --print(-full) */
+  bool print = !a->quiet && (!a->output || a->print || a->print_full);
+  opt.discard_result = !print && !a->output && !a->expect.path;
   opt.debug = debug;
   RunResult res;
   hlorun_warn_elided(m);
@@ -594,13 +611,13 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   }
   hlorun_debug_summary(prog, a, debug);
   int status = 0;
-  for (int d = 0; !a->quiet && d < res.ndevices; d++) {
+  for (int d = 0; print && d < res.ndevices; d++) {
     const RunResult *r = run_result_device(&res, d);
     if (res.ndevices > 1 && r->npartitions > 1)
       printf("replica %" PRId64 ", partition %" PRId64 ":\n", r->replica_id, r->partition_id);
     else if (res.ndevices > 1)
       printf("replica %" PRId64 ":\n", r->replica_id);
-    hlorun_print_result(r);
+    hlorun_print_result(r, a->print_full);
   }
   int verdict = a->expect.path ? hlorun_expect_check(prog, expect, &res, stderr) : 0;
   if (a->output && !hlorun_write_output(a, &res, &err)) {

@@ -22,6 +22,8 @@ typedef struct HlorunRunArgs {
   const char *output;
   bool output_raw;
   bool quiet;
+  bool print;      /* --print: print the result even with --output */
+  bool print_full; /* --print-full: every element (implies --print) */
   const char *device;
   const char *memory_config;
   bool stats;

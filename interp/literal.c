@@ -18,17 +18,25 @@ typedef struct {
   int rank, esz;
   const int64_t *dims;
   const char *data;
-  int64_t next; /* next element, row-major */
+  bool summarise; /* this leaf is over the threshold */
+  const LiteralPrintOptions *opt;
+  int64_t stride[64]; /* elements, row-major */
   int64_t idx[64];
 } Printer;
 
-/* `depth` = number of indices fixed so far; dims[depth..] remain. */
-static void print_rec(Printer *p, int depth) {
+enum { FLUSH_BYTES = 1 << 20 };
+
+static void maybe_flush(Printer *p) {
+  if (p->opt->flush && p->sb->len >= FLUSH_BYTES) p->opt->flush(p->opt->flush_ctx, p->sb);
+}
+
+/* `depth` = number of indices fixed so far; dims[depth..] remain; `offset`
+ * = the element the fixed indices point to. */
+static void print_rec(Printer *p, int depth, int64_t offset) {
   StrBuf *sb = p->sb;
   int left = p->rank - depth;
   if (left == 0) {
-    etype_format(sb, p->t, p->data + p->next * p->esz, p->t == ET_PRED && p->rank == 0);
-    p->next++;
+    etype_format(sb, p->t, p->data + offset * p->esz, p->t == ET_PRED && p->rank == 0);
     return;
   }
   int64_t n = p->dims[depth];
@@ -42,10 +50,43 @@ static void print_rec(Printer *p, int depth) {
   } else {
     sb_puts(sb, "{\n");
   }
-  for (int64_t i = 0; i < n; i++) {
+  const char *sep = left > 1 ? ",\n" : ", ";
+  bool elide = p->summarise && n > 2 * LITERAL_EDGE_ITEMS;
+  bool flat = left == 1 && !elide; /* the hot loop of full printing */
+  if (flat) {
+    /* written straight into sb, with room reserved for many elements at a
+     * time */
+    enum { BLOCK = 16384 };
+    size_t room = 0;
+    for (int64_t i = 0; i < n; i++) {
+      if (room < ETYPE_TEXT_MAX + 2) {
+        maybe_flush(p);
+        if (!sb_reserve(sb, BLOCK)) return; /* out of memory: sb->oom says so */
+        room = BLOCK;
+      }
+      char *o = sb->data + sb->len;
+      size_t len = (size_t)etype_format_to(o, p->t, p->data + (offset + i) * p->esz, false);
+      if (i < n - 1) {
+        o[len++] = ',';
+        o[len++] = ' ';
+      }
+      sb->len += len;
+      room -= len;
+    }
+    if (sb->data) sb->data[sb->len] = '\0';
+  }
+  for (int64_t i = 0; !flat && i < n; i++) {
+    if (elide && i == LITERAL_EDGE_ITEMS) {
+      /* one "..." item for the middle, indented as the items it replaces
+       * (rows of the innermost dimension print indented by two) */
+      sb_puts(sb, left == 2 ? "  ..." : "...");
+      sb_puts(sb, sep);
+      i = n - LITERAL_EDGE_ITEMS;
+    }
     p->idx[depth] = i;
-    print_rec(p, depth + 1);
-    if (i < n - 1) sb_puts(sb, left > 1 ? ",\n" : ", ");
+    print_rec(p, depth + 1, offset + i * p->stride[depth]);
+    if (i < n - 1) sb_puts(sb, sep);
+    if (left == 1) maybe_flush(p);
   }
   /* closing brace */
   if (p->rank == 1) sb_putc(sb, '}');
@@ -64,41 +105,39 @@ static void print_dynamic_shape(StrBuf *sb, EType t, int rank, const int64_t *si
   sb_putc(sb, ')');
 }
 
-static void print_elements(StrBuf *sb, EType t, int rank, const int64_t *dims, const void *data) {
+/* dims are the sizes to print (a dynamic array's runtime sizes). */
+static void print_elements(StrBuf *sb, EType t, int rank, const int64_t *dims, const void *data,
+                           const LiteralPrintOptions *opt) {
   if (rank > 64) rank = 64;
-  Printer p = {sb, t, rank, etype_storage_bytes(t), dims, data, 0, {0}};
-  print_rec(&p, 0);
-}
-
-void literal_print_array(StrBuf *sb, EType t, int rank, const int64_t *dims, const void *data,
-                         bool print_shape) {
-  if (print_shape) {
-    literal_print_shape(sb, t, rank, dims);
-    sb_putc(sb, ' ');
+  Printer p = {sb, t, rank, etype_storage_bytes(t), dims, data, false, opt, {0}, {0}};
+  int64_t count = 1;
+  for (int d = rank - 1; d >= 0; d--) {
+    p.stride[d] = count;
+    count *= dims[d];
   }
-  print_elements(sb, t, rank, dims, data);
+  p.summarise = opt->summarise && count > LITERAL_SUMMARY_THRESHOLD;
+  print_rec(&p, 0, 0);
 }
 
-static void print_array_node(StrBuf *sb, const LiteralNode *node, bool print_shape) {
+static void print_array_node(StrBuf *sb, const LiteralNode *node, const LiteralPrintOptions *opt) {
   bool dynamic = false;
   for (int d = 0; node->dynamic && d < node->rank; d++) dynamic |= node->dynamic[d];
-  if (!dynamic || !node->bounds) {
-    literal_print_array(sb, node->etype, node->rank, node->dims, node->data, print_shape);
-    return;
-  }
-  if (print_shape) {
-    print_dynamic_shape(sb, node->etype, node->rank, node->dims, node->bounds, node->dynamic);
+  if (opt->print_shape) {
+    if (dynamic && node->bounds)
+      print_dynamic_shape(sb, node->etype, node->rank, node->dims, node->bounds, node->dynamic);
+    else
+      literal_print_shape(sb, node->etype, node->rank, node->dims);
     sb_putc(sb, ' ');
   }
-  print_elements(sb, node->etype, node->rank, node->dims, node->data);
+  print_elements(sb, node->etype, node->rank, node->dims, node->data, opt);
 }
 
-void literal_print(StrBuf *sb, const LiteralNode *node, bool print_shape) {
+void literal_print_with(StrBuf *sb, const LiteralNode *node, const LiteralPrintOptions *opt) {
   if (node->etype == ET_TUPLE) {
     sb_puts(sb, "(\n");
     for (int i = 0; i < node->count; i++) {
       if (i) sb_puts(sb, ",\n");
-      literal_print(sb, &node->elems[i], print_shape);
+      literal_print_with(sb, &node->elems[i], opt);
     }
     sb_puts(sb, "\n)");
     return;
@@ -107,5 +146,17 @@ void literal_print(StrBuf *sb, const LiteralNode *node, bool print_shape) {
     sb_puts(sb, "token");
     return;
   }
-  print_array_node(sb, node, print_shape);
+  print_array_node(sb, node, opt);
+}
+
+void literal_print_array(StrBuf *sb, EType t, int rank, const int64_t *dims, const void *data,
+                         bool print_shape) {
+  LiteralNode node = {.etype = t, .rank = rank, .dims = dims, .data = data};
+  LiteralPrintOptions opt = {.print_shape = print_shape};
+  print_array_node(sb, &node, &opt);
+}
+
+void literal_print(StrBuf *sb, const LiteralNode *node, bool print_shape) {
+  LiteralPrintOptions opt = {.print_shape = print_shape};
+  literal_print_with(sb, node, &opt);
 }

@@ -9,7 +9,16 @@
  * elements print as 0/1 in arrays and true/false as scalars, tuples print as
  * "(\n" + elements joined by ",\n" + "\n)".  Shapes print without layout.
  * A dynamic array prints its shape with "<=" bounds, then its sizes, then
- * only the elements below them: "s32[<=4](2) {1, 2}". */
+ * only the elements below them: "s32[<=4](2) {1, 2}".
+ *
+ * Summarised printing (LiteralPrintOptions.summarise, numpy's threshold=1000,
+ * edgeitems=3): an array leaf with more than LITERAL_SUMMARY_THRESHOLD
+ * elements prints, in every dimension longer than 2 * LITERAL_EDGE_ITEMS,
+ * only the first and last LITERAL_EDGE_ITEMS entries with "..." in place of
+ * the others: "f32[2000] {0, 1, 2, ..., 1997, 1998, 1999}"; elided rows or
+ * blocks become one "..." item on its own line, indented as the rows it
+ * stands for ("  ...,").  Rank >= 4 markers keep the real indices.  The
+ * shape prefix is always the full shape. */
 #ifndef HLO_INTERP_LITERAL_H
 #define HLO_INTERP_LITERAL_H
 
@@ -33,6 +42,22 @@ typedef struct LiteralNode {
   const bool *dynamic;
 } LiteralNode;
 
+enum { LITERAL_SUMMARY_THRESHOLD = 1000, LITERAL_EDGE_ITEMS = 3 };
+
+typedef struct LiteralPrintOptions {
+  bool print_shape; /* the "f32[2,3] " prefix */
+  bool summarise;   /* elide the middle of arrays over LITERAL_SUMMARY_THRESHOLD */
+  /* Optional: called whenever the buffer holds more than about 1 MiB, to
+   * write it out and empty it (sb->len = 0), so that printing millions of
+   * elements does not hold all the text in memory. */
+  void (*flush)(void *ctx, StrBuf *sb);
+  void *flush_ctx;
+} LiteralPrintOptions;
+
+/* Prints a literal tree with the given options. */
+void literal_print_with(StrBuf *sb, const LiteralNode *node, const LiteralPrintOptions *opt);
+
+/* Every element (no summary): */
 /* Prints one dense array; with print_shape the "f32[2,3] " prefix. */
 void literal_print_array(StrBuf *sb, EType t, int rank, const int64_t *dims, const void *data,
                          bool print_shape);

@@ -99,5 +99,9 @@ void etype_convert_array(EType dst_t, void *dst, EType src_t, const void *src, i
  * "-nan", payloads as "nan(0x..)"; complex as "(re, im)"; pred as
  * "true"/"false" when as_word, else "1"/"0". */
 void etype_format(StrBuf *sb, EType t, const void *elem, bool pred_as_word);
+/* The same text written at buf (room for ETYPE_TEXT_MAX bytes, not
+ * NUL-terminated); returns its length. */
+enum { ETYPE_TEXT_MAX = 96 };
+int etype_format_to(char *buf, EType t, const void *elem, bool pred_as_word);
 
 #endif

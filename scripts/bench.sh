@@ -385,3 +385,32 @@ for c in $ops; do
   echo "$line"
 done
 echo "ratio: wall-clock hlorun / numpy; cpu: CPU-time (all threads) hlorun / numpy (< 1: hlorun faster)"
+
+# Printing a result: f32[4096,4096] (16M elements, random values: mostly
+# 9-digit text, ~190 MB) printed with --print-full to /dev/null, timed as a
+# whole process (start-up, random inputs, run, printing), best of RUNS; the
+# same run with --quiet is the part that is not printing.
+cat >"$tmp/print.hlo" <<'HLO'
+HloModule print16m
+ENTRY main {
+  ROOT p = f32[4096,4096]{1,0} parameter(0)
+}
+HLO
+echo
+"${benv[@]}" $py - "$runs" "$bindir/hlorun" "$tmp/print.hlo" <<'PY'
+import subprocess, sys, time
+runs, hlorun, hlo = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+
+def best(*flags):
+    t = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([hlorun, hlo, "--random-inputs=1", *flags], stdout=subprocess.DEVNULL,
+                       check=True)
+        t.append(time.perf_counter() - t0)
+    return min(t)
+
+full, quiet = best("--print-full"), best("--quiet")
+print("%-26s %10.2f s  (--quiet: %.2f s; printing %.0f ns/element)"
+      % ("print 16M f32 --print-full", full, quiet, (full - quiet) / (4096 * 4096) * 1e9))
+PY

@@ -39,6 +39,8 @@ def write(d, name, hlo, expected, inputs=None):
         for fn, arr in inputs:
             np.save(os.path.join(path, "inputs", fn), arr)
         args += ["'--inputs'", "'%s'" % ",".join("inputs/" + fn for fn, _ in inputs)]
+    if any(np.size(arr) > 1000 for _, arr in expected):
+        args.append("'--print-full'")  # hlorun summarises arrays over 1000 elements
     with open(os.path.join(path, name + ".yaml"), "w") as f:
         f.write("command: hlorun\nargs: [%s]\nstdout: %s.out\n" % (", ".join(args), name))
     written.append(os.path.join(d, name))
