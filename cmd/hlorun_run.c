@@ -52,7 +52,11 @@ void hlorun_run_usage(FILE *f) {
         "                            each, all on the same inputs; the result of each is\n"
         "                            printed after 'replica R:' ('replica R, partition P:')\n"
         "  --repeat N                evaluate N times on the same inputs; --stats reports\n"
-        "                            the best (eval_ns), median and first evaluation\n",
+        "                            the best (eval_ns), median and first evaluation\n"
+        "  --timeout SECONDS         stop a run still evaluating after SECONDS (exit 1,\n"
+        "                            naming the instruction and while iteration it was at)\n"
+        "  --max-instructions N      stop a run after N executed instructions (loop\n"
+        "                            iterations count their bodies'; exit 1, as --timeout)\n",
         f);
   hlorun_debug_usage(f);
   hlorun_expect_usage(f);
@@ -226,6 +230,38 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
       return -1;
     }
     a->repeat = r;
+    return 1;
+  }
+  if (hlorun_is(arg, "--timeout")) {
+    char *end;
+    if (!(v = hlorun_value(argc, argv, i, "--timeout"))) {
+      fprintf(stderr, "hlorun: error: --timeout needs a number of seconds\n");
+      return -1;
+    }
+    errno = 0;
+    double t = strtod(v, &end);
+    /* up to a year: past that the nanosecond deadline could overflow */
+    if (!*v || *end || errno || !(t > 0) || t > 31536000) {
+      fprintf(stderr, "hlorun: error: --timeout needs seconds above 0 (at most 31536000), got '%s'\n", v);
+      return -1;
+    }
+    a->timeout_ns = (int64_t)(t * 1e9);
+    if (a->timeout_ns < 1) a->timeout_ns = 1;
+    return 1;
+  }
+  if (hlorun_is(arg, "--max-instructions")) {
+    char *end;
+    if (!(v = hlorun_value(argc, argv, i, "--max-instructions"))) {
+      fprintf(stderr, "hlorun: error: --max-instructions needs a number\n");
+      return -1;
+    }
+    errno = 0;
+    long long n = strtoll(v, &end, 10);
+    if (!*v || *end || errno || n < 1) {
+      fprintf(stderr, "hlorun: error: --max-instructions needs a number from 1, got '%s'\n", v);
+      return -1;
+    }
+    a->max_instructions = n;
     return 1;
   }
   if (hlorun_is(arg, "--replicas") || hlorun_is(arg, "--partitions")) {
@@ -579,6 +615,8 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.seed = a->seed;
   opt.stats = a->stats;
   opt.repeat = a->repeat;
+  opt.timeout_ns = a->timeout_ns;
+  opt.max_instructions = a->max_instructions;
   FILE *trace = a->trace ? stderr : NULL;
   if (a->trace_file && !(trace = fopen(a->trace_file, "w"))) {
     fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->trace_file, strerror(errno));
