@@ -493,7 +493,10 @@ static bool hlorun_write_outfeed(const HlorunRunArgs *a, const RunResult *res, E
     if (res->ndevices > 1) hlorun_device_prefix(r, prefix, sizeof prefix);
     for (int i = 0; i < r->noutfeed; i++) {
       char path[4096];
-      snprintf(path, sizeof path, "%s/%soutfeed%d.npy", a->outfeed_dir, prefix, i);
+      int len = snprintf(path, sizeof path, "%s/%soutfeed%d.npy", a->outfeed_dir, prefix, i);
+      if (len < 0 || (size_t)len >= sizeof path) /* never a truncated name */
+        return error_set(err, ERR_RUNTIME, -1, "--outfeed-dir %s: the path of outfeed %d is too long",
+                         a->outfeed_dir, i);
       const RunLeaf *l = &r->outfeed[i];
       if (!npy_write_file(path, l->shape->etype, l->shape->rank, l->dims, l->data,
                           a->output_raw, err))
@@ -692,8 +695,14 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
       fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->stats_file, strerror(errno));
       status = 1;
     } else {
-      fwrite(sb.data ? sb.data : "", 1, sb.len, f);
-      if (f != stderr) fclose(f);
+      bool written = fwrite(sb.data ? sb.data : "", 1, sb.len, f) == sb.len;
+      if (f != stderr) written = fclose(f) == 0 && written;
+      else written = fflush(f) == 0 && written;
+      if (!written) {
+        fprintf(stderr, "%s: error: cannot write the --stats report to %s\n", prog,
+                a->stats_file ? a->stats_file : "stderr");
+        status = 1;
+      }
     }
     sb_free(&sb);
   }
