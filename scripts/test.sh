@@ -22,9 +22,10 @@ heavy+=" 25-bert-torchxla-neuron-full-train-16k-instrs.hlo 26-bert-large-torchxl
 heavy+=" 28-gptneox-torchxla-neuron-tp2.hlo"
 (cd build-asan && CONFORMANCE_RUN_TIMEOUT=90 CONFORMANCE_RUN_SKIP="$heavy" ctest --output-on-failure -j"$jobs")
 
-# FUZZ_SECONDS (default 60) is split between the parser and the whole-pipeline
-# targets.
+# FUZZ_SECONDS (default 60) is split between the parser, the .npy/.npz
+# readers and the whole-pipeline targets.
 fuzz=${FUZZ_SECONDS:-60}
-scripts/fuzz-parser.sh --seconds $((fuzz / 2))
-scripts/fuzz-run.sh --seconds $((fuzz - fuzz / 2))
+scripts/fuzz-parser.sh --seconds $((fuzz / 3))
+scripts/fuzz-npz.sh --seconds $((fuzz / 6))
+scripts/fuzz-run.sh --seconds $((fuzz - fuzz / 3 - fuzz / 6))
 echo "all tests passed"
