@@ -536,6 +536,35 @@ def emit_complex_exact_unary(c, op, t):
     c.out(r, ot, [len(xs)], [unary_model(op, t, v) for v in xs])
 
 
+def emit_rank0_and_empty(c, op, cls, t):
+    """op on a T[0] array and, where the oracle has the value, on a rank-0 T[]."""
+    nargs = 1 if cls == 'OPC_UNARY' else 2
+    rt = unary_rtype(op, t) if cls == 'OPC_UNARY' else ('c64' if t == 'f32' else 'c128') if op == 'complex' else t
+    extra = ''
+    if op == 'reduce-precision':
+        extra = ', exponent_bits=%d, mantissa_bits=%d' % ((11, 52) if t == 'f64' else (8, 23))
+    e = c.instr(t, [0], 'constant({})', 'v')
+    r = c.instr(rt, [0], '%s(%s)%s' % (op, ', '.join([e] * nargs), extra))
+    c.out(r, rt, [0], [])
+    # rank 0: one edge value (pair) with an exactly known, non-fresh-NaN result
+    how = (UNARY if cls == 'OPC_UNARY' else BINARY)[op][1]
+    if how == 'points' or (X.is_complex(t) and (op in COMPLEX_EXACT_POINTS or op in ('multiply', 'divide'))):
+        return
+    if cls == 'OPC_UNARY':
+        x = edges(t)[min(1, len(edges(t)) - 1)]
+        want = x if op == 'reduce-precision' else unary_model(op, t, x)
+        args = [x]
+    else:
+        ps = binary_pairs(op, t)
+        args = list(ps[min(1, len(ps) - 1)])
+        want = (args[0], args[1]) if op == 'complex' else binary_model(op, t, *args)
+    if X.is_float(rt) and is_nan_val(rt, want) and not any(is_nan_val(t, a) for a in args):
+        return
+    names = [c.const(t, [a], []) for a in args]
+    r = c.instr(rt, [], '%s(%s)%s' % (op, ', '.join(names), extra))
+    c.out(r, rt, [], [cnorm(rt, want) if X.is_complex(rt) else want])
+
+
 # ------------------------------------------------------------ verdicts
 
 def verdict(op, t, k, rule):
@@ -676,6 +705,7 @@ def sweep_unary_binary(op, cls, types, pool):
                     sys.exit('no exact point of %s fits %s' % (op, t))
             else:
                 emit_binary_exact(comp, op, t)
+            emit_rank0_and_empty(comp, op, cls, t)
             record(op, t, v, note, op)
         elif v == 'verify-rejected':
             xs = edges(t)[:2]
