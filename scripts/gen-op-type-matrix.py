@@ -831,23 +831,18 @@ def sweep_convert(types):
     pool = ErrPool('convert', 'convert between the types the verifier rejects (complex to real)')
     for s, sk in types:
         xs = edges(s)
+        a = comp.const(s, xs)  # one source vector, converted to every type
         for d, dk in types:
             if sk == 'C' and dk != 'C':
                 # InferConvertShape: complex -> real is rejected (use real())
                 rc = pool.next()
-                a = rc.const(s, xs[:2])
-                rc.bad(d, [2], 'convert(%s)' % a,
-                        'convert: conversion from complex to real type %s[2] => %s is not implemented' % (s, d))
+                ra = rc.const(s, xs[:2])
+                rc.bad(d, [2], 'convert(%s)' % ra,
+                       'convert: conversion from complex to real type %s[2] => %s is not implemented' % (s, d))
                 record('convert-to-%s' % d, s, 'verify-rejected', 'complex to real: use real()', rc.name)
                 continue
-            src = xs
-            if sk == 'C':
-                pass
-            keep = [v for v in src]
-            res = [GM.convert_model(s, d, v) for v in keep]
-            a = comp.const(s, keep)
-            r = comp.instr(d, [len(keep)], 'convert(%s)' % a)
-            comp.out(r, d, [len(keep)], res)
+            r = comp.instr(d, [len(xs)], 'convert(%s)' % a)
+            comp.out(r, d, [len(xs)], [GM.convert_model(s, d, v) for v in xs])
             record('convert-to-%s' % d, s, 'computed', '', comp.name)
     comp.write()
     pool.write()
