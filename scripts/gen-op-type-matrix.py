@@ -296,7 +296,9 @@ def unary_rtype(op, t):
 
 
 def cmplx_pick_second(a, b, is_max):
-    """StableHLO's lexicographic order on (real, imag); a NaN part wins, the first of equals."""
+    """maximum/minimum of complex numbers: XLA's evaluator refuses them, so this
+    follows the StableHLO spec (lexicographic on (real, imag)); a NaN part wins
+    as for floats, and of two equal values the first is kept."""
     an = math.isnan(a[0]) or math.isnan(a[1])
     bn = math.isnan(b[0]) or math.isnan(b[1])
     if an or bn:
