@@ -53,7 +53,8 @@ static void clamp_typed(EType t, void *restrict out, const void *lo, bool lo_sca
                         const void *hi, bool hi_scalar, int64_t n) {
   switch (t) {
   case ET_S1: case ET_S2: case ET_S4: case ET_S8: CLAMP_LOOP(int8_t, IMAX, IMIN); break;
-  case ET_U1: case ET_U2: case ET_U4: case ET_U8: CLAMP_LOOP(uint8_t, IMAX, IMIN); break;
+  /* pred: false < true, as XLA's evaluator's std::min/max on bool */
+  case ET_PRED: case ET_U1: case ET_U2: case ET_U4: case ET_U8: CLAMP_LOOP(uint8_t, IMAX, IMIN); break;
   case ET_S16: CLAMP_LOOP(int16_t, IMAX, IMIN); break;
   case ET_U16: CLAMP_LOOP(uint16_t, IMAX, IMIN); break;
   case ET_S32: CLAMP_LOOP(int32_t, IMAX, IMIN); break;
@@ -68,7 +69,7 @@ static void clamp_typed(EType t, void *restrict out, const void *lo, bool lo_sca
 
 bool k_clamp(EType t, void *restrict out, const void *lo, bool lo_scalar, const void *x, const void *hi,
              bool hi_scalar, int64_t n, Error *err) {
-  if (!etype_is_int(t) && !etype_is_float(t))
+  if (!etype_is_int(t) && !etype_is_float(t) && t != ET_PRED)
     return error_set(err, ERR_RUNTIME, -1, "clamp is not defined for element type %s", etype_name(t));
   if (n <= 0) return true;
   if (!k_is_narrow_float(t)) {

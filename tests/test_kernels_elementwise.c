@@ -361,7 +361,10 @@ Test(k_select_clamp, basics) {
   uint16_t blo = 0x0000, bhi = 0x3f80, bx[] = {0x4000, 0xbf80}, br[2]; /* bf16 clamp(0, x, 1) */
   cr_assert(k_clamp(ET_BF16, br, &blo, true, bx, &bhi, true, 2, &err));
   cr_expect(br[0] == 0x3f80 && br[1] == 0x0000);
-  cr_expect(!k_clamp(ET_PRED, sr, p, true, p, p, true, 1, &err));
+  /* pred: false < true, as HloEvaluator's std::min/max on bool */
+  uint8_t plo[] = {1, 0, 0, 1}, px[] = {0, 1, 0, 1}, phi[] = {1, 0, 1, 1}, pr[4];
+  cr_assert(k_clamp(ET_PRED, pr, plo, false, px, phi, false, 4, &err));
+  cr_expect(pr[0] == 1 && pr[1] == 0 && pr[2] == 0 && pr[3] == 1);
   /* NaN precedence (HloEvaluator HandleClamp): lo, then x, then hi */
   float nlo[] = {-NAN, 0.0f, 0.0f}, nx[] = {1.0f, -NAN, 1.0f}, nhi[] = {NAN, NAN, -NAN}, nr[3];
   cr_assert(k_clamp(ET_F32, nr, nlo, false, nx, nhi, false, 3, &err));
