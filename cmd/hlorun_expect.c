@@ -13,7 +13,8 @@
 #include "layout/etype_convert.h"
 
 void hlorun_expect_usage(FILE *f) {
-  fputs("  --expect FILE.npy|.npz    compare the result with reference arrays (entries\n"
+  fputs("comparing with a reference:\n"
+        "  --expect FILE.npy|.npz    compare the result with reference arrays (entries\n"
         "                            named as --output writes them); one line per output\n"
         "                            on stderr, exit status 4 if anything differs\n"
         "  --rtol R, --atol A        floats pass when |got - want| <= A + R * |want|\n"
