@@ -1,11 +1,13 @@
 /* .npz: zip archives of .npy members.  Reads STORED members (numpy.savez)
  * and DEFLATE ones (numpy.savez_compressed, interp/npz_inflate.c), zip64
- * extra fields included, and writes STORED archives; every offset
+ * extra fields included, and writes STORED archives (zip64 records where
+ * sizes, offsets or the member count need them); every offset
  * and size is checked against the archive before use. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "interp/npy.h"
 #include "interp/npz_inflate.h"
@@ -16,17 +18,19 @@ static uint32_t rd32(const uint8_t *p) { return rd16(p) | rd16(p + 2) << 16; }
 static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 static void wr16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
 static void wr32(uint8_t *p, uint32_t v) { wr16(p, v & 0xffff), wr16(p + 2, v >> 16); }
+static void wr64(uint8_t *p, uint64_t v) { wr32(p, (uint32_t)v), wr32(p + 4, (uint32_t)(v >> 32)); }
 
+/* zlib's CRC-32 (several GB/s, where a byte-wise loop runs at a few
+ * hundred MB/s), over sizes beyond its uInt in pieces. */
 static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n) {
-  uint32_t table[256];
-  for (uint32_t i = 0; i < 256; i++) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; k++) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-    table[i] = c;
+  uLong c = crc;
+  while (n > 0) {
+    uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
+    c = crc32(c, p, k);
+    p += k;
+    n -= k;
   }
-  crc = ~crc;
-  for (size_t i = 0; i < n; i++) crc = table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
-  return ~crc;
+  return (uint32_t)c;
 }
 
 static bool bad(Error *err, const char *what, const char *why) {
@@ -164,6 +168,72 @@ bool npz_read_file(const char *path, NpzFile *out, Error *err) {
   return ok;
 }
 
+/* Zip fields that do not fit 16/32 bits hold all ones and the real value
+ * goes in a zip64 field, as numpy (Python's zipfile) writes and reads them. */
+#define ZIP16_MAX 0xffffu
+#define ZIP32_MAX 0xffffffffu
+
+/* One member's central directory record, appended to *cd. */
+static bool central_record(uint8_t **cd, size_t *cd_len, const char *name, int nlen, uint32_t crc,
+                           uint64_t size, uint64_t off, Error *err) {
+  bool big = size >= ZIP32_MAX, far = off >= ZIP32_MAX;
+  int xlen = big || far ? 4 + (big ? 16 : 0) + (far ? 8 : 0) : 0;
+  uint8_t *ncd = realloc(*cd, *cd_len + 46 + (size_t)nlen + (size_t)xlen);
+  if (!ncd) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  *cd = ncd;
+  uint8_t *c = ncd + *cd_len;
+  memset(c, 0, 46);
+  wr32(c, 0x02014b50u);
+  wr16(c + 4, big || far ? 45 : 20); /* version made by, needed */
+  wr16(c + 6, big || far ? 45 : 20);
+  wr16(c + 14, 0x0021); /* 1980-01-01 */
+  wr32(c + 16, crc);
+  wr32(c + 20, big ? ZIP32_MAX : (uint32_t)size);
+  wr32(c + 24, big ? ZIP32_MAX : (uint32_t)size);
+  wr16(c + 28, (uint32_t)nlen);
+  wr16(c + 30, (uint32_t)xlen);
+  wr32(c + 42, far ? ZIP32_MAX : (uint32_t)off);
+  memcpy(c + 46, name, (size_t)nlen);
+  uint8_t *x = c + 46 + nlen;
+  if (xlen) {
+    wr16(x, 0x0001);
+    wr16(x + 2, (uint32_t)(xlen - 4));
+    x += 4;
+    if (big) wr64(x, size), wr64(x + 8, size), x += 16;
+    if (far) wr64(x, off);
+  }
+  *cd_len += 46 + (size_t)nlen + (size_t)xlen;
+  return true;
+}
+
+/* The end records: zip64 ones when the count, the directory's size or its
+ * offset do not fit the classic record. */
+static bool write_end(FILE *f, int count, uint64_t cd_len, uint64_t cd_off) {
+  bool z64 = (uint64_t)count >= ZIP16_MAX || cd_len >= ZIP32_MAX || cd_off >= ZIP32_MAX;
+  if (z64) {
+    uint8_t r[56] = {0}, loc[20] = {0};
+    wr32(r, 0x06064b50u);
+    wr64(r + 4, 44); /* size of the rest of the record */
+    wr16(r + 12, 45);
+    wr16(r + 14, 45);
+    wr64(r + 24, (uint64_t)count);
+    wr64(r + 32, (uint64_t)count);
+    wr64(r + 40, cd_len);
+    wr64(r + 48, cd_off);
+    wr32(loc, 0x07064b50u);
+    wr64(loc + 8, cd_off + cd_len); /* where the zip64 record starts */
+    wr32(loc + 16, 1);
+    if (fwrite(r, 1, 56, f) != 56 || fwrite(loc, 1, 20, f) != 20) return false;
+  }
+  uint8_t eocd[22] = {0};
+  wr32(eocd, 0x06054b50u);
+  wr16(eocd + 8, z64 ? ZIP16_MAX : (uint32_t)count);
+  wr16(eocd + 10, z64 ? ZIP16_MAX : (uint32_t)count);
+  wr32(eocd + 12, z64 ? ZIP32_MAX : (uint32_t)cd_len);
+  wr32(eocd + 16, z64 ? ZIP32_MAX : (uint32_t)cd_off);
+  return fwrite(eocd, 1, 22, f) == 22;
+}
+
 bool npz_write_file(const char *path, const NpzMember *members, int count, bool raw, Error *err) {
   AtomicFile af;
   if (!atomic_open(&af, path, err)) return false;
@@ -181,54 +251,44 @@ bool npz_write_file(const char *path, const NpzMember *members, int count, bool 
     }
     char name[512];
     int nlen = snprintf(name, sizeof name, "%s.npy", members[i].name);
-    if (nlen <= 0 || (size_t)nlen >= sizeof name || dlen >= 0xffffffffu || off >= 0xffffffffu) {
+    if (nlen <= 0 || (size_t)nlen >= sizeof name) {
       free(data);
-      ok = error_set(err, ERR_RUNTIME, -1, "%s: member '%s' too large or badly named for a zip archive", path,
+      ok = error_set(err, ERR_RUNTIME, -1, "%s: member name '%s' too long for a zip archive", path,
                      members[i].name);
       break;
     }
     uint32_t crc = crc32_update(0, data, dlen);
-    uint8_t lh[30] = {0};
+    bool big = dlen >= ZIP32_MAX;
+    uint8_t lh[30 + 20] = {0};
+    int lx = big ? 20 : 0; /* zip64 extra: both sizes */
     wr32(lh, 0x04034b50u);
-    wr16(lh + 4, 20);      /* version needed */
-    wr16(lh + 12, 0x0021); /* 1980-01-01 */
+    wr16(lh + 4, big ? 45 : 20); /* version needed */
+    wr16(lh + 12, 0x0021);       /* 1980-01-01 */
     wr32(lh + 14, crc);
-    wr32(lh + 18, (uint32_t)dlen);
-    wr32(lh + 22, (uint32_t)dlen);
+    wr32(lh + 18, big ? ZIP32_MAX : (uint32_t)dlen);
+    wr32(lh + 22, big ? ZIP32_MAX : (uint32_t)dlen);
     wr16(lh + 26, (uint32_t)nlen);
-    ok = fwrite(lh, 1, 30, f) == 30 && fwrite(name, 1, (size_t)nlen, f) == (size_t)nlen &&
-         fwrite(data, 1, dlen, f) == dlen;
+    wr16(lh + 28, (uint32_t)lx);
+    ok = fwrite(lh, 1, 30, f) == 30 && fwrite(name, 1, (size_t)nlen, f) == (size_t)nlen;
+    if (ok && big) {
+      uint8_t x[20];
+      wr16(x, 0x0001);
+      wr16(x + 2, 16);
+      wr64(x + 4, dlen);
+      wr64(x + 12, dlen);
+      ok = fwrite(x, 1, 20, f) == 20;
+    }
+    ok = ok && fwrite(data, 1, dlen, f) == dlen;
     free(data);
-    uint8_t *ncd = realloc(cd, cd_len + 46 + (size_t)nlen);
-    if (!ncd) {
-      ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+    if (!ok) {
+      error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
       break;
     }
-    cd = ncd;
-    uint8_t *c = cd + cd_len;
-    memset(c, 0, 46);
-    wr32(c, 0x02014b50u);
-    wr16(c + 4, 20);
-    wr16(c + 6, 20);
-    wr16(c + 14, 0x0021);
-    wr32(c + 16, crc);
-    wr32(c + 20, (uint32_t)dlen);
-    wr32(c + 24, (uint32_t)dlen);
-    wr16(c + 28, (uint32_t)nlen);
-    wr32(c + 42, (uint32_t)off);
-    memcpy(c + 46, name, (size_t)nlen);
-    cd_len += 46 + (size_t)nlen;
-    off += 30 + (uint64_t)nlen + dlen;
-    if (!ok) error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
+    ok = central_record(&cd, &cd_len, name, nlen, crc, dlen, off, err);
+    off += 30 + (uint64_t)nlen + (uint64_t)lx + dlen;
   }
   if (ok) {
-    uint8_t eocd[22] = {0};
-    wr32(eocd, 0x06054b50u);
-    wr16(eocd + 8, (uint32_t)count);
-    wr16(eocd + 10, (uint32_t)count);
-    wr32(eocd + 12, (uint32_t)cd_len);
-    wr32(eocd + 16, (uint32_t)off);
-    ok = (cd_len == 0 || fwrite(cd, 1, cd_len, f) == cd_len) && fwrite(eocd, 1, 22, f) == 22;
+    ok = (cd_len == 0 || fwrite(cd, 1, cd_len, f) == cd_len) && write_end(f, count, cd_len, off);
     if (!ok) error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
   }
   free(cd);

@@ -258,6 +258,50 @@ Test(npz_write, roundtrip) {
   unlink(path);
 }
 
+/* 65,536 members do not fit the classic end record's 16-bit count: the
+ * archive carries zip64 end records, read back here and (when numpy is
+ * there) by numpy itself, an independent reader. */
+Test(npz_write, zip64_member_count, .timeout = 60) {
+  char path[] = "/tmp/hlo_npz_manyXXXXXX";
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  close(fd);
+  enum { N = 65536 };
+  NpzMember *m = calloc(N, sizeof *m);
+  char (*names)[16] = calloc(N, sizeof *names);
+  int32_t *vals = calloc(N, sizeof *vals);
+  int64_t d[1] = {1};
+  cr_assert(m && names && vals);
+  for (int i = 0; i < N; i++) {
+    snprintf(names[i], sizeof names[i], "out%d", i);
+    vals[i] = i * 3;
+    m[i] = (NpzMember){names[i], ET_S32, 1, d, &vals[i]};
+  }
+  Error err;
+  cr_assert(npz_write_file(path, m, N, false, &err), "%s", err.msg);
+  NpzFile f;
+  cr_assert(npz_read_file(path, &f, &err), "%s", err.msg);
+  cr_assert_eq(f.count, N);
+  cr_expect_str_eq(f.entries[N - 1].name, "out65535");
+  cr_expect_eq(*(const int32_t *)f.entries[N - 1].array.data, (N - 1) * 3);
+  cr_expect_eq(*(const int32_t *)f.entries[40000].array.data, 120000);
+  npz_free(&f);
+  if (access("/usr/bin/python3", X_OK) == 0 &&
+      system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") == 0) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "/usr/bin/python3 -c \"import numpy as np; z = np.load('%s'); "
+             "assert len(z.files) == 65536; assert int(z['out65535'][0]) == 196605; "
+             "assert int(z['out1'][0]) == 3\"",
+             path);
+    cr_expect_eq(system(cmd), 0, "numpy does not read the archive back");
+  }
+  unlink(path);
+  free(m);
+  free(names);
+  free(vals);
+}
+
 /* numpy.savez_compressed: DEFLATE members through zlib. */
 Test(npz_deflate, read_savez_compressed) {
   NpzFile f;
