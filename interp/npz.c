@@ -74,6 +74,10 @@ bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, E
   out->entries = calloc(entries ? (size_t)entries : 1, sizeof *out->entries);
   if (!out->entries) return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", what);
   const uint8_t *p = buf + cd_off, *end = buf + cd_off + cd_size;
+  /* Each member's data are bytes of their own: a directory pointing many
+   * entries at the same bytes (a few MB read as GBs) is refused once the
+   * members' data add up to more than the archive. */
+  uint64_t spans = 0;
   for (uint64_t i = 0; i < entries; i++) {
     if (end - p < 46 || rd32(p) != 0x02014b50u) {
       npz_free(out);
@@ -131,6 +135,11 @@ bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, E
       snprintf(why, sizeof why, "member '%s' is truncated", name);
       npz_free(out);
       return bad(err, what, why);
+    }
+    spans += csize;
+    if (spans > len) {
+      npz_free(out);
+      return bad(err, what, "members overlap: their data add up to more than the archive");
     }
     const uint8_t *image = buf + data_at;
     uint8_t *inflated = NULL;

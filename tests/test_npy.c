@@ -302,6 +302,55 @@ Test(npz_write, zip64_member_count, .timeout = 60) {
   free(vals);
 }
 
+static void put16(uint8_t *p, unsigned v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, v & 0xffff), put16(p + 2, v >> 16); }
+
+/* A central directory that points many entries at the same member: the
+ * bytes of a small file would be read as many copies (a 1 MB file as 2 GB).
+ * Refused as soon as the members' data add up to more than the archive. */
+Test(npz, overlapping_members_refused) {
+  char path[] = "/tmp/hlo_npz_overlapXXXXXX";
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  close(fd);
+  Error err;
+  int64_t d[1] = {64};
+  float v[64] = {0};
+  NpzMember m[1] = {{"x", ET_F32, 1, d, v}};
+  cr_assert(npz_write_file(path, m, 1, false, &err), "%s", err.msg);
+  FILE *f = fopen(path, "rb");
+  cr_assert(f);
+  uint8_t buf[4096];
+  size_t len = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  unlink(path);
+  /* the one central record (46 + "x.npy") and the end record (22) */
+  size_t cd_at = len - 22 - 51, rec = 51;
+  enum { COPIES = 40 };
+  uint8_t *big = malloc(cd_at + COPIES * rec + 22);
+  cr_assert(big);
+  memcpy(big, buf, cd_at);
+  for (int i = 0; i < COPIES; i++) memcpy(big + cd_at + i * rec, buf + cd_at, rec);
+  uint8_t *eocd = big + cd_at + COPIES * rec;
+  memcpy(eocd, buf + len - 22, 22);
+  put16(eocd + 8, COPIES);
+  put16(eocd + 10, COPIES);
+  put32(eocd + 12, (uint32_t)(COPIES * rec));
+  NpzFile z;
+  size_t blen = cd_at + COPIES * rec + 22;
+  cr_assert_not(npz_parse(big, blen, "overlap.npz", &z, &err));
+  cr_expect(strstr(err.msg, "members overlap"), "%s", err.msg);
+  /* the same archive with its one entry reads fine */
+  put16(eocd + 8, 1);
+  put16(eocd + 10, 1);
+  put32(eocd + 12, (uint32_t)rec);
+  memcpy(big + cd_at + rec, eocd, 22);
+  cr_assert(npz_parse(big, cd_at + rec + 22, "one.npz", &z, &err), "%s", err.msg);
+  cr_expect_eq(z.count, 1);
+  npz_free(&z);
+  free(big);
+}
+
 /* numpy.savez_compressed: DEFLATE members through zlib. */
 Test(npz_deflate, read_savez_compressed) {
   NpzFile f;
