@@ -19,6 +19,8 @@ static void help(FILE *f) {
         "  MODEL.hlo                 HLO text module; '-' reads standard input\n"
         "  --check                   parse and verify only; exit 0 if the module is valid\n"
         "  --print-module            print the module back as canonical HLO text\n"
+        "  --no-verify               with --check or --print-module: parse only, as XLA's\n"
+        "                            parser does, without the verifier's shape checks\n"
         "  -h, --help                this help\n"
         "  --version                 the version and git revision\n",
         f);
@@ -47,7 +49,7 @@ static int print_to_stdout(const Module *m) {
 
 int main(int argc, char **argv) {
   const char *path = NULL;
-  bool check = false, print = false;
+  bool check = false, print = false, no_verify = false;
   HlorunRunArgs run_args = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -61,6 +63,8 @@ int main(int argc, char **argv) {
       check = true;
     } else if (strcmp(a, "--print-module") == 0) {
       print = true;
+    } else if (strcmp(a, "--no-verify") == 0) {
+      no_verify = true;
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       help(stdout);
       hlorun_run_args_free(&run_args);
@@ -83,12 +87,17 @@ int main(int argc, char **argv) {
     hlorun_run_args_free(&run_args);
     return cli_usage_error("hlorun", "no model given");
   }
+  if (no_verify && !check && !print) { /* an unverified module is never run */
+    hlorun_run_args_free(&run_args);
+    return cli_usage_error("hlorun", "--no-verify goes with --check or --print-module only");
+  }
 
   ModuleSource src;
   StrBuf report;
   sb_init(&report);
   ErrorKind kind = ERR_NONE;
-  Module *m = parse_load_module(path, &src, &report, &kind);
+  Module *m = no_verify ? parse_load_module_unverified(path, &src, &report, &kind)
+                        : parse_load_module(path, &src, &report, &kind);
   int status = EXIT_OK;
   if (!m) {
     if (kind == ERR_RUNTIME || kind == ERR_USAGE) fputs("hlorun: error: ", stderr);

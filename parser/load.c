@@ -10,7 +10,8 @@
 #include "parser/parser.h"
 #include "parser/verify.h"
 
-Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind) {
+static Module *load(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind,
+                    bool verify) {
   memset(src, 0, sizeof *src);
   src->display = strcmp(path, "-") == 0 ? "<stdin>" : path;
   Error err = {0};
@@ -38,7 +39,7 @@ Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, E
     return NULL;
   }
   Module *m = parse_module(src->display, src->text, src->len, &diags);
-  if (m && !verify_module(m, &diags)) {
+  if (m && verify && !verify_module(m, &diags)) {
     module_free(m);
     m = NULL;
   }
@@ -50,6 +51,15 @@ Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, E
   }
   diags_free(&diags);
   return m;
+}
+
+Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind) {
+  return load(path, src, report, kind, true);
+}
+
+Module *parse_load_module_unverified(const char *path, ModuleSource *src, StrBuf *report,
+                                     ErrorKind *kind) {
+  return load(path, src, report, kind, false);
 }
 
 void module_source_free(ModuleSource *src) {

@@ -25,6 +25,10 @@ typedef struct ModuleSource {
  * text, not HLO text; ..." for a file that is not HLO text at all,
  * parser/model_kind.h). */
 Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind);
+/* The same without the verifier: what XLA's parser accepts, for printing
+ * and parse-only checks (hlorun --no-verify); never to be run. */
+Module *parse_load_module_unverified(const char *path, ModuleSource *src, StrBuf *report,
+                                     ErrorKind *kind);
 void module_source_free(ModuleSource *src);
 
 #endif
