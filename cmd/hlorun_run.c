@@ -84,6 +84,26 @@ static bool hlorun_is(const char *arg, const char *opt) {
   return strncmp(arg, opt, n) == 0 && (arg[n] == 0 || arg[n] == '=');
 }
 
+/* "--opt N" with 1 <= N <= max into *out: 1, or -1 with the error printed. */
+static int hlorun_count(int argc, char **argv, int *i, const char *opt, int64_t max,
+                        int64_t *out) {
+  const char *v = hlorun_value(argc, argv, i, opt);
+  if (!v) {
+    fprintf(stderr, "hlorun: error: %s needs a number\n", opt);
+    return -1;
+  }
+  char *end;
+  errno = 0;
+  long long n = strtoll(v, &end, 10);
+  if (!*v || *end || errno || n < 1 || n > max) {
+    fprintf(stderr, "hlorun: error: %s needs a number from 1 to %" PRId64 ", got '%s'\n", opt,
+            max, v);
+    return -1;
+  }
+  *out = n;
+  return 1;
+}
+
 /* 1: consumed argv[*i] (and maybe its value); 0: not a run option;
  * -1: usage error (message printed). */
 int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
@@ -217,21 +237,14 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
     }
     return 1;
   }
-  if (hlorun_is(arg, "--repeat")) {
-    char *end;
-    if (!(v = hlorun_value(argc, argv, i, "--repeat"))) {
-      fprintf(stderr, "hlorun: error: --repeat needs a number\n");
-      return -1;
-    }
-    errno = 0;
-    long long r = strtoll(v, &end, 10);
-    if (!*v || *end || errno || r < 1 || r > 1000000) {
-      fprintf(stderr, "hlorun: error: --repeat needs a number from 1 to 1000000, got '%s'\n", v);
-      return -1;
-    }
-    a->repeat = r;
-    return 1;
-  }
+  if (hlorun_is(arg, "--repeat"))
+    return hlorun_count(argc, argv, i, "--repeat", 1000000, &a->repeat);
+  if (hlorun_is(arg, "--max-instructions"))
+    return hlorun_count(argc, argv, i, "--max-instructions", INT64_MAX, &a->max_instructions);
+  if (hlorun_is(arg, "--replicas"))
+    return hlorun_count(argc, argv, i, "--replicas", RUN_MAX_DEVICES, &a->replicas);
+  if (hlorun_is(arg, "--partitions"))
+    return hlorun_count(argc, argv, i, "--partitions", RUN_MAX_DEVICES, &a->partitions);
   if (hlorun_is(arg, "--timeout")) {
     char *end;
     if (!(v = hlorun_value(argc, argv, i, "--timeout"))) {
@@ -247,39 +260,6 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
     }
     a->timeout_ns = (int64_t)(t * 1e9);
     if (a->timeout_ns < 1) a->timeout_ns = 1;
-    return 1;
-  }
-  if (hlorun_is(arg, "--max-instructions")) {
-    char *end;
-    if (!(v = hlorun_value(argc, argv, i, "--max-instructions"))) {
-      fprintf(stderr, "hlorun: error: --max-instructions needs a number\n");
-      return -1;
-    }
-    errno = 0;
-    long long n = strtoll(v, &end, 10);
-    if (!*v || *end || errno || n < 1) {
-      fprintf(stderr, "hlorun: error: --max-instructions needs a number from 1, got '%s'\n", v);
-      return -1;
-    }
-    a->max_instructions = n;
-    return 1;
-  }
-  if (hlorun_is(arg, "--replicas") || hlorun_is(arg, "--partitions")) {
-    const char *opt = hlorun_is(arg, "--replicas") ? "--replicas" : "--partitions";
-    char *end;
-    if (!(v = hlorun_value(argc, argv, i, opt))) {
-      fprintf(stderr, "hlorun: error: %s needs a number\n", opt);
-      return -1;
-    }
-    errno = 0;
-    long long r = strtoll(v, &end, 10);
-    if (!*v || *end || errno || r < 1 || r > RUN_MAX_DEVICES) {
-      fprintf(stderr, "hlorun: error: %s needs a number from 1 to %d, got '%s'\n", opt,
-              RUN_MAX_DEVICES, v);
-      return -1;
-    }
-    if (opt[2] == 'r') a->replicas = r;
-    else a->partitions = r;
     return 1;
   }
   return 0;

@@ -7,12 +7,16 @@
 
 #include "cmd/version_gen.h"
 
-void cli_error(const char *prog, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
+static void error_line(const char *prog, const char *fmt, va_list ap) {
   fprintf(stderr, "%s: error: ", prog);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+}
+
+void cli_error(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  error_line(prog, fmt, ap);
   va_end(ap);
 }
 
@@ -24,9 +28,7 @@ int cli_try_help(const char *prog) {
 int cli_usage_error(const char *prog, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: error: ", prog);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  error_line(prog, fmt, ap);
   va_end(ap);
   return cli_try_help(prog);
 }
