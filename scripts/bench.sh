@@ -36,8 +36,24 @@
 # On a loaded machine single runs of the same binary vary by 1.5x: compare
 # ratios across several runs, and the 1-thread columns first.
 #   usage: [BENCH_ROUNDS=N] [BENCH_REPEATS=M] scripts/bench.sh [BINDIR] [RUNS]
+#
+# scripts/bench.sh --process [BINDIR] [RUNS] times instead, for each of the
+# rows above, the user's command as a whole process, from start to exit:
+#   hlorun MODEL.hlo --inputs in.npz --output out.npy --quiet   (stdout to /dev/null)
+# (--quiet because --output used to print the result as text as well: 40 s
+# of formatting for a 4096x4096 result; now that --output alone prints
+# nothing, --quiet changes nothing)
+# against the same job as one numpy process:
+#   python3 -c 'import numpy as np; ...np.load("in.npz")...; np.save("out.npy", ...)'
+# so start-up, reading the inputs and writing the result count on both
+# sides (parsing and verifying the module on hlorun's).  The two commands
+# alternate, one warm-up pair then RUNS pairs (default 5); each side's time
+# is its fastest run.  Ratio = hlorun / numpy (< 1: faster); the cpu
+# columns compare user + system time, which a busy machine hardly moves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=eval
+if [ "${1:-}" = "--process" ]; then mode=process; shift; fi
 bindir=${1:-build/bin}
 runs=${2:-5}
 py=/usr/bin/python3
@@ -203,6 +219,83 @@ ENTRY main {
   ROOT g = f32[4096,512]{1,0} gather(t, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,512}
 }
 HLO
+
+if [ "$mode" = process ]; then
+  # in.npz holds each row's inputs as arg0, arg1, ... (the parameters in
+  # order); rows.py builds them and runs both sides.
+  cat >"$tmp/proc.py" <<'PY'
+import os, resource, subprocess, sys, time
+import numpy as np
+hlorun, tmp, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rng = np.random.default_rng(1)
+f = lambda *s: rng.standard_normal(s).astype(np.float32)
+CONV = """p = np.pad(a0, ((0, 0), (1, 1), (1, 1), (0, 0)))
+c = np.lib.stride_tricks.sliding_window_view(p, (3, 3), axis=(1, 2))
+c = c.transpose(0, 1, 2, 4, 5, 3).reshape(8 * 56 * 56, 9 * 64)
+r = (c @ a1.reshape(9 * 64, 64)).reshape(8, 56, 56, 64)"""
+LOOP = """i, acc, h = np.int32(0), a0, np.full(16, 0.5, np.float32)
+while i < 1000:
+    i = i + np.int32(1)
+    acc = acc + h
+r = acc"""
+# row: (hlo file, label, inputs, numpy code computing r from a0, a1, ...)
+ROWS = [
+    ("chain", "elementwise chain (4 ops)", lambda: [f(4096, 4096) for _ in range(3)], "r = ((a0 * a1) + a2) * a0 - a1"),
+    ("transpose", "transpose 4096x4096", lambda: [f(4096, 4096)], "r = np.ascontiguousarray(a0.T)"),
+    ("broadcast", "broadcast 4096->4096x4096", lambda: [f(4096)], "r = np.broadcast_to(a0, (4096, 4096)).copy()"),
+    ("while", "while loop x1000", lambda: [f(16)], LOOP),
+    ("dot512", "dot f32 512x512", lambda: [f(512, 512), f(512, 512)], "r = a0 @ a1"),
+    ("dot1024", "dot f32 1024x1024", lambda: [f(1024, 1024), f(1024, 1024)], "r = a0 @ a1"),
+    ("bdot", "batched dot 32x256^3", lambda: [f(32, 256, 256), f(32, 256, 256)], "r = np.matmul(a0, a1)"),
+    ("attn", "attention dot 8x512x8x64", lambda: [f(8, 512, 8, 64), f(8, 512, 8, 64)],
+     "r = np.matmul(a0.transpose(0, 2, 1, 3), a1.transpose(0, 2, 3, 1))"),
+    ("conv", "conv 3x3 8x56x56x64->64", lambda: [f(8, 56, 56, 64), f(3, 3, 64, 64)], CONV),
+    ("rowred", "row sum 4096x4096", lambda: [f(4096, 4096)], "r = a0.sum(1)"),
+    ("softmax", "softmax 4096x1024", lambda: [f(4096, 1024)],
+     "e = np.exp(a0 - a0.max(1, keepdims=True))\nr = e / e.sum(1, keepdims=True)"),
+    ("mlp", "2-layer MLP 512x1024", lambda: [f(512, 1024), f(1024, 1024), f(1024), f(1024, 256), f(256)],
+     "r = np.maximum(a0 @ a1 + a2, 0) @ a3 + a4"),
+    ("gather", "embedding gather 4096", lambda: [f(50000, 512), rng.integers(0, 50000, (4096, 1)).astype(np.int32)],
+     "r = a0[a1[:, 0]]"),
+]
+
+def run(cmd):
+    """(wall, cpu) seconds of one whole run; cpu = user + system of the child"""
+    r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
+    t, r1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN)
+    return t, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+print("whole process: hlorun MODEL.hlo --inputs in.npz --output out.npy --quiet (stdout to /dev/null) against")
+print("python3 -c 'import numpy as np; np.load; compute; np.save'; fastest of %d alternating runs after"
+      " one warm-up; load average: %s, %d CPUs" % (runs, " ".join(open("/proc/loadavg").read().split()[:3]),
+                                                    os.cpu_count()))
+print("%-26s %10s %10s %7s   %10s %10s %7s" % ("benchmark", "hlorun", "numpy", "ratio", "hlorun cpu", "numpy cpu", "ratio"))
+for key, label, make, code in ROWS:
+    ins = make()
+    npz = os.path.join(tmp, key + ".in.npz")
+    np.savez(npz, **{"arg%d" % i: a for i, a in enumerate(ins)})
+    load = "z = np.load(%r)\n" % npz + "".join("a%d = z['arg%d']\n" % (i, i) for i in range(len(ins)))
+    py = [sys.executable, "-c", "import numpy as np\n" + load + code + "\nnp.save(%r, r)" % os.path.join(tmp, "np.out.npy")]
+    hl = [hlorun, os.path.join(tmp, key + ".hlo"), "--inputs", npz, "--output", os.path.join(tmp, "hl.out.npy"),
+          "--quiet"]
+    h, n, hc, nc = [], [], [], []
+    for i in range(runs + 1):
+        (th, ch), (tn, cn) = run(hl), run(py)
+        if i:
+            h.append(th); n.append(tn); hc.append(ch); nc.append(cn)
+    a, b = np.load(os.path.join(tmp, "hl.out.npy")), np.load(os.path.join(tmp, "np.out.npy"))
+    if a.shape != b.shape or not np.allclose(a, b, rtol=1e-3, atol=1e-3):
+        sys.exit("bench: %s: hlorun and numpy results differ" % key)
+    os.remove(npz)
+    print("%-26s %7.0f ms %7.0f ms %7.2f   %7.0f ms %7.0f ms %7.2f" % (label, min(h) * 1e3, min(n) * 1e3, min(h) / min(n),
+          min(hc) * 1e3, min(nc) * 1e3, min(hc) / min(nc)), flush=True)
+print("ratio: hlorun / numpy (< 1: hlorun faster); cpu: user + system time of the whole process (all threads):"
+      " other load on the machine stretches wall time but hardly CPU time")
+PY
+  "${benv[@]}" $py "$tmp/proc.py" "$bindir/hlorun" "$tmp" "$runs"
+  exit 0
+fi
 
 # Both sides run with the same environment: without this machine's
 # older-OpenBLAS workaround variables (these commands only), so that both
