@@ -3,10 +3,15 @@
 #include "interp/atomic_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "base/strbuf.h"
 #include "layout/etype_convert.h"
@@ -295,13 +300,43 @@ bool npy_slurp(const char *path, uint8_t **buf, size_t *len, Error *err) {
   return true;
 }
 
+bool npy_map(const char *path, NpyMapped *m, Error *err) {
+  memset(m, 0, sizeof *m);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    /* The page cache mapped as it is: no copy of the file into a buffer
+     * of our own before the arrays are copied out of it. */
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p != MAP_FAILED) {
+      madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+      m->data = p;
+      m->len = (size_t)st.st_size;
+      m->mapped = true;
+      return true;
+    }
+  } else if (fd >= 0) {
+    close(fd);
+  }
+  uint8_t *buf; /* a pipe, an empty file, or no mmap: read it */
+  if (!npy_slurp(path, &buf, &m->len, err)) return false;
+  m->data = buf;
+  return true;
+}
+
+void npy_unmap(NpyMapped *m) {
+  if (m->mapped) munmap((void *)m->data, m->len);
+  else free((void *)m->data);
+  memset(m, 0, sizeof *m);
+}
+
 bool npy_read_file(const char *path, NpyArray *out, Error *err) {
-  uint8_t *buf;
-  size_t len;
+  NpyMapped m;
   memset(out, 0, sizeof *out);
-  if (!npy_slurp(path, &buf, &len, err)) return false;
-  bool ok = npy_parse(buf, len, path, out, err);
-  free(buf);
+  if (!npy_map(path, &m, err)) return false;
+  bool ok = npy_parse(m.data, m.len, path, out, err);
+  npy_unmap(&m);
   return ok;
 }
 
@@ -412,10 +447,8 @@ const char *npy_descr_for(EType t, bool raw) {
   }
 }
 
-bool npy_encode(EType t, int rank, const int64_t *dims, const void *data, bool raw, uint8_t **out,
-                size_t *out_len, Error *err) {
-  *out = NULL;
-  *out_len = 0;
+bool npy_header(EType t, int rank, const int64_t *dims, bool raw, NpyHeader *h, Error *err) {
+  memset(h, 0, sizeof *h);
   const char *descr = npy_descr_for(t, raw);
   if (!descr) return error_set(err, ERR_RUNTIME, -1, "cannot write element type %s to .npy", etype_name(t));
   if (rank < 0 || rank > NPY_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "bad rank %d", rank);
@@ -428,58 +461,114 @@ bool npy_encode(EType t, int rank, const int64_t *dims, const void *data, bool r
   int64_t bytes;
   if (__builtin_mul_overflow(count, (int64_t)esz, &bytes))
     return error_set(err, ERR_RUNTIME, -1, "array too large for .npy");
-  StrBuf h;
-  sb_init(&h);
-  sb_printf(&h, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
-  for (int d = 0; d < rank; d++) sb_printf(&h, "%s%" PRId64, d ? ", " : "", dims[d]);
-  sb_puts(&h, rank == 1 ? ",), }" : "), }");
+  StrBuf sb;
+  sb_init(&sb);
+  sb_printf(&sb, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+  for (int d = 0; d < rank; d++) sb_printf(&sb, "%s%" PRId64, d ? ", " : "", dims[d]);
+  sb_puts(&sb, rank == 1 ? ",), }" : "), }");
   size_t prefix = 10;
-  size_t total = prefix + h.len + 1;
-  if ((total + 63) / 64 * 64 - prefix > 65535) prefix = 12, total = prefix + h.len + 1;
+  size_t total = prefix + sb.len + 1;
+  if ((total + 63) / 64 * 64 - prefix > 65535) prefix = 12, total = prefix + sb.len + 1;
   size_t padded = (total + 63) / 64 * 64;
-  while (prefix + h.len + 1 < padded) sb_putc(&h, ' ');
-  sb_putc(&h, '\n');
-  if (h.oom) {
-    sb_free(&h);
-    return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  }
-  size_t len = prefix + h.len + (size_t)bytes;
-  uint8_t *b = malloc(len ? len : 1);
+  while (prefix + sb.len + 1 < padded) sb_putc(&sb, ' ');
+  sb_putc(&sb, '\n');
+  uint8_t *b = sb.oom ? NULL : malloc(prefix + sb.len);
   if (!b) {
-    sb_free(&h);
-    return error_set(err, ERR_RUNTIME, -1, "out of memory writing .npy");
+    sb_free(&sb);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
   memcpy(b, npy_magic, 6);
   b[6] = prefix == 10 ? 1 : 2;
   b[7] = 0;
   if (prefix == 10) {
-    b[8] = (uint8_t)(h.len & 0xff);
-    b[9] = (uint8_t)(h.len >> 8);
+    b[8] = (uint8_t)(sb.len & 0xff);
+    b[9] = (uint8_t)(sb.len >> 8);
   } else {
-    for (int i = 0; i < 4; i++) b[8 + i] = (uint8_t)(h.len >> (8 * i));
+    for (int i = 0; i < 4; i++) b[8 + i] = (uint8_t)(sb.len >> (8 * i));
   }
-  memcpy(b + prefix, h.data, h.len);
-  uint8_t *d = b + prefix + h.len;
-  if (widen) etype_convert_array(ET_F32, d, t, data, count);
-  else if (bytes) memcpy(d, data, (size_t)bytes);
-  sb_free(&h);
+  memcpy(b + prefix, sb.data, sb.len);
+  h->bytes = b;
+  h->len = prefix + sb.len;
+  h->etype = t;
+  h->count = count;
+  h->widen = widen;
+  h->data_len = (size_t)bytes;
+  sb_free(&sb);
+  return true;
+}
+
+void npy_header_free(NpyHeader *h) {
+  free(h->bytes);
+  h->bytes = NULL;
+}
+
+/* Widened types go out through a block buffer: no copy of the whole array. */
+enum { NPY_WRITE_BLOCK = 1 << 16 };
+
+bool npy_write_body(FILE *f, const NpyHeader *h, const void *data, uint32_t *crc) {
+  if (!h->widen) {
+    if (crc && h->data_len) *crc = npy_crc32(*crc, data, h->data_len);
+    return !h->data_len || fwrite(data, 1, h->data_len, f) == h->data_len;
+  }
+  float *block = malloc(sizeof(float) * NPY_WRITE_BLOCK);
+  if (!block) return false;
+  int esz = etype_storage_bytes(h->etype);
+  bool ok = true;
+  for (int64_t at = 0; ok && at < h->count; at += NPY_WRITE_BLOCK) {
+    int64_t n = h->count - at < NPY_WRITE_BLOCK ? h->count - at : NPY_WRITE_BLOCK;
+    etype_convert_array(ET_F32, block, h->etype, (const uint8_t *)data + at * esz, n);
+    if (crc) *crc = npy_crc32(*crc, block, (size_t)n * 4);
+    ok = fwrite(block, 4, (size_t)n, f) == (size_t)n;
+  }
+  free(block);
+  return ok;
+}
+
+uint32_t npy_crc32(uint32_t crc, const void *p, size_t n) {
+  const uint8_t *q = p;
+  uLong c = crc;
+  while (n > 0) { /* zlib's uInt is 32 bits */
+    uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
+    c = crc32(c, q, k);
+    q += k;
+    n -= k;
+  }
+  return (uint32_t)c;
+}
+
+bool npy_encode(EType t, int rank, const int64_t *dims, const void *data, bool raw, uint8_t **out,
+                size_t *out_len, Error *err) {
+  *out = NULL;
+  *out_len = 0;
+  NpyHeader h;
+  if (!npy_header(t, rank, dims, raw, &h, err)) return false;
+  size_t len = h.len + h.data_len;
+  uint8_t *b = malloc(len ? len : 1);
+  if (!b) {
+    npy_header_free(&h);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory writing .npy");
+  }
+  memcpy(b, h.bytes, h.len);
+  if (h.widen) etype_convert_array(ET_F32, b + h.len, t, data, h.count);
+  else if (h.data_len) memcpy(b + h.len, data, h.data_len);
+  npy_header_free(&h);
   *out = b;
   *out_len = len;
   return true;
 }
 
+/* Header, then the data straight from the caller's array. */
 bool npy_write_file(const char *path, EType t, int rank, const int64_t *dims, const void *data, bool raw,
                     Error *err) {
-  uint8_t *b;
-  size_t len;
-  if (!npy_encode(t, rank, dims, data, raw, &b, &len, err)) return false;
+  NpyHeader h;
+  if (!npy_header(t, rank, dims, raw, &h, err)) return false;
   AtomicFile af;
   if (!atomic_open(&af, path, err)) {
-    free(b);
+    npy_header_free(&h);
     return false;
   }
-  bool ok = fwrite(b, 1, len, af.f) == len;
-  free(b);
+  bool ok = fwrite(h.bytes, 1, h.len, af.f) == h.len && npy_write_body(af.f, &h, data, NULL);
+  npy_header_free(&h);
   if (!ok) error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
   return atomic_close(&af, ok, err);
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/error.h"
 #include "layout/etype.h"
@@ -49,6 +50,25 @@ bool npy_bind(const NpyArray *a, EType want, void *dst, Error *err);
 /* Numpy descr used to write `t` (widened unless raw): "<f4", "|b1", ... */
 const char *npy_descr_for(EType t, bool raw);
 
+/* A .npy header for an array (bytes, malloc'd) and what its data will be:
+ * count elements of etype, data_len bytes in the file, widened to f32
+ * when the type has no numpy dtype of its own (unless raw). */
+typedef struct NpyHeader {
+  uint8_t *bytes;
+  size_t len;
+  EType etype;
+  int64_t count;
+  bool widen;
+  size_t data_len;
+} NpyHeader;
+bool npy_header(EType t, int rank, const int64_t *dims, bool raw, NpyHeader *h, Error *err);
+void npy_header_free(NpyHeader *h);
+/* Writes the array's data as the header says, straight from data (widened
+ * types through a block buffer), folding it into *crc when crc is given. */
+bool npy_write_body(FILE *f, const NpyHeader *h, const void *data, uint32_t *crc);
+/* CRC-32 (zlib's) of n bytes after crc. */
+uint32_t npy_crc32(uint32_t crc, const void *p, size_t n);
+
 /* Encodes one array as a complete .npy image (malloc'd into *out). */
 bool npy_encode(EType t, int rank, const int64_t *dims, const void *data, bool raw, uint8_t **out,
                 size_t *out_len, Error *err);
@@ -85,5 +105,14 @@ bool npz_write_file(const char *path, const NpzMember *members, int count, bool 
 
 /* Reads a whole file with a size limit check (helper shared by both). */
 bool npy_slurp(const char *path, uint8_t **buf, size_t *len, Error *err);
+/* A whole file to read from: mapped when it is a regular file, else read
+ * into memory (npy_slurp).  Release with npy_unmap. */
+typedef struct NpyMapped {
+  const uint8_t *data;
+  size_t len;
+  bool mapped;
+} NpyMapped;
+bool npy_map(const char *path, NpyMapped *m, Error *err);
+void npy_unmap(NpyMapped *m);
 
 #endif

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "interp/npy.h"
 #include "interp/npz_inflate.h"
@@ -19,19 +18,6 @@ static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd
 static void wr16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
 static void wr32(uint8_t *p, uint32_t v) { wr16(p, v & 0xffff), wr16(p + 2, v >> 16); }
 static void wr64(uint8_t *p, uint64_t v) { wr32(p, (uint32_t)v), wr32(p + 4, (uint32_t)(v >> 32)); }
-
-/* zlib's CRC-32 (several GB/s, where a byte-wise loop runs at a few
- * hundred MB/s), over sizes beyond its uInt in pieces. */
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n) {
-  uLong c = crc;
-  while (n > 0) {
-    uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
-    c = crc32(c, p, k);
-    p += k;
-    n -= k;
-  }
-  return (uint32_t)c;
-}
 
 static bool bad(Error *err, const char *what, const char *why) {
   return error_set(err, ERR_RUNTIME, -1, "%s: malformed .npz archive: %s", what, why);
@@ -149,7 +135,7 @@ bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, E
         return false;
       }
       image = inflated;
-    } else if (crc32_update(0, buf + data_at, (size_t)usize) != crc) {
+    } else if (npy_crc32(0, buf + data_at, (size_t)usize) != crc) {
       char why[128];
       snprintf(why, sizeof why, "member '%s' fails its CRC check", name);
       npz_free(out);
@@ -168,12 +154,11 @@ bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, E
 }
 
 bool npz_read_file(const char *path, NpzFile *out, Error *err) {
-  uint8_t *buf;
-  size_t len;
+  NpyMapped m;
   memset(out, 0, sizeof *out);
-  if (!npy_slurp(path, &buf, &len, err)) return false;
-  bool ok = npz_parse(buf, len, path, out, err);
-  free(buf);
+  if (!npy_map(path, &m, err)) return false;
+  bool ok = npz_parse(m.data, m.len, path, out, err);
+  npy_unmap(&m);
   return ok;
 }
 
@@ -252,28 +237,28 @@ bool npz_write_file(const char *path, const NpzMember *members, int count, bool 
   uint64_t off = 0;
   bool ok = true;
   for (int i = 0; i < count && ok; i++) {
-    uint8_t *data;
-    size_t dlen;
-    if (!npy_encode(members[i].etype, members[i].rank, members[i].dims, members[i].data, raw, &data, &dlen, err)) {
+    NpyHeader h;
+    if (!npy_header(members[i].etype, members[i].rank, members[i].dims, raw, &h, err)) {
       ok = false;
       break;
     }
     char name[512];
     int nlen = snprintf(name, sizeof name, "%s.npy", members[i].name);
     if (nlen <= 0 || (size_t)nlen >= sizeof name) {
-      free(data);
+      npy_header_free(&h);
       ok = error_set(err, ERR_RUNTIME, -1, "%s: member name '%s' too long for a zip archive", path,
                      members[i].name);
       break;
     }
-    uint32_t crc = crc32_update(0, data, dlen);
+    /* The member goes out straight from the caller's array; its CRC, known
+     * only then, is patched into the local header afterwards. */
+    uint64_t dlen = h.len + h.data_len;
     bool big = dlen >= ZIP32_MAX;
-    uint8_t lh[30 + 20] = {0};
+    uint8_t lh[30] = {0};
     int lx = big ? 20 : 0; /* zip64 extra: both sizes */
     wr32(lh, 0x04034b50u);
     wr16(lh + 4, big ? 45 : 20); /* version needed */
     wr16(lh + 12, 0x0021);       /* 1980-01-01 */
-    wr32(lh + 14, crc);
     wr32(lh + 18, big ? ZIP32_MAX : (uint32_t)dlen);
     wr32(lh + 22, big ? ZIP32_MAX : (uint32_t)dlen);
     wr16(lh + 26, (uint32_t)nlen);
@@ -287,8 +272,14 @@ bool npz_write_file(const char *path, const NpzMember *members, int count, bool 
       wr64(x + 12, dlen);
       ok = fwrite(x, 1, 20, f) == 20;
     }
-    ok = ok && fwrite(data, 1, dlen, f) == dlen;
-    free(data);
+    uint32_t crc = npy_crc32(0, h.bytes, h.len);
+    ok = ok && fwrite(h.bytes, 1, h.len, f) == h.len &&
+         npy_write_body(f, &h, members[i].data, &crc);
+    npy_header_free(&h);
+    uint8_t crc_le[4];
+    wr32(crc_le, crc);
+    ok = ok && fseeko(f, (off_t)(off + 14), SEEK_SET) == 0 && fwrite(crc_le, 1, 4, f) == 4 &&
+         fseeko(f, 0, SEEK_END) == 0;
     if (!ok) {
       error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
       break;
