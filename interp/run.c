@@ -90,19 +90,28 @@ static bool input_value(EvalCtx *ctx, const Shape *s, const RunInput *in, const 
   const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
   if (!ai) return false;
   if (partial) return input_dynamic(ctx, s, ai, in, pdesc, have, out, err);
-  /* The temporary comes from (and goes back to) the run's block pool, so
-   * that results later reuse memory already touched. */
-  MemSystem *mem = ctx->vc.mem;
-  if (!mem_fits(mem, ai->space, ai->dense_bytes, pdesc, err)) return false;
-  void *dense = mem_raw_alloc(mem, ai->dense_bytes, false);
-  if (!dense) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  Error e;
-  if (!npy_bind(a, s->etype, dense, &e)) {
-    mem_raw_free(mem, dense, ai->dense_bytes);
-    return error_set(err, ERR_RUNTIME, -1, "%s: %s holds %s: %s", pdesc, in->source, have, e.msg);
+  /* Straight into the value's buffer when its layout is the dense one;
+   * through a temporary converted into the layout otherwise. */
+  if (!value_new_array(&ctx->vc, s, false, pdesc, out, err)) return false;
+  void *dense;
+  DenseTmp tmp;
+  if (!value_dense_target(&ctx->vc, *out, &dense, &tmp, err)) {
+    value_unref(&ctx->vc, *out);
+    *out = NULL;
+    return false;
   }
-  bool ok = value_from_dense(&ctx->vc, s, dense, pdesc, out, err);
-  mem_raw_free(mem, dense, ai->dense_bytes);
+  Error e;
+  bool ok = npy_bind(a, s->etype, dense, &e);
+  if (!ok) {
+    error_set(err, ERR_RUNTIME, -1, "%s: %s holds %s: %s", pdesc, in->source, have, e.msg);
+    value_tmp_free(&tmp);
+  } else {
+    ok = value_dense_commit(&ctx->vc, *out, &tmp, err);
+  }
+  if (!ok) {
+    value_unref(&ctx->vc, *out);
+    *out = NULL;
+  }
   return ok;
 }
 
