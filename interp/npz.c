@@ -168,14 +168,20 @@ bool npz_read_file(const char *path, NpzFile *out, Error *err) {
 #define ZIP32_MAX 0xffffffffu
 
 /* One member's central directory record, appended to *cd. */
-static bool central_record(uint8_t **cd, size_t *cd_len, const char *name, int nlen, uint32_t crc,
-                           uint64_t size, uint64_t off, Error *err) {
+static bool central_record(uint8_t **cd, size_t *cd_len, size_t *cd_cap, const char *name,
+                           int nlen, uint32_t crc, uint64_t size, uint64_t off, Error *err) {
   bool big = size >= ZIP32_MAX, far = off >= ZIP32_MAX;
   int xlen = big || far ? 4 + (big ? 16 : 0) + (far ? 8 : 0) : 0;
-  uint8_t *ncd = realloc(*cd, *cd_len + 46 + (size_t)nlen + (size_t)xlen);
-  if (!ncd) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  *cd = ncd;
-  uint8_t *c = ncd + *cd_len;
+  size_t need = *cd_len + 46 + (size_t)nlen + (size_t)xlen;
+  if (need > *cd_cap) { /* doubling: 65,536 members must not copy the directory each time */
+    size_t cap = *cd_cap ? *cd_cap * 2 : 4096;
+    while (cap < need) cap *= 2;
+    uint8_t *ncd = realloc(*cd, cap);
+    if (!ncd) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+    *cd = ncd;
+    *cd_cap = cap;
+  }
+  uint8_t *c = *cd + *cd_len;
   memset(c, 0, 46);
   wr32(c, 0x02014b50u);
   wr16(c + 4, big || far ? 45 : 20); /* version made by, needed */
@@ -233,7 +239,7 @@ bool npz_write_file(const char *path, const NpzMember *members, int count, bool 
   if (!atomic_open(&af, path, err)) return false;
   FILE *f = af.f;
   uint8_t *cd = NULL;
-  size_t cd_len = 0;
+  size_t cd_len = 0, cd_cap = 0;
   uint64_t off = 0;
   bool ok = true;
   for (int i = 0; i < count && ok; i++) {
@@ -284,7 +290,7 @@ bool npz_write_file(const char *path, const NpzMember *members, int count, bool 
       error_set(err, ERR_RUNTIME, -1, "%s: write error", path);
       break;
     }
-    ok = central_record(&cd, &cd_len, name, nlen, crc, dlen, off, err);
+    ok = central_record(&cd, &cd_len, &cd_cap, name, nlen, crc, dlen, off, err);
     off += 30 + (uint64_t)nlen + (uint64_t)lx + dlen;
   }
   if (ok) {
