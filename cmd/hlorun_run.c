@@ -313,7 +313,7 @@ static bool hlorun_load_inputs(const char *const *files, int nfiles, HlorunInput
     size_t n = strlen(path);
     if (n >= 4 && !strcmp(path + n - 4, ".npz")) {
       NpzFile *z = &in->npzs[in->nnpz];
-      if (!npz_read_file(path, z, err)) return false;
+      if (!npz_view_file(path, z, err)) return false;
       in->nnpz++;
       for (int e = 0; e < z->count; e++) {
         size_t len = n + strlen(z->entries[e].name) + 2;
@@ -327,7 +327,7 @@ static bool hlorun_load_inputs(const char *const *files, int nfiles, HlorunInput
       }
     } else {
       NpyArray *y = &in->npys[in->nnpy];
-      if (!npy_read_file(path, y, err)) return false;
+      if (!npy_view_file(path, y, err)) return false;
       in->nnpy++;
       char *src = strdup(path);
       if (!src || !hlorun_push_input(in, src, NULL, y)) {

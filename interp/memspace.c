@@ -253,6 +253,17 @@ void mem_release(MemSystem *m, int64_t id, void *p, int64_t nbytes) {
   mem_raw_free(m, p, nbytes);
 }
 
+void mem_detach(MemSystem *m, int64_t id, void *p, int64_t nbytes) {
+  if (!p) return;
+  mem_discharge(m, id, nbytes);
+  host_give(m, rounded(nbytes));
+}
+
+/* Blocks come from hostmem (big) or aligned_alloc (small, see block_new). */
+void mem_free_detached(void *p) {
+  if (!hostmem_free(p)) free(p);
+}
+
 void mem_count_read(MemSystem *m, int64_t id, int64_t nbytes) {
   MemSpace *s = mem_find(m, id);
   if (s) s->bytes_read += nbytes;

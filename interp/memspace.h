@@ -85,6 +85,11 @@ void *mem_raw_alloc(MemSystem *m, int64_t nbytes, bool zero);
 void mem_raw_free(MemSystem *m, void *p, int64_t nbytes);
 /* Releases a buffer obtained from mem_alloc with the same space and size. */
 void mem_release(MemSystem *m, int64_t id, void *p, int64_t nbytes);
+/* Released as mem_release does, except that the bytes go to the caller,
+ * who frees them with mem_free_detached (after the MemSystem is gone if
+ * need be): a run's result handed out without a copy. */
+void mem_detach(MemSystem *m, int64_t id, void *p, int64_t nbytes);
+void mem_free_detached(void *p);
 
 /* Traffic counters (bytes moved through the space). */
 void mem_count_read(MemSystem *m, int64_t id, int64_t nbytes);

@@ -243,20 +243,28 @@ bool npy_image_size(const uint8_t *buf, size_t len, const char *what, uint64_t *
   return true;
 }
 
-bool npy_parse(const uint8_t *buf, size_t len, const char *what, NpyArray *out, Error *err) {
+/* The array of a .npy image: its data copied out (owned), or with `view`
+ * pointing into buf when nothing needs converting (C order, host byte
+ * order, not bool, which is normalised to 0/1). */
+static bool parse_image(const uint8_t *buf, size_t len, const char *what, bool view, NpyArray *out,
+                        Error *err) {
   NpyLayout lay;
   if (!npy_parse_header(buf, len, what, out, &lay, err)) return false;
   size_t data_at = lay.data_at;
   int64_t bytes = lay.bytes, count = out->count;
-  bool fortran = lay.fortran, swap = lay.swap;
+  bool fortran = lay.fortran && out->rank > 1, swap = lay.swap;
   int esz = lay.esz;
   if ((uint64_t)bytes > (uint64_t)(len - data_at))
     return error_set(err, ERR_RUNTIME, -1, "%s: data is truncated: shape needs %" PRId64 " bytes, file has %zu",
                      what, bytes, len - data_at);
-  out->data = malloc(bytes ? (size_t)bytes : 1);
-  if (!out->data) return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", what);
   const uint8_t *src = buf + data_at;
-  if (fortran && out->rank > 1) fortran_to_c(out->data, src, out, esz);
+  if (view && !fortran && !swap && out->etype != ET_PRED && bytes > 0) {
+    out->data = (void *)src;
+    return true;
+  }
+  out->data = out->owned = malloc(bytes ? (size_t)bytes : 1);
+  if (!out->data) return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", what);
+  if (fortran) fortran_to_c(out->data, src, out, esz);
   else memcpy(out->data, src, (size_t)bytes);
   if (swap) byteswap(out->data, etype_is_complex(out->etype) ? 2 * count : count,
                      etype_is_complex(out->etype) ? esz / 2 : esz);
@@ -267,10 +275,19 @@ bool npy_parse(const uint8_t *buf, size_t len, const char *what, NpyArray *out, 
   return true;
 }
 
+bool npy_parse(const uint8_t *buf, size_t len, const char *what, NpyArray *out, Error *err) {
+  return parse_image(buf, len, what, false, out, err);
+}
+
+bool npy_parse_view(const uint8_t *buf, size_t len, const char *what, NpyArray *out, Error *err) {
+  return parse_image(buf, len, what, true, out, err);
+}
+
 void npy_free(NpyArray *a) {
   if (!a) return;
-  free(a->data);
-  a->data = NULL;
+  free(a->owned);
+  if (a->file.data) npy_unmap(&a->file);
+  a->data = a->owned = NULL;
 }
 
 bool npy_slurp(const char *path, uint8_t **buf, size_t *len, Error *err) {
@@ -307,7 +324,7 @@ bool npy_map(const char *path, NpyMapped *m, Error *err) {
   if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     /* The page cache mapped as it is: no copy of the file into a buffer
      * of our own before the arrays are copied out of it. */
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     close(fd);
     if (p != MAP_FAILED) {
       madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -337,6 +354,16 @@ bool npy_read_file(const char *path, NpyArray *out, Error *err) {
   if (!npy_map(path, &m, err)) return false;
   bool ok = npy_parse(m.data, m.len, path, out, err);
   npy_unmap(&m);
+  return ok;
+}
+
+bool npy_view_file(const char *path, NpyArray *out, Error *err) {
+  NpyMapped m;
+  memset(out, 0, sizeof *out);
+  if (!npy_map(path, &m, err)) return false;
+  bool ok = npy_parse_view(m.data, m.len, path, out, err);
+  if (ok && !out->owned) out->file = m; /* the view keeps the file mapped */
+  else npy_unmap(&m);
   return ok;
 }
 
@@ -375,6 +402,23 @@ void npy_describe(const NpyArray *a, char *buf, size_t cap) {
 
 static bool is_narrow_float(EType t) { return etype_is_float(t) && t != ET_F32 && t != ET_F64 && t != ET_F16; }
 
+/* f32 elements converted into a narrow float type; a view's data may sit
+ * at any address, so unaligned ones go through an aligned block. */
+static void convert_f32(EType want, void *dst, const void *src, int64_t n) {
+  if ((uintptr_t)src % _Alignof(float) == 0) {
+    etype_convert_array(want, dst, ET_F32, src, n);
+    return;
+  }
+  enum { BLOCK = 1024 };
+  float block[BLOCK];
+  int64_t dst_size = etype_storage_bytes(want);
+  for (int64_t i = 0; i < n; i += BLOCK) {
+    int64_t k = n - i < BLOCK ? n - i : BLOCK;
+    memcpy(block, (const char *)src + i * 4, (size_t)k * 4);
+    etype_convert_array(want, (char *)dst + i * dst_size, ET_F32, block, k);
+  }
+}
+
 /* one raw value per byte into an 8-bit or sub-byte type */
 static void bind_bytes(EType want, uint8_t *dst, const uint8_t *src, int64_t n) {
   int bits = etype_bits(want);
@@ -402,7 +446,7 @@ bool npy_bind(const NpyArray *a, EType want, void *dst, Error *err) {
     return true;
   }
   if (is_narrow_float(want) && a->etype == ET_F32 && !a->raw_bytes) {
-    etype_convert_array(want, dst, ET_F32, a->data, a->count);
+    convert_f32(want, dst, a->data, a->count);
     return true;
   }
   if (etype_kind(want) == EK_SINT && wbits < 8 && a->etype == ET_S8 && !a->raw_bytes) {

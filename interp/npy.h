@@ -15,6 +15,14 @@
 
 #define NPY_MAX_RANK 64
 
+/* A whole file to read from: mapped when it is a regular file, else read
+ * into memory (npy_slurp).  Release with npy_unmap. */
+typedef struct NpyMapped {
+  const uint8_t *data;
+  size_t len;
+  bool mapped;
+} NpyMapped;
+
 /* One array as read: data in C order, host byte order, natural storage of
  * `etype` (bool -> pred, i1..i8 -> s8..s64, u1..u8 -> u8..u64, f2/f4/f8 ->
  * f16/f32/f64, c8/c16 -> c64/c128).  Raw ml_dtypes arrays ('<V2', '|V1')
@@ -26,12 +34,27 @@ typedef struct NpyArray {
   int rank;
   int64_t dims[NPY_MAX_RANK];
   int64_t count;
-  void *data; /* malloc'd, count * element bytes (never NULL after success) */
+  /* count * element bytes (never NULL after success).  Arrays from
+   * npy_parse / npy_read_file / npz_parse / npz_read_file own it (aligned
+   * malloc'd memory in `owned`); views (npy_view_file, npz_view_file)
+   * may point into the file they were read from, at any alignment: read
+   * a view's data with npy_bind or memcpy only. */
+  void *data;
+  void *owned; /* what npy_free frees */
+  NpyMapped file; /* the file a view's data point into, or zeroed */
 } NpyArray;
 
 /* Parses a whole .npy image; `what` names it in messages (file name). */
 bool npy_parse(const uint8_t *buf, size_t len, const char *what, NpyArray *out, Error *err);
 bool npy_read_file(const char *path, NpyArray *out, Error *err);
+/* As npy_parse, but a view of buf (which must outlive it) when the data
+ * need no conversion. */
+bool npy_parse_view(const uint8_t *buf, size_t len, const char *what, NpyArray *out, Error *err);
+/* Reads a .npy file without copying its data when they are already C order
+ * and host byte order (as numpy writes them): the array is then a view of
+ * the mapped file, kept mapped until npy_free.  For inputs that are bound
+ * (copied once) into a run's buffers. */
+bool npy_view_file(const char *path, NpyArray *out, Error *err);
 /* The size a whole .npy image must have, from its header alone (buf must
  * hold the complete header; the data may be missing). */
 bool npy_image_size(const uint8_t *buf, size_t len, const char *what, uint64_t *size, Error *err);
@@ -83,7 +106,8 @@ typedef struct NpzEntry {
 
 typedef struct NpzFile {
   int count;
-  NpzEntry *entries; /* in archive order */
+  NpzEntry *entries;   /* in archive order */
+  NpyMapped file;      /* what views point into (npz_view_file) */
 } NpzFile;
 
 /* Reads STORED members (numpy.savez) and DEFLATE members
@@ -91,6 +115,10 @@ typedef struct NpzFile {
  * stream are checked (interp/npz_inflate.c). */
 bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, Error *err);
 bool npz_read_file(const char *path, NpzFile *out, Error *err);
+/* As npz_read_file, but stored members are views of the mapped file
+ * (see npy_view_file) and deflated ones own their inflated image: no
+ * member is copied after it is read. */
+bool npz_view_file(const char *path, NpzFile *out, Error *err);
 void npz_free(NpzFile *f);
 
 /* Writes arrays as an uncompressed zip of "<name>.npy" members. */
@@ -105,13 +133,6 @@ bool npz_write_file(const char *path, const NpzMember *members, int count, bool 
 
 /* Reads a whole file with a size limit check (helper shared by both). */
 bool npy_slurp(const char *path, uint8_t **buf, size_t *len, Error *err);
-/* A whole file to read from: mapped when it is a regular file, else read
- * into memory (npy_slurp).  Release with npy_unmap. */
-typedef struct NpyMapped {
-  const uint8_t *data;
-  size_t len;
-  bool mapped;
-} NpyMapped;
 bool npy_map(const char *path, NpyMapped *m, Error *err);
 void npy_unmap(NpyMapped *m);
 

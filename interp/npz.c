@@ -30,11 +30,14 @@ void npz_free(NpzFile *f) {
     npy_free(&f->entries[i].array);
   }
   free(f->entries);
-  f->entries = NULL;
-  f->count = 0;
+  if (f->file.data) npy_unmap(&f->file);
+  memset(f, 0, sizeof *f);
 }
 
-bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, Error *err) {
+/* The archive's members: copies, or with `view` views of buf (stored
+ * members) and their own inflated images (deflated ones). */
+static bool parse_archive(const uint8_t *buf, size_t len, const char *what, bool view, NpzFile *out,
+                          Error *err) {
   memset(out, 0, sizeof *out);
   if (len < 22) return bad(err, what, "too short for a zip archive");
   /* end of central directory, searched backwards over a possible comment */
@@ -143,14 +146,20 @@ bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, E
     }
     char member_what[512];
     snprintf(member_what, sizeof member_what, "%s[%s]", what, name);
-    bool parsed = npy_parse(image, (size_t)usize, member_what, &e->array, err);
-    free(inflated);
+    bool parsed = view ? npy_parse_view(image, (size_t)usize, member_what, &e->array, err)
+                       : npy_parse(image, (size_t)usize, member_what, &e->array, err);
+    if (parsed && view && inflated && !e->array.owned) e->array.owned = inflated; /* its view */
+    else free(inflated);
     if (!parsed) {
       npz_free(out);
       return false;
     }
   }
   return true;
+}
+
+bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, Error *err) {
+  return parse_archive(buf, len, what, false, out, err);
 }
 
 bool npz_read_file(const char *path, NpzFile *out, Error *err) {
@@ -160,6 +169,18 @@ bool npz_read_file(const char *path, NpzFile *out, Error *err) {
   bool ok = npz_parse(m.data, m.len, path, out, err);
   npy_unmap(&m);
   return ok;
+}
+
+bool npz_view_file(const char *path, NpzFile *out, Error *err) {
+  NpyMapped m;
+  memset(out, 0, sizeof *out);
+  if (!npy_map(path, &m, err)) return false;
+  if (!parse_archive(m.data, m.len, path, true, out, err)) {
+    npy_unmap(&m);
+    return false;
+  }
+  out->file = m; /* the stored members' views point into it */
+  return true;
 }
 
 /* Zip fields that do not fit 16/32 bits hold all ones and the real value

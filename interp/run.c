@@ -321,17 +321,22 @@ static const Shape *result_shape(RunResult *res, const Shape *s) {
   return shape_clone(res->shapes, s);
 }
 
-/* A malloc'd dense copy of array v (its valid elements when it has sizes
- * below its bounds). */
+/* Array v's dense bytes (its valid elements when it has sizes below its
+ * bounds), its conversion temporary or a copy.  Freed with
+ * mem_free_detached (run_result_free). */
 static bool leaf_copy(EvalCtx *ctx, RunResult *res, const Value *v, RunLeaf *l, Error *err) {
   if (!(l->shape = result_shape(res, v->info->shape)))
     return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  const void *d;
-  DenseTmp tmp;
-  if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
   int64_t n = 1;
   for (int i = 0; i < v->info->rank; i++) n *= l->dims[i] = value_dim_size(v, i);
   l->nbytes = n * v->info->esize;
+  const void *d;
+  DenseTmp tmp;
+  if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
+  if (tmp.p && !v->dyn) { /* the converted copy is the leaf */
+    l->data = tmp.p;
+    return true;
+  }
   l->data = malloc((size_t)(l->nbytes ? l->nbytes : 1));
   if (l->data && v->dyn) value_dense_valid(v, d, l->data);
   else if (l->data && l->nbytes) memcpy(l->data, d, (size_t)l->nbytes);
@@ -340,7 +345,20 @@ static bool leaf_copy(EvalCtx *ctx, RunResult *res, const Value *v, RunLeaf *l, 
   return true;
 }
 
-static bool collect_leaves(EvalCtx *ctx, const Value *v, bool data, RunResult *res, Error *err) {
+/* As leaf_copy, but a result value the run no longer needs gives up its
+ * buffer instead when it can (value_take_dense): no copy of the result. */
+static bool leaf_take(EvalCtx *ctx, RunResult *res, Value *v, RunLeaf *l, Error *err) {
+  void *p = value_take_dense(&ctx->vc, v);
+  if (!p) return leaf_copy(ctx, res, v, l, err);
+  l->data = p;
+  if (!(l->shape = result_shape(res, v->info->shape)))
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  l->nbytes = v->info->esize;
+  for (int i = 0; i < v->info->rank; i++) l->nbytes *= l->dims[i] = v->info->dims[i];
+  return true;
+}
+
+static bool collect_leaves(EvalCtx *ctx, Value *v, bool data, RunResult *res, Error *err) {
   if (v->ntuple) {
     for (int i = 0; i < v->ntuple; i++)
       if (!collect_leaves(ctx, v->elems[i], data, res, err)) return false;
@@ -350,7 +368,7 @@ static bool collect_leaves(EvalCtx *ctx, const Value *v, bool data, RunResult *r
   if (!data) {
     if (!(res->leaves[res->nleaves].shape = result_shape(res, v->info->shape)))
       return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  } else if (!leaf_copy(ctx, res, v, &res->leaves[res->nleaves], err)) {
+  } else if (!leaf_take(ctx, res, v, &res->leaves[res->nleaves], err)) {
     return false;
   }
   res->nleaves++;
@@ -763,9 +781,9 @@ void run_result_free(RunResult *res) {
   free(res->devices);
   res->devices = NULL;
   res->ndevices = 1;
-  for (int i = 0; i < res->nleaves; i++) free(res->leaves[i].data);
+  for (int i = 0; i < res->nleaves; i++) mem_free_detached(res->leaves[i].data);
   free(res->leaves);
-  for (int i = 0; i < res->noutfeed; i++) free(res->outfeed[i].data);
+  for (int i = 0; i < res->noutfeed; i++) mem_free_detached(res->outfeed[i].data);
   free(res->outfeed);
   res->outfeed = NULL;
   res->noutfeed = 0;

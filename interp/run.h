@@ -64,7 +64,8 @@ typedef struct RunOptions {
 typedef struct RunLeaf {
   const Shape *shape;
   int64_t dims[SHAPE_MAX_RANK];
-  void *data; /* malloc'd; NULL when RunOptions.discard_result */
+  void *data; /* free with mem_free_detached (run_result_free does); NULL when
+               * RunOptions.discard_result */
   int64_t nbytes;
 } RunLeaf;
 

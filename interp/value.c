@@ -459,6 +459,18 @@ bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, DenseTmp 
   return read_converted(vc, v, ai->dense_plan, ai->dense_bytes, data, tmp, err);
 }
 
+void *value_take_dense(ValueCtx *vc, Value *v) {
+  Buffer *b = v->buf;
+  if (v->refs != 1 || v->dyn || !v->info || !v->info->identity || !b || b->refs != 1 ||
+      !b->counted || b->borrowed || !b->data)
+    return NULL;
+  void *p = b->data;
+  mem_detach(vc->mem, b->space, p, b->nbytes);
+  b->data = NULL;
+  b->borrowed = true; /* nothing left to free */
+  return p;
+}
+
 bool value_read_as(ValueCtx *vc, const Value *v, const ArrayInfo *like, const void **data, DenseTmp *tmp,
                    Error *err) {
   const ArrayInfo *ai = v->info;

@@ -152,6 +152,12 @@ bool value_dense_read(ValueCtx *vc, const Value *v, const void **data, DenseTmp 
  * packed): for elementwise ops computed in their result's layout. */
 bool value_read_as(ValueCtx *vc, const Value *v, const ArrayInfo *like, const void **data, DenseTmp *tmp,
                    Error *err);
+/* The dense bytes of array v handed over to the caller, who frees them
+ * with mem_free_detached, when they can be had without a copy: v is the
+ * only holder of its buffer, the layout is the dense one and every size is
+ * its bound.  Its buffer is left empty (v can then only be released).
+ * NULL when not: copy with value_dense_read instead. */
+void *value_take_dense(ValueCtx *vc, Value *v);
 /* Where to write a dense result for v: the buffer itself (identity layouts)
  * or a temporary; then value_dense_commit stores it in v's layout (and gives
  * the temporary back). */

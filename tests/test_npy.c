@@ -469,3 +469,75 @@ Test(npz_deflate, edge_cases) {
   cr_expect(a->etype == ET_F64 && ((double *)a->data)[0] == 1.5 && ((double *)a->data)[1] == -3.0);
   npz_free(&f);
 }
+
+/* Views (npy_view_file, npz_view_file): what hlorun binds its inputs from.
+ * Every fixture bound through a view gives the bytes the owning readers
+ * give, whether the data were viewed in place or had to be converted
+ * (Fortran order, big-endian, bool). */
+static void expect_same_binding(const NpyArray *view, const NpyArray *owned, const char *what) {
+  cr_assert_eq(view->count, owned->count, "%s", what);
+  EType t = owned->etype;
+  if (t == ET_INVALID) return; /* raw bytes: compared by the test below */
+  size_t n = (size_t)owned->count * (size_t)etype_storage_bytes(t);
+  void *a = malloc(n + 1), *b = malloc(n + 1);
+  Error err = {0};
+  cr_assert(npy_bind(view, t, a, &err) && npy_bind(owned, t, b, &err), "%s: %s", what, err.msg);
+  cr_expect(memcmp(a, b, n) == 0, "%s: the view binds other bytes", what);
+  free(a);
+  free(b);
+}
+
+Test(npy_view, same_values_as_owning_readers) {
+  const char *npys[] = {"f32_2x3.npy", "f32_2x3_fortran.npy", "f64_be.npy", "bool.npy",
+                        "i2_be.npy", "c8_be.npy", "scalar.npy", "empty_0x3.npy", "u8.npy"};
+  for (size_t k = 0; k < sizeof npys / sizeof *npys; k++) {
+    NpyArray v, o;
+    Error err = {0};
+    cr_assert(npy_view_file(fx(npys[k]), &v, &err), "%s: %s", npys[k], err.msg);
+    cr_assert(npy_read_file(fx(npys[k]), &o, &err), "%s: %s", npys[k], err.msg);
+    expect_same_binding(&v, &o, npys[k]);
+    npy_free(&v);
+    npy_free(&o);
+  }
+  const char *npzs[] = {"two.npz", "compressed_two.npz", "deflate_zip64.npz"};
+  for (size_t k = 0; k < sizeof npzs / sizeof *npzs; k++) {
+    NpzFile v, o;
+    Error err = {0};
+    cr_assert(npz_view_file(fx(npzs[k]), &v, &err), "%s: %s", npzs[k], err.msg);
+    cr_assert(npz_read_file(fx(npzs[k]), &o, &err), "%s: %s", npzs[k], err.msg);
+    cr_assert_eq(v.count, o.count);
+    for (int e = 0; e < v.count; e++) expect_same_binding(&v.entries[e].array, &o.entries[e].array, npzs[k]);
+    npz_free(&v);
+    npz_free(&o);
+  }
+}
+
+/* A view's data sit wherever the member's bytes are in the archive (numpy's
+ * savez puts f32 data at odd offsets), so converting f32 into bf16 must not
+ * assume alignment: small integers are exact in bf16, whose bits are then
+ * the f32 bits' upper half. */
+Test(npy_view, unaligned_f32_into_bf16) {
+  enum { N = 2500 }; /* more than one conversion block */
+  float vals[N];
+  for (int i = 0; i < N; i++) vals[i] = (float)(i % 256) * (i % 3 ? 1.0f : -0.5f);
+  int64_t dims[1] = {N};
+  uint8_t *img;
+  size_t len;
+  Error err = {0};
+  cr_assert(npy_encode(ET_F32, 1, dims, vals, false, &img, &len, &err), "%s", err.msg);
+  uint8_t *shifted = malloc(len + 3);
+  memcpy(shifted + 3, img, len);
+  NpyArray a;
+  cr_assert(npy_parse_view(shifted + 3, len, "shifted", &a, &err), "%s", err.msg);
+  cr_expect(a.owned == NULL && a.data == shifted + 3 + (len - N * 4), "not a view of the image");
+  uint16_t got[N];
+  cr_assert(npy_bind(&a, ET_BF16, got, &err), "%s", err.msg);
+  for (int i = 0; i < N; i++) {
+    uint32_t bits;
+    memcpy(&bits, &vals[i], 4);
+    cr_expect_eq(got[i], (uint16_t)(bits >> 16), "element %d", i);
+  }
+  npy_free(&a);
+  free(shifted);
+  free(img);
+}
