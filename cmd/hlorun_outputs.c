@@ -1,5 +1,6 @@
 /* Checking hlorun's output paths up front (cmd/hlorun_outputs.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,15 +48,23 @@ static bool writable_file(const char *opt, const char *path, char *msg, size_t c
   return true;
 }
 
-bool hlorun_check_outputs(const Module *m, const HlorunRunArgs *a, char *msg, size_t cap) {
+bool hlorun_check_outputs(const Module *m, const HlorunRunArgs *a, int64_t devices, char *msg,
+                          size_t cap) {
   char opt[64];
   if (a->output) {
     snprintf(opt, sizeof opt, "--output %s", a->output);
     if (!writable_file("--output", a->output, msg, cap)) return false;
     size_t n = strlen(a->output);
+    bool npy = n >= 4 && !strcmp(a->output + n - 4, ".npy");
+    if (npy && devices > 1) {
+      snprintf(msg, cap,
+               "%s: the run has %" PRId64 " devices, each with its own result; write them "
+               "as .npz (entries r{R}_out{i})",
+               opt, devices);
+      return false;
+    }
     const Shape *rs = m->entry && m->entry->root ? &m->entry->root->shape : NULL;
-    if (rs && n >= 4 && !strcmp(a->output + n - 4, ".npy") &&
-        (shape_is_tuple(rs) || run_count_leaves(rs) != 1)) {
+    if (rs && npy && (shape_is_tuple(rs) || run_count_leaves(rs) != 1)) {
       int leaves = run_count_leaves(rs);
       snprintf(msg, cap,
                "%s: the result is a tuple of %d array%s; write it as .npz (entries out0, "

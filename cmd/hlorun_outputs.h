@@ -5,12 +5,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cmd/hlorun_run.h"
 
 /* --output, --outfeed-dir, --stats=FILE, --trace=FILE: directories exist and
- * are writable, the output's suffix fits the result (.npy: one array).
- * False with one line (no program prefix) in msg: a usage error (exit 2). */
-bool hlorun_check_outputs(const Module *m, const HlorunRunArgs *a, char *msg, size_t cap);
+ * are writable, the output's suffix fits the result (.npy: one array of
+ * one device).  False with one line (no program prefix) in msg: a usage
+ * error (exit 2).  The writers rely on it. */
+bool hlorun_check_outputs(const Module *m, const HlorunRunArgs *a, int64_t devices, char *msg,
+                          size_t cap);
 
 #endif

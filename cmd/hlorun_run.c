@@ -380,14 +380,15 @@ static void hlorun_device_prefix(const RunResult *r, char *buf, size_t size) {
   else snprintf(buf, size, "r%" PRId64 "_", r->replica_id);
 }
 
+/* The result as hlorun_check_outputs allowed before the run: .npy for the
+ * one array of one device, .npz otherwise. */
 static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *res, Error *err) {
   size_t n = strlen(a->output);
+  bool npy = !strcmp(a->output + n - 4, ".npy");
+  if (npy && (res->ndevices > 1 || shape_is_tuple(res->shape) || res->nleaves != 1))
+    return error_set(err, ERR_RUNTIME, -1, "--output %s: not one array (checked before the run)",
+                     a->output);
   if (res->ndevices > 1) {
-    if (!strcmp(a->output + n - 4, ".npy"))
-      return error_set(err, ERR_USAGE, -1,
-                       "--output %s: the run has %d devices, each with its own result; write "
-                       "them as .npz (entries r{R}_out{i})",
-                       a->output, res->ndevices);
     int total = 0;
     for (int d = 0; d < res->ndevices; d++) total += run_result_device(res, d)->nleaves;
     NpzMember *m = calloc((size_t)(total ? total : 1), sizeof *m);
@@ -414,11 +415,7 @@ static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *res, Er
     return ok;
   }
   const RunResult *r = res;
-  if (!strcmp(a->output + n - 4, ".npy")) {
-    if (shape_is_tuple(r->shape) || r->nleaves != 1)
-      return error_set(err, ERR_RUNTIME, -1,
-                       "--output %s: the result is a tuple of %d arrays; write it as .npz",
-                       a->output, r->nleaves);
+  if (npy) {
     const RunLeaf *l = &r->leaves[0];
     return npy_write_file(a->output, l->shape->etype, l->shape->rank, l->dims, l->data,
                           a->output_raw, err);
@@ -546,16 +543,8 @@ static int hlorun_run_loaded(const char *prog, const Module *m, const HlorunRunA
   grid.partitions = a->partitions;
   int64_t replicas, partitions;
   run_device_grid(m, &grid, &replicas, &partitions);
-  size_t olen = a->output ? strlen(a->output) : 0;
-  if (olen >= 4 && !strcmp(a->output + olen - 4, ".npy") && replicas * partitions > 1) {
-    fprintf(stderr,
-            "%s: error: --output %s: the run has %" PRId64 " devices, each with its own "
-            "result; write them as .npz (entries r{R}_out{i})\n",
-            prog, a->output, replicas * partitions);
-    return 2;
-  }
   char why[4400];
-  if (!hlorun_check_outputs(m, a, why, sizeof why)) {
+  if (!hlorun_check_outputs(m, a, replicas * partitions, why, sizeof why)) {
     fprintf(stderr, "%s: error: %s\n", prog, why);
     return 2;
   }
