@@ -115,6 +115,9 @@ typedef struct NpzFile {
  * stream are checked (interp/npz_inflate.c). */
 bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, Error *err);
 bool npz_read_file(const char *path, NpzFile *out, Error *err);
+/* As npz_parse, but stored members are views of buf (which must outlive
+ * them) and deflated ones own their inflated image. */
+bool npz_parse_view(const uint8_t *buf, size_t len, const char *what, NpzFile *out, Error *err);
 /* As npz_read_file, but stored members are views of the mapped file
  * (see npy_view_file) and deflated ones own their inflated image: no
  * member is copied after it is read. */

@@ -162,6 +162,10 @@ bool npz_parse(const uint8_t *buf, size_t len, const char *what, NpzFile *out, E
   return parse_archive(buf, len, what, false, out, err);
 }
 
+bool npz_parse_view(const uint8_t *buf, size_t len, const char *what, NpzFile *out, Error *err) {
+  return parse_archive(buf, len, what, true, out, err);
+}
+
 bool npz_read_file(const char *path, NpzFile *out, Error *err) {
   NpyMapped m;
   memset(out, 0, sizeof *out);
@@ -175,7 +179,7 @@ bool npz_view_file(const char *path, NpzFile *out, Error *err) {
   NpyMapped m;
   memset(out, 0, sizeof *out);
   if (!npy_map(path, &m, err)) return false;
-  if (!parse_archive(m.data, m.len, path, true, out, err)) {
+  if (!npz_parse_view(m.data, m.len, path, out, err)) {
     npy_unmap(&m);
     return false;
   }
