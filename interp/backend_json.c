@@ -125,12 +125,16 @@ static bool bad(Checker *c, const Json *v, const char *why) {
                    why);
 }
 
-/* "expected X, not a string" */
-static bool bad_kind(Checker *c, const Json *v, const char *expected) {
+static const char *kind_with_article(JsonKind k) {
   static const char *const kinds[] = {"null", "false", "true", "a number", "a string",
                                       "an array", "an object"};
+  return kinds[k];
+}
+
+/* "expected X, not a string" */
+static bool bad_kind(Checker *c, const Json *v, const char *expected) {
   char why[200];
-  snprintf(why, sizeof why, "expected %s, not %s", expected, kinds[v->kind]);
+  snprintf(why, sizeof why, "expected %s, not %s", expected, kind_with_article(v->kind));
   return bad(c, v, why);
 }
 
@@ -246,8 +250,8 @@ static bool check_message(Checker *c, const Json *v, const ProtoMessage *m) {
 bool proto_json_check(const Json *v, const ProtoMessage *m, Error *err) {
   Checker c = {err, ""};
   if (v->kind != JSON_OBJECT)
-    return error_set(err, ERR_RUNTIME, v->offset, "backend_config: expected an object (%s), not a %s",
-                     m->name, json_kind_name(v->kind));
+    return error_set(err, ERR_RUNTIME, v->offset, "backend_config: expected an object (%s), not %s",
+                     m->name, kind_with_article(v->kind));
   return check_message(&c, v, m);
 }
 
@@ -347,6 +351,15 @@ int bc_ints(const BackendConfig *bc, const char *path, int64_t *v, int max) {
   if (a->nkids > (size_t)max) return -1;
   for (size_t i = 0; i < a->nkids; i++)
     if (!int_of(&a->kids[i], &v[i])) return -1;
+  return (int)a->nkids;
+}
+
+int bc_enums(const BackendConfig *bc, const char *path, const ProtoEnum *e, int *v, int max) {
+  const Json *a = bc_field(bc, path);
+  if (!a || a->kind != JSON_ARRAY) return 0;
+  if (a->nkids > (size_t)max) return -1;
+  for (size_t i = 0; i < a->nkids; i++)
+    if (!enum_of(&a->kids[i], e, &v[i])) return -1;
   return (int)a->nkids;
 }
 

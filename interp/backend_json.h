@@ -87,6 +87,8 @@ const char *bc_string(const BackendConfig *bc, const char *path, const char *dfl
 /* A repeated integer field into v (at most max); its length, or -1 when
  * longer than max. */
 int bc_ints(const BackendConfig *bc, const char *path, int64_t *v, int max);
+/* A repeated enum field as numbers, the same way. */
+int bc_enums(const BackendConfig *bc, const char *path, const ProtoEnum *e, int *v, int max);
 
 /* The refusal of a value the evaluator cannot honour:
  * `instruction %x: TARGET: backend_config field "PATH": value "V" is not

@@ -76,8 +76,11 @@ static bool gemm_config(const Instr *in, const char *target, GemmConfig *g, Erro
     ok = error_set(err, ERR_RUNTIME, in->offset,
                    "instruction %s: %s needs a GemmBackendConfig backend_config with "
                    "dot_dimension_numbers", in->name, target);
-  int64_t prec[8];
-  int np = ok ? bc_ints(&bc, "precision_config.operand_precision", prec, 8) : 0;
+  int prec[8];
+  int np = ok ? bc_enums(&bc, "precision_config.operand_precision", &ENUM_PRECISION, prec, 8) : 0;
+  if (np < 0)
+    ok = bc_unsupported(in, target, &bc, "precision_config.operand_precision", NULL,
+                        "a dot has two operand precisions", err);
   for (int i = 0; ok && i < np; i++)
     if (prec[i] == 3) /* PACKED_NIBBLE: a different product, not a precision */
       ok = bc_unsupported(in, target, &bc, "precision_config.operand_precision", NULL,
