@@ -282,7 +282,11 @@ bool backend_config_read(const Instr *in, const char *target, const ProtoMessage
   bc->msg = NULL;
   char *s = backend_json_text(in, &oom);
   if (oom) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  if (!s) return true;
+  /* XLA reads an empty backend_config as the message's defaults */
+  if (!s || !s[strspn(s, " \t\n\r")]) {
+    free(s);
+    return true;
+  }
   Error e = {0};
   bool ok = json_parse(s, strlen(s), &bc->root, &e);
   free(s);

@@ -66,7 +66,7 @@ typedef struct BackendConfig {
 /* Reads in's backend_config as message m.  When wrap is not NULL the
  * config may also be m wrapped in that message (GpuBackendConfig) as its
  * field inner: a config whose keys are all wrap's fields is read as wrap.
- * An absent config reads as all defaults.  Errors name the instruction and
+ * An absent or empty config reads as all defaults.  Errors name the instruction and
  * target: `instruction %x: __cublas$gemm: backend_config field "epilogue":
  * ...`. */
 bool backend_config_read(const Instr *in, const char *target, const ProtoMessage *m,

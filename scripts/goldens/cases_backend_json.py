@@ -181,8 +181,10 @@ def sort_and_cholesky():
     m = Mod()
     keys = np.array([3, -1, 2, 0, -4, 5], np.float32)
     (nk,) = m.consts((keys, "f32"))
-    for cfg, desc in [({"descending": None}, False), ({}, False), ({"descending": True}, True)]:
-        m.call("__cub$DeviceRadixSort", [nk], ["f32[6]", "u8[8]"], raw(cfg),
+    # null, an empty object and an empty string all read as the default
+    for cfg, desc in [(raw({"descending": None}), False), (raw({}), False), ('""', False),
+                      (raw({"descending": True}), True)]:
+        m.call("__cub$DeviceRadixSort", [nk], ["f32[6]", "u8[8]"], cfg,
                exp=[("f32", np.sort(keys)[::-1] if desc else np.sort(keys))])
     # Cholesky of l l^T with l dyadic: the factor is exact
     low = np.array([[2, 0, 0], [1, 1, 0], [-1, 0.5, 2]])
