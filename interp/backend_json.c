@@ -288,15 +288,15 @@ bool backend_config_read(const Instr *in, const char *target, const ProtoMessage
     return true;
   }
   Error e = {0};
-  bool ok = json_parse(s, strlen(s), &bc->root, &e);
+  bool parsed = json_parse(s, strlen(s), &bc->root, &e), ok = parsed;
   free(s);
   const ProtoMessage *as = m;
   if (ok && bc->root->kind == JSON_OBJECT && is_wrapped(bc->root, m, wrap)) as = wrap;
   ok = ok && proto_json_check(bc->root, as, &e);
   if (!ok) {
     backend_config_free(bc);
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s: %s", in->name, target,
-                     e.msg);
+    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s: %s%s", in->name, target,
+                     parsed ? "" : "backend_config: ", e.msg);
   }
   bc->msg = as == m ? bc->root : member_of(bc->root, inner, strlen(inner));
   if (bc->msg && bc->msg->kind == JSON_NULL) bc->msg = NULL;
