@@ -77,13 +77,14 @@ static bool gemm_config(const Instr *in, const char *target, GemmConfig *g, Erro
                    "instruction %s: %s needs a GemmBackendConfig backend_config with "
                    "dot_dimension_numbers", in->name, target);
   int prec[8];
-  int np = ok ? bc_enums(&bc, "precision_config.operand_precision", &ENUM_PRECISION, prec, 8) : 0;
+  const char *prec_path = "precision_config.operand_precision";
+  int np = ok ? bc_enums(&bc, prec_path, &ENUM_PRECISION, prec, 8) : 0;
   if (np < 0)
-    ok = bc_unsupported(in, target, &bc, "precision_config.operand_precision", NULL,
+    ok = bc_unsupported(in, target, &bc, prec_path, NULL,
                         "a dot has two operand precisions", err);
   for (int i = 0; ok && i < np; i++)
     if (prec[i] == 3) /* PACKED_NIBBLE: a different product, not a precision */
-      ok = bc_unsupported(in, target, &bc, "precision_config.operand_precision", NULL,
+      ok = bc_unsupported(in, target, &bc, prec_path, NULL,
                           "PACKED_NIBBLE is not implemented for gemms", err);
   if (ok) {
     /* XLA always writes alpha_real; absent reads as 1, not proto3's 0 */

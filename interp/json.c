@@ -54,7 +54,8 @@ const Json *json_member(const Json *v, const char *key) {
 
 static bool literal(Reader *r, const char *word, JsonKind kind, Json *v) {
   size_t len = strlen(word);
-  if (r->n - r->pos < len || memcmp(r->s + r->pos, word, len)) return fail(r, r->pos, "bad literal");
+  if (r->n - r->pos < len || memcmp(r->s + r->pos, word, len))
+    return fail(r, r->pos, "bad literal");
   r->pos += len;
   v->kind = kind;
   return true;
@@ -247,7 +248,8 @@ static bool container(Reader *r, Json *v, bool object) {
     int c = peek(r);
     r->pos++;
     if (c == close) break;
-    if (c != ',') return fail(r, r->pos - 1, object ? "expected ',' or '}'" : "expected ',' or ']'");
+    if (c != ',')
+      return fail(r, r->pos - 1, object ? "expected ',' or '}'" : "expected ',' or ']'");
   }
   r->depth--;
   return true;

@@ -23,7 +23,9 @@
 enum { JSON_MAX_DEPTH = 64, JSON_MAX_MEMBERS = 4096 };
 #define JSON_MAX_BYTES ((size_t)1 << 24)
 
-typedef enum { JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT } JsonKind;
+typedef enum {
+  JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT
+} JsonKind;
 
 typedef struct Json Json;
 struct Json {
