@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "interp/backend_json.h"
+#include "interp/backend_schemas.h"
 #include "interp/eval_views.h"
 #include "layout/etype_convert.h"
 
@@ -98,11 +99,10 @@ bool eval_cub_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Va
                      "instruction %s: __cub$DeviceRadixSort takes keys (and values) and returns "
                      "(keys, [values,] scratch)",
                      in->name);
-  bool oom;
-  char *s = backend_json_text(in, &oom);
-  if (oom) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  const char *d = s ? json_value(s, "descending") : NULL;
-  bool descending = d && !strncmp(d, "true", 4);
-  free(s);
+  BackendConfig bc;
+  if (!backend_config_read(in, "__cub$DeviceRadixSort", &SCHEMA_SORT, NULL, NULL, &bc, err))
+    return false;
+  bool descending = bc_bool(&bc, "descending");
+  backend_config_free(&bc);
   return eval_kernel_op(ctx, fr, in, rs, in->noperands, sort_kernel, &descending, out, err);
 }

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "interp/backend_json.h"
+#include "interp/backend_schemas.h"
 #include "interp/eval_views.h"
 #include "kernels/k_dot.h"
 #include "kernels/k_linalg.h"
@@ -43,9 +44,6 @@ enum { EPI_DEFAULT, EPI_BIAS, EPI_RELU, EPI_BIAS_RELU, EPI_GELU, EPI_GELU_AUX, E
 static bool dims_eq(const int64_t *a, const int64_t *b, int n) {
   return n <= 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)n);
 }
-
-static const char *const epi_names[EPI_COUNT] = {
-    "DEFAULT", "BIAS", "RELU", "BIAS_RELU", "GELU", "GELU_AUX", "BIAS_GELU", "BIAS_GELU_AUX"};
 
 static bool epi_bias(int e) {
   return e == EPI_BIAS || e == EPI_BIAS_RELU || e == EPI_BIAS_GELU || e == EPI_BIAS_GELU_AUX;
@@ -65,54 +63,54 @@ bool eval_cublas_known(const char *target) {
          !strcmp(target, "__cublas$triangularSolve");
 }
 
-/* The GemmBackendConfig (bare or inside GpuBackendConfig); the epilogue is
- * the enum's name or number, DEFAULT when absent. */
+/* The GemmBackendConfig (bare or inside GpuBackendConfig), checked field
+ * by field (interp/backend_schemas.c); the epilogue DEFAULT when absent. */
 static bool gemm_config(const Instr *in, const char *target, GemmConfig *g, Error *err) {
-  bool oom;
-  char *s = backend_json_text(in, &oom);
-  if (oom) return error_set(err, ERR_RUNTIME, in->offset, "out of memory");
-  if (!s)
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s needs a GemmBackendConfig backend_config", in->name,
-                     target);
+  BackendConfig bc;
+  if (!backend_config_read(in, target, &SCHEMA_GEMM, &SCHEMA_GPU_GEMM, "gemm_backend_config",
+                           &bc, err))
+    return false;
   memset(g, 0, sizeof *g);
-  strcpy(g->epilogue_name, "DEFAULT");
-  const char *ev = json_value(s, "epilogue");
-  g->epilogue = EPI_DEFAULT;
-  if (ev && *ev == '"') {
-    if (!json_string(s, "epilogue", g->epilogue_name, sizeof g->epilogue_name))
-      g->epilogue_name[0] = 0;
-    g->epilogue = -1;
-    for (int i = 0; i < EPI_COUNT; i++)
-      if (!strcmp(g->epilogue_name, epi_names[i])) g->epilogue = i;
-  } else if (ev) {
-    char *end;
-    long v = strtol(ev, &end, 10);
-    g->epilogue = end != ev && v >= 0 && v < EPI_COUNT ? (int)v : -1;
-    size_t len = strcspn(ev, ",} \t\n");
-    if (len >= sizeof g->epilogue_name) len = sizeof g->epilogue_name - 1;
-    memcpy(g->epilogue_name, ev, len);
-    g->epilogue_name[len] = 0;
-    if (g->epilogue >= 0) strcpy(g->epilogue_name, epi_names[g->epilogue]);
+  bool ok = true;
+  if (!bc_present(&bc, "dot_dimension_numbers"))
+    ok = error_set(err, ERR_RUNTIME, in->offset,
+                   "instruction %s: %s needs a GemmBackendConfig backend_config with "
+                   "dot_dimension_numbers", in->name, target);
+  int prec[8];
+  const char *prec_path = "precision_config.operand_precision";
+  int np = ok ? bc_enums(&bc, prec_path, &ENUM_PRECISION, prec, 8) : 0;
+  if (np < 0)
+    ok = bc_unsupported(in, target, &bc, prec_path, NULL,
+                        "a dot has two operand precisions", err);
+  for (int i = 0; ok && i < np; i++)
+    if (prec[i] == 3) /* PACKED_NIBBLE: a different product, not a precision */
+      ok = bc_unsupported(in, target, &bc, prec_path, NULL,
+                          "PACKED_NIBBLE is not implemented for gemms", err);
+  if (ok) {
+    /* XLA always writes alpha_real; absent reads as 1, not proto3's 0 */
+    g->alpha_re = bc_double(&bc, "alpha_real", 1);
+    g->alpha_im = bc_double(&bc, "alpha_imag", 0);
+    g->beta = bc_double(&bc, "beta", 0);
+    g->epilogue = bc_enum(&bc, "epilogue", &ENUM_EPILOGUE, EPI_DEFAULT);
+    snprintf(g->epilogue_name, sizeof g->epilogue_name, "%s", ENUM_EPILOGUE.names[g->epilogue]);
+    g->nlb = bc_ints(&bc, "dot_dimension_numbers.lhs_batch_dimensions", g->lb, SHAPE_MAX_RANK);
+    g->nrb = bc_ints(&bc, "dot_dimension_numbers.rhs_batch_dimensions", g->rb, SHAPE_MAX_RANK);
+    g->nlc = bc_ints(&bc, "dot_dimension_numbers.lhs_contracting_dimensions", g->lc,
+                     SHAPE_MAX_RANK);
+    g->nrc = bc_ints(&bc, "dot_dimension_numbers.rhs_contracting_dimensions", g->rc,
+                     SHAPE_MAX_RANK);
+    if (g->nlb < 0 || g->nrb < 0 || g->nlc < 0 || g->nrc < 0 || g->nlb != g->nrb ||
+        g->nlc != g->nrc)
+      ok = error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: %s: backend_config field \"dot_dimension_numbers\": "
+                     "lhs and rhs must list as many batch (and contracting) dimensions, at most "
+                     "%d", in->name, target, SHAPE_MAX_RANK);
   }
-  bool ok = json_value(s, "dot_dimension_numbers") &&
-            json_number(s, "alpha_real", 1, &g->alpha_re) &&
-            json_number(s, "alpha_imag", 0, &g->alpha_im) && json_number(s, "beta", 0, &g->beta) &&
-            json_ints(s, "lhs_batch_dimensions", g->lb, SHAPE_MAX_RANK, &g->nlb) &&
-            json_ints(s, "rhs_batch_dimensions", g->rb, SHAPE_MAX_RANK, &g->nrb) &&
-            json_ints(s, "lhs_contracting_dimensions", g->lc, SHAPE_MAX_RANK, &g->nlc) &&
-            json_ints(s, "rhs_contracting_dimensions", g->rc, SHAPE_MAX_RANK, &g->nrc);
-  free(s);
-  if (!ok || g->nlb != g->nrb || g->nlc != g->nrc)
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s: unreadable GemmBackendConfig (alpha, beta, "
-                     "dot_dimension_numbers)", in->name, target);
-  if (g->epilogue < 0)
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s epilogue %s is not supported (DEFAULT, BIAS, RELU, "
-                     "BIAS_RELU, GELU, GELU_AUX, BIAS_GELU, BIAS_GELU_AUX)",
-                     in->name, target, g->epilogue_name);
-  return true;
+  if (ok && !strcmp(target, "__cublas$gemm") && g->epilogue != EPI_DEFAULT)
+    ok = bc_unsupported(in, target, &bc, "epilogue", &ENUM_EPILOGUE,
+                        "XLA fuses epilogues into __cublas$lt$matmul only", err);
+  backend_config_free(&bc);
+  return ok;
 }
 
 /* acc (n elements of ct) = alpha * acc + beta * c (c NULL: beta term 0),
@@ -218,41 +216,27 @@ static bool trsm_kernel(const Instr *in, const void *arg, const KArray *ins, KAr
   return k_triangular_solve(&ins[0], &ins[1], arg, &outs[0], err);
 }
 
-static bool json_true(const char *s, const char *key) {
-  const char *p = json_value(s, key);
-  return p && !strncmp(p, "true", 4);
-}
-
 static bool triangular_solve(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
                              Value **out, Error *err) {
   static const char *const target = "__cublas$triangularSolve";
   if (in->noperands != 2)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s takes a and b", in->name,
                      target);
-  bool oom;
-  char *s = backend_json_text(in, &oom);
-  if (oom) return error_set(err, ERR_RUNTIME, in->offset, "out of memory");
-  KTriSolveParams p = {false, false, false, K_TRANS_NO};
-  char t[32] = "NO_TRANSPOSE";
+  BackendConfig bc;
+  if (!backend_config_read(in, target, &SCHEMA_TRIANGULAR_SOLVE, NULL, NULL, &bc, err))
+    return false;
+  KTriSolveParams p = {bc_bool(&bc, "left_side"), bc_bool(&bc, "lower"),
+                       bc_bool(&bc, "unit_diagonal"), K_TRANS_NO};
+  /* absent (TRANSPOSE_INVALID) reads as NO_TRANSPOSE, as XLA's solver */
+  int t = bc_enum(&bc, "transpose_a", &ENUM_TRANSPOSE, 1);
   bool ok = true;
-  if (s) {
-    p.left_side = json_true(s, "left_side");
-    p.lower = json_true(s, "lower");
-    p.unit_diagonal = json_true(s, "unit_diagonal");
-    const char *tv = json_value(s, "transpose_a");
-    if (tv && *tv == '"') ok = json_string(s, "transpose_a", t, sizeof t);
-    else if (tv) {
-      long v = strtol(tv, NULL, 10);
-      snprintf(t, sizeof t, "%s", v == 1 ? "NO_TRANSPOSE" : v == 2 ? "TRANSPOSE" : v == 3 ? "ADJOINT" : "?");
-    }
-  }
-  free(s);
-  if (ok && !strcmp(t, "TRANSPOSE")) p.transpose_a = K_TRANS_T;
-  else if (ok && !strcmp(t, "ADJOINT")) p.transpose_a = K_TRANS_ADJOINT;
-  else if (!ok || strcmp(t, "NO_TRANSPOSE"))
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s: transpose_a %s is not NO_TRANSPOSE, TRANSPOSE or ADJOINT",
-                     in->name, target, t);
+  if (t == 2) p.transpose_a = K_TRANS_T;
+  else if (t == 3) p.transpose_a = K_TRANS_ADJOINT;
+  else if (t != 1 && bc_present(&bc, "transpose_a"))
+    ok = bc_unsupported(in, target, &bc, "transpose_a", &ENUM_TRANSPOSE,
+                        "supported: NO_TRANSPOSE, TRANSPOSE, ADJOINT", err);
+  backend_config_free(&bc);
+  if (!ok) return false;
   return eval_kernel_op(ctx, fr, in, rs, 2, trsm_kernel, &p, out, err);
 }
 
@@ -265,11 +249,6 @@ bool eval_cublas_gemm(EvalCtx *ctx, Frame *fr, const Instr *in, const char *targ
   bool lt = !strcmp(target, "__cublas$lt$matmul");
   bool has_c = g.beta != 0, has_bias = epi_bias(g.epilogue), has_aux = epi_aux(g.epilogue);
   int nin = 2 + has_c + has_bias;
-  if (!lt && g.epilogue != EPI_DEFAULT)
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: __cublas$gemm epilogue %s is not supported (only DEFAULT; "
-                     "XLA fuses epilogues into __cublas$lt$matmul)",
-                     in->name, g.epilogue_name);
   if (lt ? in->noperands != nin : (in->noperands < nin || in->noperands > 3))
     return error_set(err, ERR_RUNTIME, in->offset,
                      "instruction %s: %s takes a, b%s%s (beta %g, epilogue %s), not %d operands",
@@ -298,8 +277,9 @@ bool eval_cublas_gemm(EvalCtx *ctx, Frame *fr, const Instr *in, const char *targ
                    etype_name(r->etype));
   if (ok && etype_is_complex(ct) && g.epilogue != EPI_DEFAULT)
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s: complex gemms take epilogue DEFAULT only", in->name,
-                   target);
+                   "instruction %s: %s: backend_config field \"epilogue\": value \"%s\" is not "
+                   "supported; complex gemms take DEFAULT only", in->name, target,
+                   g.epilogue_name);
   if (ok && c && !same_dims(c, r))
     ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s: c must have the result's shape",
                    in->name, target);

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "interp/backend_json.h"
+#include "interp/backend_schemas.h"
 #include "interp/eval_views.h"
 #include "kernels/k_conv.h"
 #include "kernels/k_dot.h"
@@ -41,10 +42,6 @@ enum { ACT_NONE, ACT_SIGMOID, ACT_RELU, ACT_RELU6, ACT_RELUX, ACT_TANH, ACT_BAND
 static bool dims_eq(const int64_t *a, const int64_t *b, int n) {
   return n <= 0 || !memcmp(a, b, sizeof(int64_t) * (size_t)n);
 }
-
-static const char *const act_names[ACT_COUNT] = {
-    "kNone", "kSigmoid", "kRelu", "kRelu6", "kReluX", "kTanh", "kBandPass", "kElu",
-    "kLeakyRelu", "kGeluExact"};
 
 typedef struct CudnnConfig {
   double scale, side_scale, leaky_alpha;
@@ -68,52 +65,28 @@ static CudnnKind kind_of(const char *target) {
   return CUDNN_FWD;
 }
 
-/* CudnnConvBackendConfig (bare or inside GpuBackendConfig).  An absent
- * conv_result_scale reads as 1 (every config XLA writes has it); the others
- * take their proto defaults.  activation_mode is the enum's name or number. */
+/* CudnnConvBackendConfig (bare or inside GpuBackendConfig), checked field
+ * by field (interp/backend_schemas.c).  An absent conv_result_scale reads
+ * as 1 (every config XLA writes has it); the others take their proto
+ * defaults. */
 static bool read_config(const Instr *in, const char *target, CudnnKind kind, CudnnConfig *c,
                         Error *err) {
-  memset(c, 0, sizeof *c);
-  c->scale = 1;
-  bool oom;
-  char *s = backend_json_text(in, &oom);
-  if (oom) return error_set(err, ERR_RUNTIME, in->offset, "out of memory");
-  if (!s) return true;
-  char act[40] = "kNone";
-  bool reordered = false;
-  const char *av = json_value(s, "activation_mode");
-  bool ok = json_number(s, "conv_result_scale", 1, &c->scale) &&
-            json_number(s, "side_input_scale", 0, &c->side_scale) &&
-            json_number(s, "leakyrelu_alpha", 0, &c->leaky_alpha);
-  const char *rv = json_value(s, "reordered_int8_nchw_vect");
-  if (rv) reordered = !strncmp(rv, "true", 4);
-  c->act = -1;
-  if (!av) c->act = ACT_NONE;
-  else if (*av == '"') {
-    if (!json_string(s, "activation_mode", act, sizeof act)) ok = false;
-    for (int i = 0; i < ACT_COUNT; i++)
-      if (!strcmp(act, act_names[i])) c->act = i;
-    /* protobuf's JSON parser also takes an enum's number as a string ("2") */
-    char *end;
-    long v = strtol(act, &end, 10);
-    if (c->act < 0 && act[0] >= '0' && act[0] <= '9' && !*end && v < ACT_COUNT) c->act = (int)v;
-  } else {
-    char *end;
-    long v = strtol(av, &end, 10);
-    snprintf(act, sizeof act, "%.*s", (int)strcspn(av, ",} \t\n"), av);
-    if (end != av && v >= 0 && v < ACT_COUNT) c->act = (int)v;
-  }
-  free(s);
-  if (!ok) return fail(in, target, err, "unreadable CudnnConvBackendConfig");
-  if (reordered)
-    return fail(in, target, err, "reordered int8 (NCHW_VECT_C) filters are not supported");
-  if (kind != CUDNN_FWD_ACT) return true; /* the runner reads the epilogue for this kind only */
-  if (c->act < 0 || c->act == ACT_RELUX || c->act == ACT_BANDPASS)
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s: activation_mode %s is not supported (kNone, kSigmoid, "
-                     "kRelu, kRelu6, kTanh, kElu, kLeakyRelu, kGeluExact)",
-                     in->name, target, act);
-  return true;
+  BackendConfig bc;
+  if (!backend_config_read(in, target, &SCHEMA_CUDNN_CONV, &SCHEMA_GPU_CUDNN_CONV,
+                           "cudnn_conv_backend_config", &bc, err))
+    return false;
+  c->scale = bc_double(&bc, "conv_result_scale", 1);
+  c->side_scale = bc_double(&bc, "side_input_scale", 0);
+  c->leaky_alpha = bc_double(&bc, "leakyrelu_alpha", 0);
+  c->act = bc_enum(&bc, "activation_mode", &ENUM_ACTIVATION, ACT_NONE);
+  bool ok = true;
+  /* the runner reads the epilogue for the fused kind only */
+  if (kind == CUDNN_FWD_ACT && (c->act == ACT_RELUX || c->act == ACT_BANDPASS))
+    ok = bc_unsupported(in, target, &bc, "activation_mode", &ENUM_ACTIVATION,
+                        "supported: kNone, kSigmoid, kRelu, kRelu6, kTanh, kElu, kLeakyRelu, "
+                        "kGeluExact", err);
+  backend_config_free(&bc);
+  return ok;
 }
 
 static double activate(int act, double x, double alpha) {

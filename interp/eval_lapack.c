@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "interp/backend_json.h"
+#include "interp/backend_schemas.h"
 #include "interp/eval_views.h"
 
 #ifdef HLO_HAVE_LAPACK
@@ -314,12 +315,10 @@ static bool cusolver_cholesky(EvalCtx *ctx, Frame *fr, const Instr *in, const Sh
   if (c.et != ET_F32 && c.et != ET_F64 && c.et != ET_C64 && c.et != ET_C128)
     return fail(in, target, err, "the matrix must be f32, f64, c64 or c128");
   if (!check_layout(in, target, rs, err)) return false;
-  bool oom;
-  char *s = backend_json_text(in, &oom);
-  if (oom) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  const char *lv = s ? json_value(s, "lower") : NULL;
-  c.uplo = lv && !strncmp(lv, "true", 4) ? 'L' : 'U';
-  free(s);
+  BackendConfig bc;
+  if (!backend_config_read(in, target, &SCHEMA_CHOLESKY, NULL, NULL, &bc, err)) return false;
+  c.uplo = bc_bool(&bc, "lower") ? 'L' : 'U';
+  backend_config_free(&bc);
   return eval_kernel_op(ctx, fr, in, rs, 1, lapack_kernel, &c, out, err);
 }
 

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "interp/backend_json.h"
+#include "interp/backend_schemas.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 
@@ -62,24 +63,25 @@ static const Computation *comparator_of(const Instr *in) {
   return eval_attr_comp(in, ATTR_TO_APPLY);
 }
 
-/* reduction_dim from the backend_config; checks to_apply_type. */
+/* reduction_dim from the backend_config; checks log2_reduction and
+ * to_apply_type. */
 static bool read_config(const Instr *in, int64_t *rd, Error *err) {
-  bool oom;
-  char *s = backend_json_text(in, &oom);
-  if (oom) return error_set(err, ERR_RUNTIME, in->offset, "out of memory");
-  if (!s) return fail(in, err, "needs a backend_config with reduction_dim");
-  char kind[32] = "comparator";
-  int64_t log2r;
-  bool ok = json_value(s, "reduction_dim") && json_int(s, "reduction_dim", -1, rd) &&
-            json_int(s, "log2_reduction", 0, &log2r) && log2r >= 0 && log2r < 63 &&
-            (!json_value(s, "to_apply_type") || json_string(s, "to_apply_type", kind, sizeof kind));
-  free(s);
-  if (!ok) return fail(in, err, "backend_config needs an integer reduction_dim (and log2_reduction >= 0)");
-  if (strcmp(kind, "comparator"))
-    return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: custom-call PartialReduce: to_apply_type \"%s\" is not "
-                     "supported (XLA's ApproxTopK emits \"comparator\")", in->name, kind);
-  return true;
+  static const char *const target = "custom-call PartialReduce";
+  BackendConfig bc;
+  if (!backend_config_read(in, target, &SCHEMA_PARTIAL_REDUCE, NULL, NULL, &bc, err))
+    return false;
+  bool ok = true;
+  *rd = bc_int(&bc, "reduction_dim", -1);
+  int64_t log2r = bc_int(&bc, "log2_reduction", 0);
+  if (!bc_present(&bc, "reduction_dim"))
+    ok = fail(in, err, "needs a backend_config with reduction_dim");
+  else if (log2r < 0 || log2r >= 63)
+    ok = bc_unsupported(in, target, &bc, "log2_reduction", NULL, "it must be 0 to 62", err);
+  else if (strcmp(bc_string(&bc, "to_apply_type", "comparator"), "comparator"))
+    ok = bc_unsupported(in, target, &bc, "to_apply_type", NULL,
+                        "XLA's ApproxTopK emits \"comparator\"", err);
+  backend_config_free(&bc);
+  return ok;
 }
 
 static bool same_dims(const KArray *a, const KArray *b) {

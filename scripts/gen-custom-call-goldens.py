@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Writes the golden cases of the library custom calls found in real XLA
-dumps (cuDNN convolutions, cuBLAS(Lt) gemms, CUB radix sort, jaxlib and LAPACK calls) under testdata/interp-custom-call/.
+dumps (cuDNN convolutions, cuBLAS(Lt) gemms, CUB radix sort, jaxlib and LAPACK calls,
+and their backend_config spellings and refusals) under testdata/interp-custom-call/.
 
 Expected outputs come from numpy/scipy and scripts/goldens/refs.py --
 written from the targets' definitions, never from hlorun.  Run with
@@ -10,6 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "goldens"))
 
+import cases_backend_json  # noqa: E402
 import cases_cublas  # noqa: E402
 import cases_cub  # noqa: E402
 import cases_cudnn  # noqa: E402
@@ -19,7 +21,8 @@ import gen  # noqa: E402
 
 
 def main():
-    for mod in (cases_cudnn, cases_cublas, cases_jaxlib, cases_lapack, cases_cub):
+    for mod in (cases_cudnn, cases_cublas, cases_jaxlib, cases_lapack, cases_cub,
+                cases_backend_json):
         mod.main()
     print("%d cases written" % len(gen.written))
 

@@ -144,7 +144,8 @@ def error_cases():
         "cublas_lt_missing_bias": ("(a, b)", "f32[2,4]", config("BIAS_RELU"),
                                    "takes a, b, bias (beta 0, epilogue BIAS_RELU), not 2 operands"),
         "cublas_lt_unknown_epilogue": ("(a, b)", "f32[2,4]", config("SILU"),
-                                       "epilogue SILU is not supported"),
+                                       'backend_config field "gemm_backend_config.epilogue": '
+                                       'value "SILU" is not supported'),
         "cublas_lt_aux_missing": ("(a, b)", "f32[2,4]", config("GELU_AUX"),
                                   "with epilogue GELU_AUX returns (d, aux[, workspace])"),
         "cublas_lt_bad_bias": ("(a, b, a)", "f32[2,4]", config("BIAS"),
@@ -157,7 +158,7 @@ def error_cases():
                     % (name, params, rt, ops, cfg))
         with open(os.path.join(path, name + ".yaml"), "w") as f:
             f.write("command: hlorun\nargs: ['%s.hlo', '--random-inputs']\nexit: 1\n"
-                    "stderr_contains: \"%s\"\n" % (name, msg))
+                    "stderr_contains: \"%s\"\n" % (name, msg.replace('"', '\\"')))
 
 
 def main():

@@ -267,9 +267,11 @@ def error_cases():
     win = "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"
     cases = {
         "cudnn_bad_activation": ("(x, k, b)", "__cudnn$convBiasActivationForward", cfg("kBandPass"),
-                                 "activation_mode kBandPass is not supported"),
+                                 'backend_config field "activation_mode": value "kBandPass" '
+                                 'is not supported'),
         "cudnn_unknown_activation": ("(x, k, b)", "__cudnn$convBiasActivationForward", cfg("kSwish"),
-                                     "activation_mode kSwish is not supported"),
+                                     'backend_config field "cudnn_conv_backend_config.'
+                                     'activation_mode": value "kSwish" is not supported'),
         "cudnn_bad_operand_count": ("(x, k, b)", "__cudnn$convForward", cfg(),
                                     "__cudnn$convForward: takes input and filter"),
         "cudnn_scaled_unfused": ("(x, k)", "__cudnn$convForward", cfg(scale=2),
