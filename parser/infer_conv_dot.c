@@ -274,6 +274,9 @@ static bool infer_fft(InferCtx *c, Shape *out) {
   int last = len.n - 1;
   for (int i = 0; i < len.n && (real_in || real_out); i++) {
     int64_t have = s->dims[base + i], want = len.v[i];
+    if (want < 0)
+      return infer_fail_attr(c, la, "fft_length %s has a negative entry",
+                             infer_ints_str(c, len.v, len.n));
     if (real_out && i == last) {
       want = len.v[i] / 2 + 1;
       if (have == 0 && len.v[i] == 0) want = 0;
