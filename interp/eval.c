@@ -927,6 +927,14 @@ static bool exec_bitcast(EvalCtx *ctx, const Instr *in, Value *src, const Shape 
     *out = value_wrap_buffer(rs, ri, src->buf);
     return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
+  /* Buffers of different sizes are one buffer only when their data sizes
+   * agree (trailing tile padding differs); any other size change -- which
+   * XLA's verifier lets through in modules without layouts -- has no
+   * defined result. */
+  if (ri->dense_bytes != si->dense_bytes && !ri->packed && !si->packed)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "instruction %s: bitcast of %lld bytes to %lld bytes: the sizes must agree",
+                     in->name, (long long)si->dense_bytes, (long long)ri->dense_bytes);
   Value *v;
   if (!new_result(ctx, in, rs, true, &v, err)) return false;
   int64_t n = ri->phys_bytes < si->phys_bytes ? ri->phys_bytes : si->phys_bytes;

@@ -40,7 +40,7 @@ static KReduceOp binary_of_params(const Instr *r, int64_t a, int64_t b) {
 bool reducer_recognise(const Computation *c, int nvals, KReduceOp *ops) {
   if (c->nparams != 2 * nvals || !c->root) return false;
   const Instr *r = c->root;
-  if (nvals == 1) {
+  if (nvals == 1 && r->op != OP_TUPLE) {
     ops[0] = binary_of_params(r, 0, 1);
     return ops[0] != K_RED_NONE;
   }

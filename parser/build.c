@@ -391,6 +391,7 @@ static bool suffix_single_int(ParseCtx *ctx, const LayoutSuffix *s, int64_t *out
 }
 
 Layout *build_layout(ParseCtx *ctx, Vec *m2m, Vec *suffixes, int64_t off) {
+  if (ctx->m) ctx->m->has_layouts = true;
   Layout *l = arena_alloc(ctx->scratch, sizeof *l);
   if (!l) {
     parse_oom(ctx, off);

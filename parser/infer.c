@@ -309,14 +309,21 @@ bool infer_check_reducer(InferCtx *c, const Attr *attr, const Computation *comp,
                            comp->name, comp->nparams, 2 * k);
   if (!comp->root) return infer_fail_attr(c, attr, "%s computation %s is empty", what, comp->name);
   const Shape *r = &comp->root->shape;
-  if (k == 1 && !is_scalar(r))
-    return infer_fail_attr(c, attr, "%s computation %s must return a scalar, returns %s", what,
-                           comp->name, infer_str(c, r));
-  if (k > 1 && !(shape_is_tuple(r) && r->ntuple == k))
+  /* XLA's VerifyReducerShape: a scalar (one input only) or a tuple of k
+   * scalars -- so a single-input reducer may also return a 1-tuple. */
+  bool tuple = shape_is_tuple(r);
+  if (!tuple && k > 1)
     return infer_fail_attr(c, attr, "%s computation %s must return a tuple of %d scalars, returns %s",
                            what, comp->name, k, infer_str(c, r));
+  if (tuple && r->ntuple != k)
+    return infer_fail_attr(c, attr, "%s computation %s must return %s%d scalar%s, returns %s", what,
+                           comp->name, k == 1 ? "a scalar or a tuple of " : "a tuple of ", k,
+                           k == 1 ? "" : "s", infer_str(c, r));
+  if (!tuple && !is_scalar(r))
+    return infer_fail_attr(c, attr, "%s computation %s must return a scalar, returns %s", what,
+                           comp->name, infer_str(c, r));
   for (int i = 0; i < k; i++) {
-    const Shape *ri = k == 1 ? r : &r->tuple[i];
+    const Shape *ri = tuple ? &r->tuple[i] : r;
     if (!is_scalar(ri))
       return infer_fail_attr(c, attr, "%s computation %s must return scalars, returns %s", what,
                              comp->name, infer_str(c, r));

@@ -274,18 +274,30 @@ static bool infer_recv(InferCtx *c, Shape *out) {
          transfer_tuple(c, out, &c->in->shape.tuple[0]);
 }
 
-/* send-done/recv-done take their send/recv, or (pipelined through a while
- * loop) any value of the same (data, u32[] context, token[]) shape: XLA's
- * verifier checks only the shape. */
+/* send-done/recv-done take their send/recv or, pipelined through a while
+ * loop, a get-tuple-element of the loop state (XLA's
+ * VerifyAsynchronousInstructionPairs).  send-done returns token[] whatever
+ * the operand's shape; recv-done (operand element 0, token[])
+ * (ShapeVerifier::HandleSendDone / HandleRecvDone).  The evaluator refuses,
+ * at run time, a state that is not (data, u32[] context, token[]). */
 static bool from_op(InferCtx *c, Opcode want) {
   const Instr *s = c->in->operands[0];
-  if (s->op == want) return true;
+  if (s->op == want || s->op == OP_GET_TUPLE_ELEMENT) return true;
+  return infer_fail(c, "operand must be a %s or a get-tuple-element, got %s %s", opcode_name(want),
+                    opcode_name(s->op), infer_str(c, infer_oshape(c, 0)));
+}
+
+/* copy-done takes its copy-start, or (pipelined) any value of the
+ * (data, u32[] context, token[]) shape. */
+static bool from_copy_start(InferCtx *c) {
+  const Instr *s = c->in->operands[0];
+  if (s->op == OP_COPY_START) return true;
   const Shape *t = infer_oshape(c, 0);
   if (shape_is_tuple(t) && t->ntuple == 3 && shape_is_array(&t->tuple[1]) &&
       t->tuple[1].rank == 0 && etype_is_int(t->tuple[1].etype) && t->tuple[2].etype == ET_TOKEN)
     return true;
-  return infer_fail(c, "operand must be a %s or a (data, u32[], token[]) tuple, got %s %s",
-                    opcode_name(want), opcode_name(s->op), infer_str(c, t));
+  return infer_fail(c, "operand must be a copy-start or a (data, u32[], token[]) tuple, got %s %s",
+                    opcode_name(s->op), infer_str(c, t));
 }
 
 static bool infer_recv_done(InferCtx *c, Shape *out) {
@@ -330,22 +342,21 @@ static bool infer_rng(InferCtx *c, Shape *out) {
   return true;
 }
 
-/* rng-bit-generator(state): (state, bits). */
+/* rng-bit-generator(state): (state, bits).  XLA's HandleRngBitGenerator
+ * checks only that a tuple result has two elements, the first the state's
+ * shape; any state (a tuple too) and any non-tuple result pass.  The
+ * evaluator refuses, at run time, what it cannot compute. */
 static bool infer_rng_bit_generator(InferCtx *c, Shape *out) {
   const Attr *alg;
-  if (!infer_need_array(c, 0) || !infer_attr(c, ATTR_ALGORITHM, true, &alg)) return false;
+  if (!infer_attr(c, ATTR_ALGORITHM, true, &alg)) return false;
   const Shape *d = &c->in->shape;
-  if (shape_is_array(d) && etype_is_int(d->etype)) { /* bits only: XLA's parser takes it */
-    *out = *d;
-    return true;
+  if (shape_is_tuple(d)) {
+    if (!declared_tuple(c, 2, true)) return false;
+    if (!infer_shapes_match(&d->tuple[0], infer_oshape(c, 0), false))
+      return infer_fail(c, "result state %s does not match the operand state %s",
+                        infer_str(c, &d->tuple[0]), infer_str(c, infer_oshape(c, 0)));
   }
-  if (!declared_tuple(c, 2, true)) return false;
-  const Shape *bits = &d->tuple[1];
-  if (!shape_is_array(bits) || !etype_is_int(bits->etype))
-    return infer_fail(c, "generated bits must be an integer array, declared %s", infer_str(c, bits));
-  if (!infer_make_tuple(c, out, 2)) return false;
-  out->tuple[0] = *infer_oshape(c, 0);
-  out->tuple[1] = *bits;
+  *out = *d;
   return true;
 }
 
@@ -413,7 +424,7 @@ bool infer_control(InferCtx *c, Shape *out) {
     case OP_AFTER_ALL: return infer_after_all(c, out);
     case OP_COPY_START: return infer_copy_start(c, out);
     case OP_COPY_DONE:
-      if (!from_op(c, OP_COPY_START) || !infer_need_tuple(c, 0, 1)) return false;
+      if (!from_copy_start(c) || !infer_need_tuple(c, 0, 1)) return false;
       *out = infer_oshape(c, 0)->tuple[0];
       return true;
     case OP_SEND: return infer_send(c, out);

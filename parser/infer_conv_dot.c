@@ -267,14 +267,24 @@ static bool infer_fft(InferCtx *c, Shape *out) {
   int64_t *dims = infer_i64(c, s->rank);
   if (!dims) return infer_fail(c, "out of memory");
   memcpy(dims, s->dims, (size_t)s->rank * sizeof *dims);
-  for (int i = 0; i < len.n; i++) {
-    int64_t want = len.v[i];
-    if ((real_out || real_in) && i == len.n - 1) {
-      int64_t half = len.v[i] / 2 + 1;
-      if (real_out) want = half, dims[base + i] = len.v[i];
-      else dims[base + i] = half;
+  /* XLA's InferFftShape: FFT and IFFT keep the operand's shape whatever
+   * fft_length says; RFFT needs the fft dims equal to fft_length; IRFFT the
+   * outer ones, and an innermost dim of fft_length/2+1 -- or 0 when
+   * fft_length ends in 0.  A zero-length transform keeps its 0 dim. */
+  int last = len.n - 1;
+  for (int i = 0; i < len.n && (real_in || real_out); i++) {
+    int64_t have = s->dims[base + i], want = len.v[i];
+    if (want < 0)
+      return infer_fail_attr(c, la, "fft_length %s has a negative entry",
+                             infer_ints_str(c, len.v, len.n));
+    if (real_out && i == last) {
+      want = len.v[i] / 2 + 1;
+      if (have == 0 && len.v[i] == 0) want = 0;
+      dims[base + i] = len.v[i];
+    } else if (real_in && i == last) {
+      dims[base + i] = len.v[i] == 0 ? 0 : len.v[i] / 2 + 1;
     }
-    if (s->dims[base + i] != want && s->dims[base + i] != SHAPE_DIM_UNBOUNDED)
+    if (have != want && have != SHAPE_DIM_UNBOUNDED)
       return infer_fail_attr(c, la, "operand %s does not match fft_length %s", infer_str(c, s),
                              infer_ints_str(c, len.v, len.n));
   }

@@ -28,7 +28,12 @@ static bool check_inputs_and_inits(InferCtx *c, int k, EType *elem, EType *init)
 /* k results with dims/dyn and element types acc: an array or a tuple. */
 static bool make_results(InferCtx *c, Shape *out, int k, const EType *acc, int rank,
                          const int64_t *dims, const bool *dyn) {
-  if (k == 1) return infer_make_array(c, out, acc[0], rank, dims, dyn);
+  /* A reducer returning a 1-tuple makes a 1-tuple result (XLA's
+   * InferReduceShape / InferReduceWindowShape). */
+  const Computation *f;
+  if (!infer_attr_comp(c, ATTR_TO_APPLY, true, &f)) return false;
+  bool tuple = f->root && shape_is_tuple(&f->root->shape);
+  if (k == 1 && !tuple) return infer_make_array(c, out, acc[0], rank, dims, dyn);
   if (!infer_make_tuple(c, out, k)) return false;
   for (int i = 0; i < k; i++)
     if (!infer_make_array(c, &out->tuple[i], acc[i], rank, dims, dyn)) return false;

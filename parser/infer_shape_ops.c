@@ -113,12 +113,18 @@ static bool infer_slice(InferCtx *c, Shape *out) {
 }
 
 /* Start indices after the operand(s): one integer scalar per dimension of
- * operand 0, or (old form) one rank-1 integer vector. */
+ * operand 0, or (the legacy form XLA still takes) one rank-1 integer vector
+ * of rank(operand) entries.  As in XLA's InferDynamicSliceShape, a rank-1
+ * first index selects the legacy form, which then allows no other index:
+ * f32[4] sliced at s32[1] is the legacy form too. */
 static bool check_start_indices(InferCtx *c, int first) {
   const Shape *s = infer_oshape(c, 0);
   int n = c->in->noperands - first;
-  if (n == 1 && s->rank != 1 && infer_oshape(c, first)->rank == 1) {
+  if (n >= 1 && shape_is_array(infer_oshape(c, first)) && infer_oshape(c, first)->rank == 1) {
     const Shape *v = infer_oshape(c, first);
+    if (n != 1)
+      return infer_fail(c, "a start index vector %s must be the only start index, got %d",
+                        infer_str(c, v), n);
     if (!etype_is_int(v->etype) || v->dims[0] != s->rank)
       return infer_fail(c, "start index vector %s must be an integer vector of %d elements",
                         infer_str(c, v), s->rank);

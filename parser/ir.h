@@ -241,6 +241,9 @@ typedef struct Module {
   Attr *attrs; /* header attributes in the order written (unknown kept raw) */
   /* Decoded header fields. */
   bool has_entry_layout;
+  /* Some shape was written with a layout ("f32[4]{0}"): XLA's
+   * layout-sensitive verifier rules (bitcast byte sizes) then apply. */
+  bool has_layouts;
   int nentry_params;
   Shape *entry_params;
   Shape entry_result;

@@ -377,3 +377,84 @@ Test(infer, verify_module_reports) {
   cr_assert(strstr(d.items[1].msg, "not a permutation"));
   diags_free(&d);
 }
+
+/* Forms XLA's verifier takes that ours once refused (hlo_verifier.cc,
+ * shape_inference.cc), each with the nearest form XLA still refuses. */
+Test(infer, xla_relaxations) {
+  Computation *c = comp("e");
+  /* dynamic-slice: a rank-1 first index is the legacy vector form, even on
+   * a rank-1 operand; it allows no other index. */
+  Instr *v = param(c, "f32[4]"), *i1 = param(c, "s32[1]"), *j = param(c, "s32[]");
+  Instr *ds = op2(c, OP_DYNAMIC_SLICE, "f32[2]", v, i1);
+  ints(ds, ATTR_DYNAMIC_SLICE_SIZES, 1, 2);
+  expect_shape(ds, "f32[2]");
+  Instr *m = param(c, "f32[3,4]");
+  Instr *three[3] = {m, param(c, "s32[1]"), j};
+  Instr *ds2 = add_instr(c, OP_DYNAMIC_SLICE, "f32[2,2]", 3, three);
+  ints(ds2, ATTR_DYNAMIC_SLICE_SIZES, 2, 2, 2);
+  expect_error(ds2, "must be the only start index");
+  Instr *dus_ops[3] = {m, param(c, "f32[2,2]"), param(c, "u32[2]")};
+  expect_shape(add_instr(c, OP_DYNAMIC_UPDATE_SLICE, "f32[3,4]", 3, dus_ops), "f32[3,4]");
+  /* fft: FFT keeps its shape whatever fft_length says; zero lengths keep
+   * 0 dims; IRFFT of length 0 takes an innermost 0 or 1 only. */
+  Instr *f = op1(c, OP_FFT, "c64[3,4]", param(c, "c64[3,4]"));
+  enum1(f, ATTR_FFT_TYPE, "FFT");
+  ints(f, ATTR_FFT_LENGTH, 1, 5);
+  expect_shape(f, "c64[3,4]");
+  Instr *rf = op1(c, OP_FFT, "c64[2,0]", param(c, "f32[2,0]"));
+  enum1(rf, ATTR_FFT_TYPE, "RFFT");
+  ints(rf, ATTR_FFT_LENGTH, 1, 0);
+  expect_shape(rf, "c64[2,0]");
+  Instr *ir = op1(c, OP_FFT, "f32[2,0]", param(c, "c64[2,1]"));
+  enum1(ir, ATTR_FFT_TYPE, "IRFFT");
+  ints(ir, ATTR_FFT_LENGTH, 1, 0);
+  expect_shape(ir, "f32[2,0]");
+  Instr *ir2 = op1(c, OP_FFT, "f32[2,0]", param(c, "c64[2,2]"));
+  enum1(ir2, ATTR_FFT_TYPE, "IRFFT");
+  ints(ir2, ATTR_FFT_LENGTH, 1, 0);
+  expect_error(ir2, "does not match fft_length");
+  /* reduce with a reducer returning a 1-tuple: a 1-tuple result. */
+  Computation *add1 = comp("add1");
+  Instr *x = param(add1, "f32[]"), *y = param(add1, "f32[]");
+  op1(add1, OP_TUPLE, "(f32[])", op2(add1, OP_ADD, "f32[]", x, y));
+  Instr *r = op2(c, OP_REDUCE, "(f32[3])", m, param(c, "f32[]"));
+  ints(r, ATTR_DIMENSIONS, 1, 1);
+  callee(r, ATTR_TO_APPLY, add1);
+  expect_shape(r, "(f32[3])");
+  Computation *add2 = comp("add2");
+  Instr *x2 = param(add2, "f32[]"), *y2 = param(add2, "f32[]");
+  Instr *s2 = op2(add2, OP_ADD, "f32[]", x2, y2);
+  Instr *pair[2] = {s2, s2};
+  add_instr(add2, OP_TUPLE, "(f32[], f32[])", 2, pair);
+  Instr *r2 = op2(c, OP_REDUCE, "(f32[3], f32[3])", m, param(c, "f32[]"));
+  ints(r2, ATTR_DIMENSIONS, 1, 1);
+  callee(r2, ATTR_TO_APPLY, add2);
+  expect_error(r2, "must return a scalar or a tuple of 1 scalar");
+  /* rng-bit-generator: any state; a tuple result's first element is the
+   * state's shape. */
+  Instr *st = param(c, "(u64[2])");
+  Instr *g = op1(c, OP_RNG_BIT_GENERATOR, "((u64[2]), u32[4])", st);
+  enum1(g, ATTR_ALGORITHM, "rng_three_fry");
+  expect_shape(g, "((u64[2]), u32[4])");
+  Instr *g2 = op1(c, OP_RNG_BIT_GENERATOR, "(u64[2], u32[4])", st);
+  enum1(g2, ATTR_ALGORITHM, "rng_three_fry");
+  expect_error(g2, "does not match the operand state");
+  /* send-done / recv-done: a send/recv or a get-tuple-element of any
+   * tuple shape; not a parameter. */
+  Instr *loop = param(c, "((f32[4], u32[]))");
+  Instr *ge = op1(c, OP_GET_TUPLE_ELEMENT, "(f32[4], u32[])", loop);
+  int1(ge, ATTR_INDEX, 0);
+  expect_shape(op1(c, OP_RECV_DONE, "(f32[4], token[])", ge), "(f32[4], token[])");
+  expect_shape(op1(c, OP_SEND_DONE, "token[]", ge), "token[]");
+  expect_error(op1(c, OP_SEND_DONE, "token[]", param(c, "(f32[4], u32[], token[])")),
+               "must be a send or a get-tuple-element");
+  /* bitcast: sizes compared only in modules written with layouts. */
+  Instr *b = op1(c, OP_BITCAST, "f32[2]", v);
+  Module plain = {0}, laid_out = {0};
+  laid_out.has_layouts = true;
+  Shape out;
+  Error err = {0};
+  cr_assert(infer_shape_in_module(&plain, b, A, &out, &err), "bitcast without layouts: %s", err.msg);
+  cr_assert(!infer_shape_in_module(&laid_out, b, A, &out, &err), "bitcast with layouts passed");
+  cr_assert(strstr(err.msg, "differ in size"), "message: %s", err.msg);
+}
