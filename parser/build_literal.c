@@ -134,7 +134,9 @@ static void *elem_ptr(ParseCtx *ctx, LitFrame *f, int64_t index, int64_t off) {
 
 static double value_as_double(LitValue v) {
   switch (v.kind) {
-  case LV_INT: return v.i.big ? (double)(uint64_t)v.i.v : (double)v.i.v;
+  case LV_INT:
+    if (v.i.neg && v.i.v == 0) return -0.0; /* "-0" */
+    return v.i.big ? (double)(uint64_t)v.i.v : (double)v.i.v;
   case LV_NUM: return num_to_double(v.num);
   case LV_INF: return (double)INFINITY;
   default: return 0.0;
@@ -176,6 +178,9 @@ static void store_value(ParseCtx *ctx, EType t, void *dst, LitValue v, int64_t o
       ok = k == EK_FLOAT ? etype_store_nan(t, v.num.neg, v.num.payload, dst)
                          : etype_store_complex(t, num_to_double(v.num), 0.0, dst);
       what = v.num.payload ? "NaN payload" : "NaN";
+    } else if (v.kind == LV_INT && v.i.v == 0 && v.i.neg) {
+      /* XLA prints negative zero as "-0": keep its sign. */
+      ok = k == EK_FLOAT ? etype_store_float(t, -0.0, dst) : etype_store_complex(t, -0.0, 0.0, dst);
     } else if (v.kind == LV_INT && !v.i.big) {
       ok = etype_store_int(t, v.i.v, dst);
     } else if (v.kind == LV_NUM && v.num.kind == NUM_FINITE && isinf(value_as_double(v))) {

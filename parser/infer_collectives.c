@@ -2,6 +2,8 @@
  * in: all-gather multiplies, reduce-scatter divides one dimension by it.  As
  * XLA's verifier does, the factor is taken from the result/operand ratio
  * and checked against the group size only when that size is known (> 1). */
+#include <inttypes.h>
+
 #include "parser/infer_internal.h"
 
 /* Result for n per-operand shapes: the shape itself when n == 1, else a
@@ -155,6 +157,20 @@ static bool all_gather_start(InferCtx *c, Shape *out) {
 /* collective-permute: one operand (result = its shape), the in-place form
  * (input, output, input offsets, output offsets) with the output's shape,
  * or several operands combined into a tuple. */
+/* No id may be the source (side 0) or the target (side 1) of two pairs:
+ * each device sends one value and receives one (operation semantics,
+ * CollectivePermute; XLA's verifier checks the same). */
+static bool permute_ids_unique(InferCtx *c, const Attr *pa) {
+  if (pa->kind != AV_INT_LISTS || pa->v.lists.depth != 2) return true;
+  for (int side = 0; side < 2; side++)
+    for (int i = 0; i < pa->v.lists.n; i++)
+      for (int j = 0; j < i; j++)
+        if (pa->v.lists.lists[i].v[side] == pa->v.lists.lists[j].v[side])
+          return infer_fail_attr(c, pa, "%s id %" PRId64 " appears in more than one source_target_pair",
+                                 side == 0 ? "source" : "target", pa->v.lists.lists[i].v[side]);
+  return true;
+}
+
 static bool collective_permute(InferCtx *c, Shape *out) {
   const Attr *pa;
   if (!infer_attr(c, ATTR_SOURCE_TARGET_PAIRS, true, &pa)) return false;
@@ -165,6 +181,9 @@ static bool collective_permute(InferCtx *c, Shape *out) {
   int n = c->in->noperands;
   bool in_place = ir_attr(c->in, ATTR_SLICE_SIZES) ||
                   (n == 4 && shape_is_tuple(infer_oshape(c, 2)) && shape_is_tuple(infer_oshape(c, 3)));
+  /* The in-place form sends one slice per pair, so an id may repeat there
+   * (XLA allows as many as there are slices). */
+  if (!in_place && !permute_ids_unique(c, pa)) return false;
   if (in_place) {
     if (c->in->noperands != 4)
       return infer_fail(c, "the in-place form (slice_sizes) expects 4 operands, got %d", c->in->noperands);

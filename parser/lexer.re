@@ -369,6 +369,7 @@ static int lex_raw_value(ParseCtx *ctx, YYSTYPE *lval, YYLTYPE *lloc) {
 static bool lex_int(const char *p, const char *e, IntTok *out) {
   bool neg = *p == '-';
   if (neg) p++;
+  out->neg = neg;
   uint64_t v = 0;
   for (; p < e; p++) {
     uint64_t d = (uint64_t)(*p - '0');

@@ -35,6 +35,7 @@ typedef struct Str {
 typedef struct IntTok {
   int64_t v;
   bool big; /* written value > INT64_MAX; v holds its bits (u64 constants) */
+  bool neg; /* written with a leading '-': "-0" is negative zero in a float literal */
 } IntTok;
 
 typedef enum { NUM_FINITE, NUM_INF, NUM_NAN } NumKind;
