@@ -48,5 +48,11 @@ FMAXMIN(double, f64)
  * FMA and AVX2, as glibc picks), vectorised.  _plain: the non-FMA build. */
 void k_vexpf(float *restrict out, const float *restrict in, int64_t n);
 void k_vexpf_plain(float *restrict out, const float *restrict in, int64_t n);
+/* k_vtanh.c: f32 tanh bit-identical with glibc's tanhf (fdlibm's), vectorised;
+ * libm's own when the running libm computes it otherwise.  _build: one
+ * build regardless of the CPU's (0 SSE, 1 AVX2, 2 AVX-512), for tests (the
+ * caller checks the CPU has it). */
+void k_vtanhf(float *restrict out, const float *restrict in, int64_t n);
+void k_vtanhf_build(int build, float *restrict out, const float *restrict in, int64_t n);
 
 #endif

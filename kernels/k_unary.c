@@ -99,11 +99,14 @@ EType k_unary_result_type(KUnaryOp op, EType t) {
 FLOAT_UNARY(unary_f32_libm, float, f)
 FLOAT_UNARY(unary_f64, double, )
 
-/* f32 exp (and logistic, built on it) through k_vexpf: vectorised, and bit
- * for bit libm's expf (kernels/k_vmath.c). */
+/* f32 exp (and logistic, built on it) through k_vexpf and tanh through
+ * k_vtanhf: vectorised, and bit for bit libm's (kernels/k_vmath.c,
+ * k_vtanh.c). */
 static void unary_f32(KUnaryOp op, float *restrict o, const float *restrict x, int64_t n) {
   if (op == KU_EXP) {
     k_vexpf(o, x, n);
+  } else if (op == KU_TANH) {
+    k_vtanhf(o, x, n);
   } else if (op == KU_LOGISTIC) {
     float t[K_BLOCK], e[K_BLOCK];
     for (int64_t at = 0; at < n; at += K_BLOCK) {
