@@ -68,10 +68,10 @@ static bool inputs_fit(const Module *m, int n, const MemHostBudget *host, Error 
 
 /* The error of the device that failed first, said once for every device
  * that failed the same way on its own (same message, same instruction):
- * "devices 0-63: msg" rather than one device's name, when e.g. every device
- * runs out of the same memory space.  Devices that stopped because another
- * failed have messages of their own ("device 0 ... failed: ...") and are
- * not counted. */
+ * "devices 0-63 (64 of 64): msg" rather than one device's name, when e.g.
+ * every device runs out of the same memory space.  Devices that stopped
+ * because another failed have messages of their own ("device 0 ...
+ * failed: ...") and are not counted. */
 static void report_failure(const DeviceJob *jobs, int n, int failed, Error *err) {
   const Error *first = &jobs[failed].err;
   bool same[RUN_MAX_DEVICES] = {false};
