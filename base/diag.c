@@ -1,5 +1,7 @@
 #include "base/diag.h"
 
+#include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +9,27 @@
 
 #include "base/strbuf.h"
 
+/* The stored diagnostic with this exact message, or NULL. */
+static Diag *diags_find(Diags *d, const char *msg) {
+  for (int i = 0; i < d->count; i++)
+    if (strcmp(d->items[i].msg, msg) == 0) return &d->items[i];
+  return NULL;
+}
+
 void diags_add(Diags *d, int64_t offset, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  /* A repeat takes no room of its own, so 999 identical errors do not hide
+   * a different one behind DIAGS_MAX. */
+  Diag *same = diags_find(d, buf);
+  if (same) {
+    if (same->repeats < DIAG_REPEATS_KEPT) same->repeat_offsets[same->repeats] = offset;
+    if (same->repeats < INT_MAX) same->repeats++;
+    return;
+  }
   if (d->count >= DIAGS_MAX) {
     d->dropped++;
     return;
@@ -22,16 +44,12 @@ void diags_add(Diags *d, int64_t offset, const char *fmt, ...) {
     d->items = items;
     d->cap = cap;
   }
-  char buf[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
   char *msg = strdup(buf);
   if (!msg) {
     d->dropped++;
     return;
   }
+  memset(&d->items[d->count], 0, sizeof d->items[d->count]);
   d->items[d->count].offset = offset;
   d->items[d->count].msg = msg;
   d->count++;
@@ -120,13 +138,36 @@ char *diag_render_as(const char *filename, const char *src, size_t len, int64_t 
   return out;
 }
 
+/* "FILE: note: the error above is repeated 3 more times (lines 7, 8, 9)";
+ * the lines of the first DIAG_REPEATS_KEPT repeats, then how many more. */
+static void render_repeats(StrBuf *out, const char *filename, const char *src, size_t len,
+                           const Diag *g) {
+  sb_printf(out, "%s: note: the error above is repeated %d more time%s",
+            filename ? filename : "<input>", g->repeats, g->repeats == 1 ? "" : "s");
+  int shown = g->repeats < DIAG_REPEATS_KEPT ? g->repeats : DIAG_REPEATS_KEPT;
+  bool located = src != NULL;
+  for (int k = 0; k < shown; k++) located = located && g->repeat_offsets[k] >= 0;
+  if (located) {
+    for (int k = 0; k < shown; k++) {
+      int64_t line, col;
+      diag_line_col(src, len, g->repeat_offsets[k], &line, &col);
+      sb_printf(out, "%s%" PRId64, k ? ", " : shown == 1 ? " (line " : " (lines ", line);
+    }
+    if (g->repeats > shown) sb_printf(out, " and %d more", g->repeats - shown);
+    sb_puts(out, ")");
+  }
+  sb_puts(out, "\n");
+}
+
 void diags_render_all(StrBuf *out, const char *filename, const char *src, size_t len,
                       const Diags *d) {
   for (int i = 0; i < d->count; i++) {
-    char *r = diag_render(filename, src, len, d->items[i].offset, d->items[i].msg);
+    const Diag *g = &d->items[i];
+    char *r = diag_render(filename, src, len, g->offset, g->msg);
     if (r) sb_puts(out, r);
     else out->oom = true;
     free(r);
+    if (g->repeats) render_repeats(out, filename, src, len, g);
   }
   if (d->dropped)
     sb_printf(out, "%s: %d more errors not shown\n", filename ? filename : "<input>", d->dropped);

@@ -10,12 +10,20 @@
 
 #include "base/strbuf.h"
 
+enum { DIAG_REPEATS_KEPT = 5 };
+
 typedef struct Diag {
   int64_t offset; /* byte offset into the source, -1 if none */
   char *msg;      /* malloc'd */
+  /* The same message added again (e.g. the same error on every instruction
+   * of a kind): counted here instead of stored and printed again, with the
+   * offsets of the first few repeats. */
+  int repeats;
+  int64_t repeat_offsets[DIAG_REPEATS_KEPT];
 } Diag;
 
-/* A list of errors; parsers that recover append several. */
+/* A list of errors; parsers that recover append several.  A message equal
+ * to one already in the list is folded into it (Diag.repeats). */
 typedef struct Diags {
   Diag *items;
   int count, cap;
@@ -42,8 +50,9 @@ char *diag_render(const char *filename, const char *src, size_t len, int64_t off
 char *diag_render_as(const char *filename, const char *src, size_t len, int64_t offset,
                      const char *severity, const char *msg);
 
-/* Appends every diagnostic of d rendered as above, then "FILE: N more errors
- * not shown" when some were dropped. */
+/* Appends every diagnostic of d rendered as above, a repeated one followed
+ * by "FILE: note: the error above is repeated N more times (lines 7, 9, ...)",
+ * then "FILE: N more errors not shown" when some were dropped. */
 void diags_render_all(StrBuf *out, const char *filename, const char *src, size_t len,
                       const Diags *d);
 

@@ -11,6 +11,7 @@
 
 #include "base/hostmem.h"
 #include "interp/collective_groups.h"
+#include "interp/device_list.h"
 #include "interp/run_internal.h"
 
 _Static_assert((int)RUN_MAX_DEVICES <= (int)COLLECTIVE_MAX_DEVICES, "collectives size groups by this");
@@ -63,6 +64,32 @@ static bool inputs_fit(const Module *m, int n, const MemHostBudget *host, Error 
                    "of this machine's memory the devices of a run may share (--replicas 1 "
                    "--partitions 1 runs one device, each collective over a group of one)",
                    n, a, b);
+}
+
+/* The error of the device that failed first, said once for every device
+ * that failed the same way on its own (same message, same instruction):
+ * "devices 0-63 (64 of 64): msg" rather than one device's name, when e.g.
+ * every device runs out of the same memory space.  Devices that stopped
+ * because another failed have messages of their own ("device 0 ...
+ * failed: ...") and are not counted. */
+static void report_failure(const DeviceJob *jobs, int n, int failed, Error *err) {
+  const Error *first = &jobs[failed].err;
+  bool same[RUN_MAX_DEVICES] = {false};
+  int count = 0;
+  for (int d = 0; d < n && d < RUN_MAX_DEVICES; d++) {
+    same[d] = !jobs[d].ok && jobs[d].err.offset == first->offset &&
+              strcmp(jobs[d].err.msg, first->msg) == 0;
+    count += same[d];
+  }
+  ErrorKind kind = first->kind ? first->kind : ERR_RUNTIME;
+  if (count <= 1) {
+    error_set(err, kind, first->offset, "%s: %s", jobs[failed].name, first->msg);
+    return;
+  }
+  char list[256];
+  device_list_format(same, n, list, sizeof list);
+  error_set(err, kind, first->offset, "devices %s (%d of %d): %s", list,
+            count, n, first->msg);
 }
 
 bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
@@ -126,8 +153,7 @@ bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
   ok = reason == NULL && started == n;
   if (!ok) {
     if (failed >= 0 && failed < started)
-      error_set(err, jobs[failed].err.kind ? jobs[failed].err.kind : ERR_RUNTIME,
-                jobs[failed].err.offset, "%s: %s", jobs[failed].name, jobs[failed].err.msg);
+      report_failure(jobs, started, failed, err);
     else
       error_set(err, ERR_RUNTIME, -1, "%s", reason ? reason : "could not start the device threads");
     for (int d = 0; d < started; d++)

@@ -63,12 +63,14 @@ fuzz_main() {
   fi
 
   # Seeds: small corpus modules and every golden case (FUZZ_SEED_NAME picks
-  # other files from testdata, FUZZ_DICT another dictionary).
+  # other files from testdata, FUZZ_SEED_DIR adds a directory of seeds,
+  # FUZZ_DICT another dictionary).
   local seeds=$out/seeds dict=${FUZZ_DICT:-$root/tests/fuzz/hlo.dict}
   if [ -n "${FUZZ_SEED_NAME:-}" ]; then
     seeds=$out/seeds-$target
     mkdir -p "$seeds"
     find "$root/testdata" -name "$FUZZ_SEED_NAME" -size -64k -exec cp -n {} "$seeds/" \; 2>/dev/null || true
+    [ -z "${FUZZ_SEED_DIR:-}" ] || cp -n "$FUZZ_SEED_DIR"/* "$seeds/"
   else
     find "$root/../shared/conformance" "$root/testdata" -name '*.hlo' -size -64k \
       -exec cp -n {} "$seeds/" \; 2>/dev/null || true
