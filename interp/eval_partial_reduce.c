@@ -203,7 +203,20 @@ bool eval_partial_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *
     ok = v->info ? eval_view(ctx, &vs, v, in, err) : fail(in, err, "operands must be arrays");
   }
   ok = ok && eval_outs_new(ctx, in, rs, &o, err) && plan(in, rd, &vs, &o, &p, err);
-  VecFn f = {.ctx = ctx, .comp = cmp, .in = in};
+  /* The comparator takes (a0, b0, a1, b1, ...): scalars of each array's
+   * type, or for a float array another float type (converted on the way in,
+   * as XLA lets sort's comparator differ in precision). */
+  EType at[2 * PR_MAX_PAIRS], pred = ET_PRED;
+  for (int i = 0; ok && i < 2 * p.k; i++) {
+    EType want = vs.a[i / 2].etype;
+    const Shape *ps = cmp->params[i] ? &cmp->params[i]->shape : NULL;
+    if (!ps || !shape_is_array(ps) || ps->rank != 0 ||
+        (ps->etype != want && !(etype_is_float(ps->etype) && etype_is_float(want))))
+      ok = fail(in, err, "comparator parameters must be scalars of the arrays' types (a float "
+                         "array's may be another float type)");
+    at[i] = want;
+  }
+  VecFn f = {.ctx = ctx, .comp = cmp, .in = in, .arg_types = at, .out_types = &pred};
   ok = ok && reduce_bins(&f, &p, vs.a, vs.a + p.k, o.a, err);
   vecfn_free(&f);
   eval_views_free(&vs);

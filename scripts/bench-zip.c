@@ -72,12 +72,13 @@ static int load_targets(const char *path, Target *t) {
   return n;
 }
 
-/* Ours, as hlorun reads --inputs: map, parse (inflating deflate members),
- * bind each array into its final buffer. */
+/* Ours, as hlorun reads --inputs: map, parse (stored members viewed in the
+ * mapping, deflated ones inflated into an image of their own), bind each
+ * array into its final buffer. */
 static void read_ours(const char *path, Target *t, int n) {
   NpzFile z;
   Error err;
-  if (!npz_read_file(path, &z, &err)) die(path, err.msg);
+  if (!npz_view_file(path, &z, &err)) die(path, err.msg);
   for (int i = 0; i < n && i < z.count; i++)
     if (!npy_bind(&z.entries[i].array, t[i].etype, t[i].buf, &err)) die(path, err.msg);
   npz_free(&z);

@@ -15,7 +15,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 mkdir -p "$dir"
-if [ ! -f "$dir/deflated.npz" ]; then
+if [ ! -f "$dir/deflated.npz" ] || [ ! -f "$dir/stored.npz" ]; then
   PY=${PYTHON:-/usr/bin/python3}
   "$PY" - "$dir" <<'PYEOF'
 import sys, numpy as np
