@@ -156,6 +156,7 @@ bool compare_array(EType t, int rank, const int64_t *dims, const void *data, con
   npy_describe(want, held, sizeof held);
   NpyArray probe = *want;
   probe.count = 0;
+  probe.crc_pending = false; /* no data bound, none checked */
   unsigned char scratch[COMPARE_ELEM_MAX];
   Error bind_err = {0};
   if (!npy_bind(&probe, t, scratch, &bind_err)) {

@@ -317,25 +317,25 @@ bool npy_slurp(const char *path, uint8_t **buf, size_t *len, Error *err) {
   return true;
 }
 
-bool npy_map(const char *path, NpyMapped *m, Error *err) {
+bool npy_map(const char *path, bool populate, NpyMapped *m, Error *err) {
   memset(m, 0, sizeof *m);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   struct stat st;
   if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     /* The page cache mapped as it is: no copy of the file into a buffer
      * of our own before the arrays are copied out of it. */
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    close(fd);
+    int flags = MAP_PRIVATE | (populate ? MAP_POPULATE : 0);
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fd, 0);
     if (p != MAP_FAILED) {
       madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
       m->data = p;
       m->len = (size_t)st.st_size;
       m->mapped = true;
+      m->fd = fd;
       return true;
     }
-  } else if (fd >= 0) {
-    close(fd);
   }
+  if (fd >= 0) close(fd);
   uint8_t *buf; /* a pipe, an empty file, or no mmap: read it */
   if (!npy_slurp(path, &buf, &m->len, err)) return false;
   m->data = buf;
@@ -343,15 +343,28 @@ bool npy_map(const char *path, NpyMapped *m, Error *err) {
 }
 
 void npy_unmap(NpyMapped *m) {
-  if (m->mapped) munmap((void *)m->data, m->len);
-  else free((void *)m->data);
+  if (m->mapped) {
+    munmap((void *)m->data, m->len);
+    close(m->fd);
+  } else {
+    free((void *)m->data);
+  }
   memset(m, 0, sizeof *m);
+}
+
+/* A view of data inside a mapped file reads them with pread from now on. */
+void npy_view_in_file(NpyArray *a, const NpyMapped *m) {
+  const uint8_t *d = a->data;
+  if (a->owned || !m->mapped || d < m->data || d >= m->data + m->len) return;
+  a->in_file = true;
+  a->pread_fd = m->fd;
+  a->pread_offset = (uint64_t)(d - m->data);
 }
 
 bool npy_read_file(const char *path, NpyArray *out, Error *err) {
   NpyMapped m;
   memset(out, 0, sizeof *out);
-  if (!npy_map(path, &m, err)) return false;
+  if (!npy_map(path, true, &m, err)) return false;
   bool ok = npy_parse(m.data, m.len, path, out, err);
   npy_unmap(&m);
   return ok;
@@ -360,10 +373,14 @@ bool npy_read_file(const char *path, NpyArray *out, Error *err) {
 bool npy_view_file(const char *path, NpyArray *out, Error *err) {
   NpyMapped m;
   memset(out, 0, sizeof *out);
-  if (!npy_map(path, &m, err)) return false;
+  if (!npy_map(path, false, &m, err)) return false;
   bool ok = npy_parse_view(m.data, m.len, path, out, err);
-  if (ok && !out->owned) out->file = m; /* the view keeps the file mapped */
-  else npy_unmap(&m);
+  if (ok && !out->owned) {
+    out->file = m; /* the view keeps the file mapped */
+    npy_view_in_file(out, &out->file);
+  } else {
+    npy_unmap(&m);
+  }
   return ok;
 }
 
@@ -434,17 +451,54 @@ static void bind_bytes(EType want, uint8_t *dst, const uint8_t *src, int64_t n) 
   }
 }
 
+static bool crc_failed(Error *err) {
+  return error_set(err, ERR_RUNTIME, -1, "the member fails its CRC check (a corrupt archive)");
+}
+
+/* A's data copied as they are into dst (n bytes): read from its file when
+ * it is a view of one, else copied from memory; with crc, their CRC-32
+ * folded into *crc block by block while the block is in cache. */
+static bool copy_data(const NpyArray *a, void *dst, size_t n, uint32_t *crc, Error *err) {
+  enum { BLOCK = 1 << 20 };
+  for (size_t at = 0; at < n;) {
+    size_t k = n - at < BLOCK ? n - at : BLOCK;
+    char *d = (char *)dst + at;
+    if (a->in_file) {
+      ssize_t got = pread(a->pread_fd, d, k, (off_t)(a->pread_offset + at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0)
+        return error_set(err, ERR_RUNTIME, -1, "cannot read the data: %s", strerror(errno));
+      if (got == 0) return error_set(err, ERR_RUNTIME, -1, "the file got shorter while it was read");
+      k = (size_t)got;
+    } else {
+      memcpy(d, (const char *)a->data + at, k);
+    }
+    if (crc) *crc = npy_crc32(*crc, d, k);
+    at += k;
+  }
+  return true;
+}
+
 bool npy_bind(const NpyArray *a, EType want, void *dst, Error *err) {
   int wbits = etype_bits(want);
+  size_t esz = (size_t)(a->raw_bytes ? a->raw_bytes : etype_storage_bytes(a->etype));
+  size_t bytes = (size_t)a->count * esz;
+  if (!a->raw_bytes && a->etype == want) { /* the common case: one pass */
+    uint32_t crc = a->crc_head;
+    if (!copy_data(a, dst, bytes, a->crc_pending ? &crc : NULL, err)) return false;
+    return !a->crc_pending || crc == a->crc_want || crc_failed(err);
+  }
+  if (a->crc_pending) { /* a view of a stored .npz member, checked first */
+    if (npy_crc32(a->crc_head, a->data, bytes) != a->crc_want) return crc_failed(err);
+    NpyArray checked = *a;
+    checked.crc_pending = false;
+    return npy_bind(&checked, want, dst, err);
+  }
   if (a->raw_bytes == 2 && (want == ET_BF16 || want == ET_F16)) {
     memcpy(dst, a->data, (size_t)a->count * 2);
     return true;
   }
   bool bytewise = a->raw_bytes == 1 || a->etype == ET_S8 || a->etype == ET_U8;
-  if (!a->raw_bytes && a->etype == want) {
-    memcpy(dst, a->data, (size_t)a->count * (size_t)etype_storage_bytes(want));
-    return true;
-  }
   if (is_narrow_float(want) && a->etype == ET_F32 && !a->raw_bytes) {
     convert_f32(want, dst, a->data, a->count);
     return true;

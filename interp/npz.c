@@ -34,6 +34,21 @@ void npz_free(NpzFile *f) {
   memset(f, 0, sizeof *f);
 }
 
+/* A stored member read as a view: its CRC-32 left to npy_bind when the view
+ * covers the member's data to its end (else, or when the data were
+ * converted into a copy, checked now: false if it fails). */
+static bool defer_crc(NpyArray *a, const uint8_t *image, size_t len, uint32_t crc) {
+  const uint8_t *data = a->data;
+  size_t bytes = (size_t)a->count * (size_t)(a->raw_bytes ? a->raw_bytes
+                                                           : etype_storage_bytes(a->etype));
+  if (a->owned || data < image || (size_t)(data - image) + bytes != len)
+    return npy_crc32(0, image, len) == crc;
+  a->crc_pending = true;
+  a->crc_head = npy_crc32(0, image, (size_t)(data - image));
+  a->crc_want = crc;
+  return true;
+}
+
 /* The archive's members: copies, or with `view` views of buf (stored
  * members) and their own inflated images (deflated ones). */
 static bool parse_archive(const uint8_t *buf, size_t len, const char *what, bool view, NpzFile *out,
@@ -132,13 +147,14 @@ static bool parse_archive(const uint8_t *buf, size_t len, const char *what, bool
     }
     const uint8_t *image = buf + data_at;
     uint8_t *inflated = NULL;
+    bool crc_later = view && method == 0; /* see NpyArray.crc_pending */
     if (method == 8) {
       if (!npz_inflate_member(buf + data_at, csize, usize, crc, what, name, &inflated, err)) {
         npz_free(out);
         return false;
       }
       image = inflated;
-    } else if (npy_crc32(0, buf + data_at, (size_t)usize) != crc) {
+    } else if (!crc_later && npy_crc32(0, buf + data_at, (size_t)usize) != crc) {
       char why[128];
       snprintf(why, sizeof why, "member '%s' fails its CRC check", name);
       npz_free(out);
@@ -153,6 +169,12 @@ static bool parse_archive(const uint8_t *buf, size_t len, const char *what, bool
     if (!parsed) {
       npz_free(out);
       return false;
+    }
+    if (crc_later && !defer_crc(&e->array, image, (size_t)usize, crc)) {
+      char why[128];
+      snprintf(why, sizeof why, "member '%s' fails its CRC check", name);
+      npz_free(out);
+      return bad(err, what, why);
     }
   }
   return true;
@@ -169,7 +191,7 @@ bool npz_parse_view(const uint8_t *buf, size_t len, const char *what, NpzFile *o
 bool npz_read_file(const char *path, NpzFile *out, Error *err) {
   NpyMapped m;
   memset(out, 0, sizeof *out);
-  if (!npy_map(path, &m, err)) return false;
+  if (!npy_map(path, true, &m, err)) return false;
   bool ok = npz_parse(m.data, m.len, path, out, err);
   npy_unmap(&m);
   return ok;
@@ -178,12 +200,13 @@ bool npz_read_file(const char *path, NpzFile *out, Error *err) {
 bool npz_view_file(const char *path, NpzFile *out, Error *err) {
   NpyMapped m;
   memset(out, 0, sizeof *out);
-  if (!npy_map(path, &m, err)) return false;
+  if (!npy_map(path, false, &m, err)) return false;
   if (!npz_parse_view(m.data, m.len, path, out, err)) {
     npy_unmap(&m);
     return false;
   }
   out->file = m; /* the stored members' views point into it */
+  for (int i = 0; i < out->count; i++) npy_view_in_file(&out->entries[i].array, &out->file);
   return true;
 }
 

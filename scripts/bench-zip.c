@@ -131,7 +131,7 @@ static size_t npy_header_len(const uint8_t *h) {
 static void read_direct(const char *path, Target *t, int n, bool use_pread) {
   NpyMapped m;
   Error err;
-  if (!npy_map(path, &m, &err)) die(path, err.msg);
+  if (!npy_map(path, true, &m, &err)) die(path, err.msg);
   int fd = use_pread ? open(path, O_RDONLY) : -1;
   if (use_pread && fd < 0) die(path, "open");
   const uint8_t *b = m.data, *eocd = b + m.len - 22;

@@ -541,3 +541,33 @@ Test(npy_view, unaligned_f32_into_bf16) {
   free(shifted);
   free(img);
 }
+
+/* A stored member read as a view has its CRC checked as it is bound (one
+ * pass over the data), so a flipped byte is refused there; the copying
+ * reader refuses it at once.  bad_crc.npz's data byte is flipped
+ * (scripts/gen-npy-fixtures.py). */
+Test(npy_view, crc_checked_when_bound) {
+  NpzFile z;
+  Error err = {0};
+  cr_assert(npz_view_file(fx("bad_crc.npz"), &z, &err), "%s", err.msg);
+  cr_assert(z.count >= 1);
+  NpyArray *a = &z.entries[0].array;
+  cr_expect(a->crc_pending, "the stored member's check was not left to the bind");
+  size_t n = (size_t)a->count * (size_t)etype_storage_bytes(a->etype) + 1;
+  void *dst = malloc(n);
+  cr_expect(!npy_bind(a, a->etype, dst, &err));
+  cr_expect(strstr(err.msg, "CRC") != NULL, "%s", err.msg);
+  if (a->etype == ET_F32) { /* the converting path checks first too */
+    err.msg[0] = 0;
+    cr_expect(!npy_bind(a, ET_BF16, dst, &err) && strstr(err.msg, "CRC"), "%s", err.msg);
+  }
+  free(dst);
+  npz_free(&z);
+  /* an intact archive binds through the same path */
+  cr_assert(npz_view_file(fx("two.npz"), &z, &err), "%s", err.msg);
+  cr_expect(z.entries[0].array.crc_pending);
+  float v[6];
+  cr_expect(npy_bind(&z.entries[0].array, ET_F32, v, &err), "%s", err.msg);
+  cr_expect(v[5] == 6.0f);
+  npz_free(&z);
+}
