@@ -138,7 +138,7 @@ static void libm_tanhf(float *restrict out, const float *restrict in, int64_t n)
  * show. */
 static bool agrees_with_libm(VtanhFn fn) {
   enum { N = 4096 };
-  static float x[N], a[N];
+  float x[N], a[N]; /* on the stack: devices' threads may pick at once */
   for (int i = 0; i < N; i++) { /* +-2^-30 .. +-2^5, densely in [-1, 1] */
     float m = 1.0f + (float)(i % 512) / 512.0f;
     int p = -30 + (i / 8) % 36;
