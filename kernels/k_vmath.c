@@ -21,8 +21,13 @@
  * NaN -> x + x (quietened, payload kept), +Inf -> +Inf, -Inf -> +0,
  * x > 0x1.62e42ep6 -> +Inf, x < -0x1.9fe368p6 -> +0; |x| < 88 (including
  * +-0 and denormals, which give 1) take the main path. */
-/* The plain build must not contract a*b+c into FMAs on its own. */
+/* The plain build must not contract a*b+c into FMAs on its own (GCC's
+ * pragma; clang ignores it and has its own). */
+#ifdef __clang__
+#pragma clang fp contract(off)
+#else
 #pragma GCC optimize("fp-contract=off", "vect-cost-model=dynamic")
+#endif
 #include <stdint.h>
 #include <string.h>
 
@@ -104,8 +109,13 @@ __attribute__((target("avx2,fma"))) static void vexpf_fma(float *restrict out,
                                                          const float *restrict in, int64_t n) {
   VEXP_BODY(VEXP_FUSED)
 }
-__attribute__((target("avx512f,avx512dq,avx512vl,fma,prefer-vector-width=512"))) static void
-vexpf_fma512(float *restrict out, const float *restrict in, int64_t n) {
+/* 512-bit vectors: GCC's prefer-vector-width, clang's min_vector_width. */
+#ifdef __clang__
+#define VEXP_512 __attribute__((target("avx512f,avx512dq,avx512vl,fma"), min_vector_width(512)))
+#else
+#define VEXP_512 __attribute__((target("avx512f,avx512dq,avx512vl,fma,prefer-vector-width=512")))
+#endif
+VEXP_512 static void vexpf_fma512(float *restrict out, const float *restrict in, int64_t n) {
   VEXP_BODY(VEXP_FUSED)
 }
 #endif

@@ -21,7 +21,13 @@
  * rounded), so the first call compares this kernel with the running
  * libm on a spread of inputs and uses libm itself if any result differs:
  * the results stay libm's wherever hlotools runs. */
+/* glibc computes without FMA: no a * b + c may be fused here (GCC's
+ * pragma; clang ignores it and has its own). */
+#ifdef __clang__
+#pragma clang fp contract(off)
+#else
 #pragma GCC optimize("fp-contract=off")
+#endif
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
