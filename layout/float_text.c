@@ -345,15 +345,21 @@ static int special(char *buf, uint32_t bits) {
   return 0;
 }
 
+/* The bits of v in *bits; a special value's text in buf (its length
+ * returned), else 0 with v decomposed into *m, *e and *x. */
+static int f32_start(char *buf, float v, uint32_t *bits, uint32_t *m, int *e, Scaled *x) {
+  memcpy(bits, &v, 4);
+  int n = special(buf, *bits);
+  if (!n) decompose(*bits, m, e, x);
+  return n;
+}
+
 int float_text_f32_roundtrip(char *buf, float v) {
-  uint32_t bits;
-  memcpy(&bits, &v, 4);
-  int n = special(buf, bits);
-  if (n) return n;
-  uint32_t m;
+  uint32_t bits, m;
   int e, exp;
   Scaled x;
-  decompose(bits, &m, &e, &x);
+  int n = f32_start(buf, v, &bits, &m, &e, &x);
+  if (n) return n;
   uint64_t q = round_digits(&x, 6, &exp);
   if (reads_back(&x, m, e, q, exp)) return g_layout(buf, bits >> 31, q, 6, exp);
   q = round_digits(&x, 9, &exp);
@@ -361,14 +367,11 @@ int float_text_f32_roundtrip(char *buf, float v) {
 }
 
 int float_text_f32_g(char *buf, float v, int precision) {
-  uint32_t bits;
-  memcpy(&bits, &v, 4);
-  int n = special(buf, bits);
-  if (n) return n;
-  uint32_t m;
+  uint32_t bits, m;
   int e, exp;
   Scaled x;
-  decompose(bits, &m, &e, &x);
+  int n = f32_start(buf, v, &bits, &m, &e, &x);
+  if (n) return n;
   uint64_t q = round_digits(&x, precision, &exp);
   return g_layout(buf, bits >> 31, q, precision, exp);
 }

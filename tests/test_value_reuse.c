@@ -12,33 +12,10 @@
 #include "interp/eval.h"
 #include "interp/run.h"
 #include "layout/shape_text.h"
+#include "tests/value_fixture.h"
 #include "parser/parser.h"
 
-static Arena *A;
-static MemSystem mem;
-static ValueCtx vc;
-
-static Shape *sh(const char *text) {
-  Shape *s = NULL;
-  Error err = {0};
-  cr_assert(shape_parse_text(A, text, strlen(text), &s, &err), "shape %s: %s", text, err.msg);
-  return s;
-}
-
-static void setup(void) {
-  A = arena_new();
-  mem_init(&mem);
-  cr_assert(value_ctx_init(&vc, &mem, A));
-}
-
-static void teardown(void) {
-  value_ctx_free(&vc);
-  mem_destroy(&mem);
-  value_pool_drain();
-  arena_free(A);
-}
-
-TestSuite(value_reuse, .init = setup, .fini = teardown);
+TestSuite(value_reuse, .init = value_setup, .fini = value_teardown);
 
 static Value *f32_value(const char *shape, const float *x) {
   Value *v;
