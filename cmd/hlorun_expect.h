@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "interp/npy.h"
+#include "interp/io/npy.h"
 #include "interp/run.h"
 
 typedef struct HlorunExpectArgs {

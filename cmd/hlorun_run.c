@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "interp/config.h"
-#include "interp/literal.h"
-#include "interp/npy.h"
+#include "interp/io/config.h"
+#include "interp/io/literal.h"
+#include "interp/io/npy.h"
 #include "interp/run.h"
 #include "cmd/hlorun_run.h"
 #include "cmd/hlorun_debug.h"

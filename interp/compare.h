@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "interp/npy.h"
+#include "interp/io/npy.h"
 #include "layout/etype.h"
 #include "layout/shape.h"
 

@@ -10,13 +10,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "interp/eval_collective.h"
-#include "interp/eval_custom_call.h"
+#include "interp/collective/collectives.h"
+#include "interp/custom_call/targets.h"
 #include "interp/eval_dynamic.h"
-#include "interp/eval_send_recv.h"
+#include "interp/collective/send_recv.h"
 #include "interp/eval_inline.h"
 #include "interp/eval_internal.h"
-#include "interp/eval_neuron.h"
+#include "interp/custom_call/neuron.h"
 #include "interp/eval_scan.h"
 #include "kernels/k_movement.h"
 #include "layout/etype_convert.h"
@@ -1278,7 +1278,7 @@ static bool same_element_counts(const Value *src, const Shape *rs) {
          !shape_element_count(rs, &n) || n == src->info->elements;
 }
 
-/* Exported for eval_collective.c (eval_internal.h). */
+/* Exported for interp/collective/collectives.c (eval_internal.h). */
 bool eval_copy_to(EvalCtx *ctx, const Instr *in, const Value *src, const Shape *rs, Value **out,
                   Error *err) {
   return copy_to(ctx, in, src, rs, out, err);

@@ -130,7 +130,7 @@ struct EvalCtx {
   bool (*outfeed)(void *ud, EvalCtx *ctx, const Value *leaf, Error *err);
   void *feed_ud;
   /* Device-to-device messages a peer's send delivered, waiting for this
-   * device's recv-done (eval_send_recv.c). */
+   * device's recv-done (interp/collective/send_recv.c). */
   struct P2PMessage *p2p_inbox;
   /* Debugging hooks (see EvalWatchFn). */
   EvalWatchFn watch;

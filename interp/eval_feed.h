@@ -10,7 +10,7 @@ bool eval_infeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Valu
 bool eval_outfeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                   Error *err);
 
-/* The host side of host transfers (eval_send_recv.c), shared with infeed /
+/* The host side of host transfers (interp/collective/send_recv.c), shared with infeed /
  * outfeed: a value of shape s (tuples, tokens) built from the infeed
  * queue; each array leaf of v handed to the outfeed (dropped without
  * one). */

@@ -81,7 +81,7 @@ void eval_who(const Instr *in, char *buf, int size);
 
 bool eval_unsupported(const Instr *in, Error *err);
 
-/* Helpers of eval.c shared with eval_collective.c. */
+/* Helpers of eval.c shared with interp/collective/collectives.c. */
 /* A copy of src in rs's layouts and spaces (a tuple recursively). */
 bool eval_copy_to(EvalCtx *ctx, const Instr *in, const Value *src, const Shape *rs, Value **out,
                   Error *err);

@@ -1,5 +1,5 @@
 #include "interp/run.h"
-#include "interp/bind_names.h"
+#include "interp/io/bind_names.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include <time.h>
 #include <yaml.h>
 
-#include "interp/collective_groups.h"
+#include "interp/collective/groups.h"
 #include "interp/run_debug.h"
 #include "interp/run_internal.h"
 #include "layout/etype_convert.h"
@@ -237,7 +237,7 @@ static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
   bool ok = true;
   bool *named = calloc((size_t)(e->nparams ? e->nparams : 1), sizeof(bool));
   if (!named) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
-  /* npz entries bind by name first (interp/bind_names.h), the rest by
+  /* npz entries bind by name first (interp/io/bind_names.h), the rest by
    * position. */
   int *owner = calloc((size_t)(ninputs ? ninputs : 1), sizeof *owner);
   const char **names = calloc((size_t)(ninputs ? ninputs : 1), sizeof *names);

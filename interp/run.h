@@ -12,14 +12,14 @@
 
 #include "base/error.h"
 #include "base/strbuf.h"
-#include "interp/config.h"
+#include "interp/io/config.h"
 #include "interp/eval.h"
-#include "interp/npy.h"
+#include "interp/io/npy.h"
 #include "parser/ir.h"
 
 typedef enum { RUN_FMT_TEXT, RUN_FMT_YAML, RUN_FMT_JSON } RunFormat;
 
-/* An input array as read from a .npy file or .npz entry (interp/npy.h).
+/* An input array as read from a .npy file or .npz entry (interp/io/npy.h).
  * Its dtype must be the parameter's, or the widened/raw form docs/cli.md
  * allows (npy_bind). */
 typedef struct RunInput {
@@ -138,7 +138,7 @@ void run_result_free(RunResult *res);
 /* The devices a run of m has: --replicas / --partitions (RunOptions), else
  * the header's replica_count / num_partitions; when neither says more than
  * one, the smallest grid the module's collectives name
- * (collective_grid_needed in interp/collective_groups.h). */
+ * (collective_grid_needed in interp/collective/groups.h). */
 void run_device_grid(const Module *m, const RunOptions *opt, int64_t *replicas,
                      int64_t *partitions);
 /* Device d's result (0 <= d < res->ndevices; 0 is res itself). */

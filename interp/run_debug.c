@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "interp/npy.h"
+#include "interp/io/npy.h"
 #include "interp/value_scan.h"
 
 struct RunDebugDevice {

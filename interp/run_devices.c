@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "base/hostmem.h"
-#include "interp/collective_groups.h"
+#include "interp/collective/groups.h"
 #include "interp/device_list.h"
 #include "interp/run_internal.h"
 

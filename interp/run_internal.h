@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "interp/memspace.h"
-#include "interp/rendezvous.h"
+#include "interp/collective/rendezvous.h"
 #include "interp/run.h"
 
 /* Which device a run_device call is, in a run of replicas x partitions. */

@@ -5,7 +5,7 @@
  * function is total: out-of-domain arguments give what XLA gives (NaN, inf,
  * 0), never a trap.  These are what the custom calls
  * `xla_builder.math.{IgammaGradA,RandomGammaGrad,Polygamma,
- * RegularizedIncompleteBeta,NextAfter}` compute (interp/eval_builder_math.c).
+ * RegularizedIncompleteBeta,NextAfter}` compute (interp/custom_call/builder_math.c).
  *
  * Elementary functions (log, exp, sin, pow, ...) are C libm's, so results can
  * differ from XLA's CPU backend (which emits its own approximations) in the

@@ -129,7 +129,7 @@ static bool reduction(InferCtx *c) {
    * all-reduce family (ShapeVerifier::HandleAllReduce infers the result from
    * the operands alone), and its own tests pass array-valued reducers such
    * as add(s32[4], s32[4]).  The interpreter checks the reducer when it runs
-   * (interp/collective_compute.c). */
+   * (interp/collective/compute.c). */
   (void)f;
   return true;
 }

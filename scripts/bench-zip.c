@@ -1,4 +1,4 @@
-/* Reading and writing a large .npz with our zip code (interp/npz.c) against
+/* Reading and writing a large .npz with our zip code (interp/io/npz.c) against
  * libzip, into and from final, preallocated buffers (docs/zip.md has the
  * numbers and the decision).  Not part of the build; scripts/bench-zip.sh
  * makes the archives with numpy, compiles this against the project's
@@ -17,7 +17,7 @@
 #include <zip.h>
 #include <zlib.h>
 
-#include "interp/npy.h"
+#include "interp/io/npy.h"
 
 enum { MAX_MEMBERS = 16 };
 

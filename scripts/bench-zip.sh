@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Our .npz reader/writer (interp/npz.c) against libzip on a 1 GiB archive of
+# Our .npz reader/writer (interp/io/npz.c) against libzip on a 1 GiB archive of
 # four 256 MiB float32 members, stored (numpy.savez) and deflated
 # (numpy.savez_compressed); best wall and best CPU time of N runs each
 # (docs/zip.md).  Needs libzip-dev and python3 with numpy.
@@ -33,8 +33,8 @@ np.savez_compressed(sys.argv[1] + '/deflated.npz', **arrs)
 PYEOF
 fi
 bin=$dir/bench-zip
-cc -std=gnu17 -O2 -g -I. -o "$bin" scripts/bench-zip.c base/*.c layout/*.c interp/npy.c interp/npz.c \
-  interp/npz_inflate.c interp/atomic_file.c $(pkg-config --cflags --libs libzip yaml-0.1) -lz -lm
+cc -std=gnu17 -O2 -g -I. -o "$bin" scripts/bench-zip.c base/*.c layout/*.c interp/io/npy.c interp/io/npz.c \
+  interp/io/npz_inflate.c interp/io/atomic_file.c $(pkg-config --cflags --libs libzip yaml-0.1) -lz -lm
 for f in stored deflated; do
   "$bin" read-ours "$runs" "$dir/$f.npz"
   "$bin" read-libzip "$runs" "$dir/$f.npz"

@@ -11,4 +11,4 @@ set -euo pipefail
 . "$(dirname "$0")/fuzz-common.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 export FUZZ_SEED_NAME='*.cfg' FUZZ_SEED_DIR="$root/tests/fuzz/config-seeds" FUZZ_DICT="$root/tests/fuzz/config.dict"
-fuzz_main config "base interp/config.c interp/memspace.c" "$@"
+fuzz_main config "base interp/io/config.c interp/memspace.c" "$@"

@@ -10,4 +10,4 @@ set -euo pipefail
 export FUZZ_SEED_NAME='*.np[yz]'
 export FUZZ_DICT
 FUZZ_DICT="$(cd "$(dirname "$0")/.." && pwd)/tests/fuzz/npz.dict"
-fuzz_main npz "base layout interp/npy.c interp/npz.c interp/npz_inflate.c interp/atomic_file.c" "$@"
+fuzz_main npz "base layout interp/io/npy.c interp/io/npz.c interp/io/npz_inflate.c interp/io/atomic_file.c" "$@"

@@ -1,11 +1,11 @@
-/* Multi-device runs: collective groups (interp/collective_groups.c), the
- * rendezvous (interp/rendezvous.c) and run_module over several devices. */
+/* Multi-device runs: collective groups (interp/collective/groups.c), the
+ * rendezvous (interp/collective/rendezvous.c) and run_module over several devices. */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <string.h>
 
-#include "interp/collective_groups.h"
-#include "interp/rendezvous.h"
+#include "interp/collective/groups.h"
+#include "interp/collective/rendezvous.h"
 #include "interp/run.h"
 #include "parser/parser.h"
 #include "parser/verify.h"

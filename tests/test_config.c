@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "interp/config.h"
+#include "interp/io/config.h"
 
 static bool parse(const char *text, MemConfig *cfg, Error *err) {
   return config_parse_yaml("m.yaml", text, strlen(text), cfg, err);

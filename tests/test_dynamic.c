@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "interp/literal.h"
-#include "interp/npy.h"
+#include "interp/io/literal.h"
+#include "interp/io/npy.h"
 #include "interp/run.h"
 #include "parser/parser.h"
 #include "parser/verify.h"

@@ -1,5 +1,5 @@
-/* The strict JSON reader (interp/json.h) and the protobuf JSON check of
- * backend_configs (interp/backend_json.h): values, escapes, limits,
+/* The strict JSON reader (interp/io/json.h) and the protobuf JSON check of
+ * backend_configs (interp/custom_call/backend_json.h): values, escapes, limits,
  * malformed text with its byte offset, both field spellings, refusals. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp/backend_json.h"
-#include "interp/backend_schemas.h"
-#include "interp/json.h"
+#include "interp/custom_call/backend_json.h"
+#include "interp/custom_call/backend_schemas.h"
+#include "interp/io/json.h"
 
 static Json *parse_ok(const char *s) {
   Json *v = NULL;

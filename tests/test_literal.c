@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp/literal.h"
+#include "interp/io/literal.h"
 
 static void expect_array(EType t, int rank, const int64_t *dims, const void *data, const char *want) {
   StrBuf sb;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "interp/npy.h"
+#include "interp/io/npy.h"
 
 static const char *fx(const char *name) {
   static char path[1024];
@@ -409,7 +409,7 @@ Test(npz_deflate, every_cut_and_flip) {
 }
 
 /* A write that fails part-way leaves the old file as it was and no
- * temporary behind (interp/atomic_file.c). */
+ * temporary behind (interp/io/atomic_file.c). */
 Test(npz_write, failed_write_keeps_old_file) {
   char dir[] = "/tmp/hlo_atomic_testXXXXXX";
   cr_assert(mkdtemp(dir));

@@ -1,4 +1,4 @@
-/* send / recv (interp/eval_send_recv.c): host transfers through the feed
+/* send / recv (interp/collective/send_recv.c): host transfers through the feed
  * queues, device-to-device transfers through the rendezvous. */
 #include <criterion/criterion.h>
 #include <string.h>

@@ -254,7 +254,7 @@ static const Case invalid[] = {
     {"async-done operand", ENTRY("a = f32[2] parameter(0)\n ROOT d = f32[2] async-done(a)\n"), "async-start"},
     {"send-done operand", ENTRY("t = token[] after-all()\n ROOT d = token[] send-done(t)\n"), "must be a send"},
     /* No all-reduce reducer case: XLA's verifier never looks inside that
-     * computation (interp/collective_compute.c checks it when it runs). */
+     * computation (interp/collective/compute.c checks it when it runs). */
     {"reduce-scatter divisibility", WITH_ADD("a = f32[5] parameter(0)\n ROOT r = f32[2] reduce-scatter(a), dimensions={0}, replica_groups={{0,1}}, to_apply=add\n"),
      "not divisible"},
     {"rng types", ENTRY("a = f32[] parameter(0)\n b = s32[] parameter(1)\n ROOT r = f32[3] rng(a, b), distribution=rng_uniform\n"),

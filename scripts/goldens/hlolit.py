@@ -1,7 +1,7 @@
 """XLA literal text (as hlorun prints results) and HLO constants, for golden
 generators.  Formatting follows xla/literal.cc and RoundTripFpToString:
 f32 %.6g (else %.9g when that does not read back), f64 %.15g / %.17g, bf16
-%.4g, f16 %.5g; nan/-nan; arrays as in interp/literal.c.  bf16 values are
+%.4g, f16 %.5g; nan/-nan; arrays as in interp/io/literal.c.  bf16 values are
 carried as float32 arrays already rounded to bf16 (bf16_round)."""
 import numpy as np
 

@@ -1,4 +1,4 @@
-/* libFuzzer target for the YAML memory configuration reader (interp/config.c,
+/* libFuzzer target for the YAML memory configuration reader (interp/io/config.c,
  * `hlorun --memory-config FILE`; scripts/fuzz-config.sh builds and runs it).
  * Every input must end in a configuration or an "FILE:LINE:COL: message"
  * error: never a crash, a leak, undefined behaviour or a hang.  What was read
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp/config.h"
+#include "interp/io/config.h"
 #include "interp/memspace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

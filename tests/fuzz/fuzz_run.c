@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "interp/config.h"
+#include "interp/io/config.h"
 #include "interp/run.h"
 #include "parser/parser.h"
 #include "parser/verify.h"
