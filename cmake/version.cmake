@@ -1,4 +1,4 @@
-# Writes ${OUT} (base/version_gen.h) with the project version and the git
+# Writes ${OUT} (cmd/version_gen.h) with the project version and the git
 # revision of the source tree; run at every build (add_custom_target in
 # CMakeLists.txt) and rewritten only when the text changes, so a new commit
 # shows in --version without re-running cmake and an unchanged one rebuilds

@@ -7,4 +7,4 @@
 # that triggered it is left in build-fuzz/artifacts/ (scripts/fuzz-common.sh).
 set -euo pipefail
 . "$(dirname "$0")/fuzz-common.sh"
-fuzz_main run "base layout parser interp kernels" "$@"
+fuzz_main run "base layout parser interp interp/io interp/custom_call interp/collective kernels" "$@"

@@ -63,3 +63,6 @@ if(EXISTS /dev/full)
            COMMAND sh -c "for a in '${CMAKE_SOURCE_DIR}/testdata/cli/add.hlo' --help --version; do bin/hlorun $a >/dev/full 2>err.txt; rc=$?; [ $rc -eq 1 ] && grep -q 'cannot write' err.txt || { echo \"hlorun $a: exit $rc\"; cat err.txt; exit 1; }; done; bin/hlolayout 'f32[4]' >/dev/full 2>err.txt; [ $? -eq 1 ] && grep -q 'cannot write' err.txt"
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
 endif()
+
+# Each room's library sees only the rooms below it.
+include(${CMAKE_SOURCE_DIR}/tests/rooms.cmake)
