@@ -48,36 +48,23 @@ static void fixture_init(Fixture *f) {
   f->shape = (Shape){.etype = ET_F32, .rank = 2, .dims = f->dims};
   cr_assert(shape_set_default_layout(f->arena, &f->shape));
 
-  RunResult *r = &f->res;
-  r->module = &f->module;
-  snprintf(r->device, sizeof r->device, "true");
-  r->nreplicas = r->npartitions = r->ndevices = 1;
-  r->mem.nspaces = 2;
-  r->mem.spaces[0] = (MemSpace){.id = 0, .name = ODD_NAME, .capacity = MEM_UNLIMITED,
-                                .peak = 16, .bytes_read = 16, .bytes_written = 8};
-  r->mem.spaces[1] = (MemSpace){.id = 5, .name = "123", .capacity = 4096, .bandwidth = 1024,
-                                .implicit = true, .peak = 1024, .bytes_read = 3072};
-  r->wall_ns = 1500000;
-  r->eval_ns = 1234;
-  r->repeat = 3;
-  r->eval_median_ns = 2000;
-  r->eval_first_ns = 5000000000;
-  r->eval_cpu_ns = 999;
-  r->instructions_executed = 7;
-  r->while_iterations = 2;
-  r->conversions = 1;
-  r->conversion_bytes = 2048;
-  r->alloc_logical_bytes = 100;
-  r->alloc_physical_bytes = 150;
-  r->nbuffers = 4;
   f->shapes[0] = (RunShapeStat){&f->shape, 2, 24, 32};
-  r->nshape_stats = 1;
-  r->shape_stats = f->shapes;
   f->stats[0] = (RunInstrStat){&f->add, {.count = 2, .ns = 3000, .bytes_read = 8, .bytes_written = 4}};
   f->stats[1] = (RunInstrStat){&f->neg, {.count = 1, .ns = 1000}};
   f->stats[2] = (RunInstrStat){&f->copy, {.count = 5, .ns = 0, .bytes_read = 100}};
-  r->ninstr_stats = 3;
-  r->instr_stats = f->stats;
+  f->res = (RunResult){
+      .module = &f->module, .device = "true", .nreplicas = 1, .npartitions = 1, .ndevices = 1,
+      .wall_ns = 1500000, .eval_ns = 1234, .repeat = 3, .eval_median_ns = 2000,
+      .eval_first_ns = 5000000000, .eval_cpu_ns = 999, .instructions_executed = 7,
+      .while_iterations = 2, .conversions = 1, .conversion_bytes = 2048,
+      .alloc_logical_bytes = 100, .alloc_physical_bytes = 150, .nbuffers = 4,
+      .nshape_stats = 1, .shape_stats = f->shapes, .ninstr_stats = 3, .instr_stats = f->stats};
+  MemSystem *mem = &f->res.mem;
+  mem->nspaces = 2;
+  mem->spaces[0] = (MemSpace){.id = 0, .name = ODD_NAME, .capacity = MEM_UNLIMITED,
+                              .peak = 16, .bytes_read = 16, .bytes_written = 8};
+  mem->spaces[1] = (MemSpace){.id = 5, .name = "123", .capacity = 4096, .bandwidth = 1024,
+                              .implicit = true, .peak = 1024, .bytes_read = 3072};
 }
 
 static void fixture_fini(Fixture *f) { arena_free(f->arena); }
