@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/doc.h"
 #include "cmd/common/cli.h"
 #include "cmd/hlolayout_args.h"
 #include "interp/buffers.h"
 #include "layout/layout.h"
-#include "layout/layout_doc.h"
 #include "layout/layout_explain.h"
 #include "layout/shape_text.h"
 #include "parser/load.h"
@@ -129,78 +129,78 @@ static void fmt_tuple(char *buf, size_t n, const int64_t *v, int rank, char open
   sb_free(&sb);
 }
 
-static LayoutDoc *strings(Arena *a, const LayoutLines *l) {
-  LayoutDoc *s = layout_doc_seq(a);
-  for (int i = 0; i < l->count; i++) layout_doc_push(s, layout_doc_str(a, l->items[i]));
+static Doc *strings(Arena *a, const LayoutLines *l) {
+  Doc *s = doc_seq(a);
+  for (int i = 0; i < l->count; i++) doc_push(s, doc_str(a, l->items[i]));
   return s;
 }
 
-static void common_keys(Ctx *c, LayoutDoc *d) {
+static void common_keys(Ctx *c, Doc *d) {
   Arena *a = c->arena;
   const LayoutPlan *p = c->plan;
-  layout_doc_put(a, d, "shape", layout_doc_str(a, c->shape_text));
-  layout_doc_put(a, d, "logical_elements", layout_doc_int(a, p->elements));
-  layout_doc_put(a, d, "physical_elements", layout_doc_int(a, p->slots));
-  layout_doc_put(a, d, "logical_bytes", layout_doc_int(a, p->logical_bytes));
-  layout_doc_put(a, d, "physical_bytes", layout_doc_int(a, p->physical_bytes));
-  layout_doc_put(a, d, "memory_space", layout_doc_int(a, p->memory_space));
-  layout_doc_put(a, d, "memory_space_name",
-                 layout_doc_str(a, layout_memory_space_name(p->memory_space, c->space_buf,
+  doc_put(a, d, "shape", doc_str(a, c->shape_text));
+  doc_put(a, d, "logical_elements", doc_int(a, p->elements));
+  doc_put(a, d, "physical_elements", doc_int(a, p->slots));
+  doc_put(a, d, "logical_bytes", doc_int(a, p->logical_bytes));
+  doc_put(a, d, "physical_bytes", doc_int(a, p->physical_bytes));
+  doc_put(a, d, "memory_space", doc_int(a, p->memory_space));
+  doc_put(a, d, "memory_space_name",
+                 doc_str(a, layout_memory_space_name(p->memory_space, c->space_buf,
                                                             sizeof c->space_buf)));
 }
 
-static LayoutDoc *summary_doc(Ctx *c, LayoutLines *levels, LayoutLines *notes) {
+static Doc *summary_doc(Ctx *c, LayoutLines *levels, LayoutLines *notes) {
   Arena *a = c->arena;
   const LayoutPlan *p = c->plan;
-  LayoutDoc *d = layout_doc_map(a);
+  Doc *d = doc_map(a);
   common_keys(c, d);
-  layout_doc_put(a, d, "element_type", layout_doc_str(a, etype_name(p->etype)));
-  layout_doc_put(a, d, "element_bits",
-                 layout_doc_int(a, p->packed_bits ? p->packed_bits : p->storage_bytes * 8));
-  layout_doc_put(a, d, "dims", layout_doc_ints(a, p->dims, p->rank));
-  layout_doc_put(a, d, "minor_to_major", layout_doc_ints(a, p->minor_to_major, p->rank));
+  doc_put(a, d, "element_type", doc_str(a, etype_name(p->etype)));
+  doc_put(a, d, "element_bits",
+                 doc_int(a, p->packed_bits ? p->packed_bits : p->storage_bytes * 8));
+  doc_put(a, d, "dims", doc_ints(a, p->dims, p->rank));
+  doc_put(a, d, "minor_to_major", doc_ints(a, p->minor_to_major, p->rank));
   int64_t order[SHAPE_MAX_RANK];
   for (int k = 0; k < p->rank; k++) order[k] = p->phys_to_logical[k];
-  layout_doc_put(a, d, "physical_order", layout_doc_ints(a, order, p->rank));
-  layout_doc_put(a, d, "physical_dims", layout_doc_ints(a, p->phys_dims, p->rank));
-  LayoutDoc *tiling = layout_doc_put(a, d, "tiling", layout_doc_seq(a));
+  doc_put(a, d, "physical_order", doc_ints(a, order, p->rank));
+  doc_put(a, d, "physical_dims", doc_ints(a, p->phys_dims, p->rank));
+  Doc *tiling = doc_put(a, d, "tiling", doc_seq(a));
   for (int t = 0; t < p->nlevels; t++) {
     const LayoutLevel *lv = &p->levels[t];
-    LayoutDoc *l = layout_doc_push(tiling, layout_doc_map(a));
-    layout_doc_put(a, l, "level", layout_doc_int(a, t + 1));
-    LayoutDoc *tile = layout_doc_put(a, l, "tile", layout_doc_seq(a));
+    Doc *l = doc_push(tiling, doc_map(a));
+    doc_put(a, l, "level", doc_int(a, t + 1));
+    Doc *tile = doc_put(a, l, "tile", doc_seq(a));
     for (int j = 0; j < lv->tile_rank; j++)
-      layout_doc_push(tile, lv->written[j] == TILE_DIM_COMBINE ? layout_doc_str(a, "*")
-                                                               : layout_doc_int(a, lv->written[j]));
-    layout_doc_put(a, l, "input_dims", layout_doc_ints(a, lv->in_dims, lv->in_rank));
-    layout_doc_put(a, l, "tile_grid", layout_doc_ints(a, lv->out_dims + lv->nmajor, lv->ntile));
-    layout_doc_put(a, l, "output_dims", layout_doc_ints(a, lv->out_dims, lv->out_rank));
-    layout_doc_put(a, l, "text", layout_doc_str(a, levels->items[t]));
+      doc_push(tile, lv->written[j] == TILE_DIM_COMBINE ? doc_str(a, "*")
+                                                               : doc_int(a, lv->written[j]));
+    doc_put(a, l, "input_dims", doc_ints(a, lv->in_dims, lv->in_rank));
+    doc_put(a, l, "tile_grid", doc_ints(a, lv->out_dims + lv->nmajor, lv->ntile));
+    doc_put(a, l, "output_dims", doc_ints(a, lv->out_dims, lv->out_rank));
+    doc_put(a, l, "text", doc_str(a, levels->items[t]));
   }
-  layout_doc_put(a, d, "final_dims", layout_doc_ints(a, p->final_dims, p->final_rank));
-  layout_doc_put(a, d, "tail_padding_alignment", layout_doc_int(a, p->tail_alignment));
+  doc_put(a, d, "final_dims", doc_ints(a, p->final_dims, p->final_rank));
+  doc_put(a, d, "tail_padding_alignment", doc_int(a, p->tail_alignment));
   int64_t pad_bytes = p->physical_bytes - p->logical_bytes;
-  layout_doc_put(a, d, "padding_elements", layout_doc_int(a, p->slots - p->elements));
-  layout_doc_put(a, d, "padding_bytes", layout_doc_int(a, pad_bytes));
-  layout_doc_put(a, d, "padding_waste_percent",
-                 layout_doc_num(a, p->physical_bytes ? 100.0 * (double)pad_bytes / (double)p->physical_bytes : 0.0, 1));
-  layout_doc_put(a, d, "expansion",
-                 p->logical_bytes ? layout_doc_num(a, (double)p->physical_bytes / (double)p->logical_bytes, 1)
-                                  : layout_doc_null(a));
+  doc_put(a, d, "padding_elements", doc_int(a, p->slots - p->elements));
+  doc_put(a, d, "padding_bytes", doc_int(a, pad_bytes));
+  doc_put(a, d, "padding_waste_percent",
+                 doc_num(a, p->physical_bytes ? 100.0 * (double)pad_bytes / (double)p->physical_bytes : 0.0, 1));
+  doc_put(a, d, "expansion",
+                 p->logical_bytes ? doc_num(a, (double)p->physical_bytes / (double)p->logical_bytes, 1)
+                                  : doc_null(a));
   LayoutPadCause causes[64];
   int n = layout_padding_causes(p, causes, 64);
-  LayoutDoc *pc = layout_doc_put(a, d, "padding_causes", layout_doc_seq(a));
+  Doc *pc = doc_put(a, d, "padding_causes", doc_seq(a));
   for (int i = 0; i < n && i < 64; i++) {
-    LayoutDoc *m = layout_doc_push(pc, layout_doc_map(a));
-    layout_doc_put(a, m, "level", layout_doc_int(a, causes[i].level));
-    layout_doc_put(a, m, "dim", layout_doc_str(a, causes[i].what));
-    layout_doc_put(a, m, "size", layout_doc_int(a, causes[i].size));
-    layout_doc_put(a, m, "padded_size", layout_doc_int(a, causes[i].padded));
+    Doc *m = doc_push(pc, doc_map(a));
+    doc_put(a, m, "level", doc_int(a, causes[i].level));
+    doc_put(a, m, "dim", doc_str(a, causes[i].what));
+    doc_put(a, m, "size", doc_int(a, causes[i].size));
+    doc_put(a, m, "padded_size", doc_int(a, causes[i].padded));
   }
-  layout_doc_put(a, d, "xla_array_size_bytes", p->xla_array_bytes >= 0
-                                                   ? layout_doc_int(a, p->xla_array_bytes)
-                                                   : layout_doc_null(a));
-  layout_doc_put(a, d, "notes", strings(a, notes));
+  doc_put(a, d, "xla_array_size_bytes", p->xla_array_bytes >= 0
+                                                   ? doc_int(a, p->xla_array_bytes)
+                                                   : doc_null(a));
+  doc_put(a, d, "notes", strings(a, notes));
   return d;
 }
 
@@ -271,13 +271,13 @@ static void print_steps(const LayoutLines *steps, const LayoutLines *notes) {
   for (int i = 0; notes && i < notes->count; i++) printf("note: %s\n", notes->items[i]);
 }
 
-static void emit(const LayoutDoc *d, Format f) {
+static void emit(const Doc *d, Format f) {
   StrBuf sb;
   sb_init(&sb);
   if (f == FMT_JSON)
-    layout_doc_json(d, &sb);
+    doc_json(d, DOC_JSON_INDENTED, &sb);
   else
-    layout_doc_yaml(d, &sb);
+    doc_yaml(d, DOC_YAML_TYPED, &sb);
   fputs(sb.data ? sb.data : "", stdout);
   sb_free(&sb);
 }
@@ -313,18 +313,18 @@ static int run_index(Ctx *c, const int64_t *index, Format f) {
     print_steps(&steps, &notes);
   } else {
     Arena *a = c->arena;
-    LayoutDoc *d = layout_doc_map(a);
+    Doc *d = doc_map(a);
     common_keys(c, d);
-    layout_doc_put(a, d, "index", layout_doc_ints(a, index, p->rank));
-    layout_doc_put(a, d, "offset", layout_doc_int(a, off));
-    layout_doc_put(a, d, "byte_offset", layout_doc_int(a, byte));
-    if (subbyte) layout_doc_put(a, d, "bit_offset", layout_doc_int(a, bit));
+    doc_put(a, d, "index", doc_ints(a, index, p->rank));
+    doc_put(a, d, "offset", doc_int(a, off));
+    doc_put(a, d, "byte_offset", doc_int(a, byte));
+    if (subbyte) doc_put(a, d, "bit_offset", doc_int(a, bit));
     int64_t xla;
-    layout_doc_put(a, d, "xla_linear_index", layout_xla_linear_index(p, index, &xla)
-                                                 ? layout_doc_int(a, xla)
-                                                 : layout_doc_null(a));
-    layout_doc_put(a, d, "steps", strings(a, &steps));
-    layout_doc_put(a, d, "notes", strings(a, &notes));
+    doc_put(a, d, "xla_linear_index", layout_xla_linear_index(p, index, &xla)
+                                                 ? doc_int(a, xla)
+                                                 : doc_null(a));
+    doc_put(a, d, "steps", strings(a, &steps));
+    doc_put(a, d, "notes", strings(a, &notes));
     emit(d, f);
   }
   layout_lines_free(&steps);
@@ -350,12 +350,12 @@ static int run_offset(Ctx *c, int64_t off, Format f) {
     print_steps(&steps, NULL);
   } else {
     Arena *a = c->arena;
-    LayoutDoc *d = layout_doc_map(a);
+    Doc *d = doc_map(a);
     common_keys(c, d);
-    layout_doc_put(a, d, "offset", layout_doc_int(a, off));
-    layout_doc_put(a, d, "padding", layout_doc_bool(a, pad));
-    layout_doc_put(a, d, "index", pad ? layout_doc_null(a) : layout_doc_ints(a, index, p->rank));
-    layout_doc_put(a, d, "steps", strings(a, &steps));
+    doc_put(a, d, "offset", doc_int(a, off));
+    doc_put(a, d, "padding", doc_bool(a, pad));
+    doc_put(a, d, "index", pad ? doc_null(a) : doc_ints(a, index, p->rank));
+    doc_put(a, d, "steps", strings(a, &steps));
     emit(d, f);
   }
   layout_lines_free(&steps);
@@ -430,12 +430,12 @@ static void print_map_text(Ctx *c) {
   }
 }
 
-static LayoutDoc *map_grid(Ctx *c, int dim, int64_t *idx) {
+static Doc *map_grid(Ctx *c, int dim, int64_t *idx) {
   const LayoutPlan *p = c->plan;
-  if (dim == p->rank) return layout_doc_int(c->arena, layout_offset_unchecked(p, idx));
-  LayoutDoc *s = layout_doc_seq(c->arena);
+  if (dim == p->rank) return doc_int(c->arena, layout_offset_unchecked(p, idx));
+  Doc *s = doc_seq(c->arena);
   for (idx[dim] = 0; idx[dim] < p->dims[dim]; idx[dim]++)
-    layout_doc_push(s, map_grid(c, dim + 1, idx));
+    doc_push(s, map_grid(c, dim + 1, idx));
   idx[dim] = 0;
   return s;
 }
@@ -456,20 +456,20 @@ static int run_map(Ctx *c, Format f) {
     return EXIT_OK;
   }
   Arena *a = c->arena;
-  LayoutDoc *d = layout_doc_map(a);
+  Doc *d = doc_map(a);
   common_keys(c, d);
   if (too_big) {
-    layout_doc_put(a, d, "grid", layout_doc_null(a));
-    layout_doc_put(a, d, "memory", layout_doc_null(a));
-    layout_doc_put(a, d, "map_note", layout_doc_str(a, note));
+    doc_put(a, d, "grid", doc_null(a));
+    doc_put(a, d, "memory", doc_null(a));
+    doc_put(a, d, "map_note", doc_str(a, note));
   } else {
     int64_t idx[SHAPE_MAX_RANK] = {0};
-    layout_doc_put(a, d, "grid", map_grid(c, 0, idx));
-    LayoutDoc *mem = layout_doc_put(a, d, "memory", layout_doc_seq(a));
+    doc_put(a, d, "grid", map_grid(c, 0, idx));
+    Doc *mem = doc_put(a, d, "memory", doc_seq(a));
     LayoutIter it;
     layout_iter_init(&it, p);
     while (layout_iter_next(&it))
-      layout_doc_push(mem, it.padding ? layout_doc_null(a) : layout_doc_ints(a, it.index, p->rank));
+      doc_push(mem, it.padding ? doc_null(a) : doc_ints(a, it.index, p->rank));
   }
   emit(d, f);
   return EXIT_OK;
@@ -546,27 +546,27 @@ static const char *op_text(const Instr *in, char *buf, size_t n) {
 }
 
 /* logical_bytes .. expansion of one row or total (unsized: nulls). */
-static void size_keys(Arena *a, LayoutDoc *d, bool sized, int64_t logical, int64_t physical) {
-  layout_doc_put(a, d, "logical_bytes", sized ? layout_doc_int(a, logical) : layout_doc_null(a));
-  layout_doc_put(a, d, "physical_bytes", sized ? layout_doc_int(a, physical) : layout_doc_null(a));
-  layout_doc_put(a, d, "waste_bytes",
-                 sized ? layout_doc_int(a, physical - logical) : layout_doc_null(a));
-  layout_doc_put(a, d, "waste_percent",
-                 sized ? layout_doc_num(a, percent(physical - logical, physical), 1) : layout_doc_null(a));
-  layout_doc_put(a, d, "expansion",
-                 sized && logical > 0 ? layout_doc_num(a, (double)physical / (double)logical, 1)
-                                      : layout_doc_null(a));
+static void size_keys(Arena *a, Doc *d, bool sized, int64_t logical, int64_t physical) {
+  doc_put(a, d, "logical_bytes", sized ? doc_int(a, logical) : doc_null(a));
+  doc_put(a, d, "physical_bytes", sized ? doc_int(a, physical) : doc_null(a));
+  doc_put(a, d, "waste_bytes",
+                 sized ? doc_int(a, physical - logical) : doc_null(a));
+  doc_put(a, d, "waste_percent",
+                 sized ? doc_num(a, percent(physical - logical, physical), 1) : doc_null(a));
+  doc_put(a, d, "expansion",
+                 sized && logical > 0 ? doc_num(a, (double)physical / (double)logical, 1)
+                                      : doc_null(a));
 }
 
-static LayoutDoc *totals_doc(Arena *a, const BufferTotals *t, bool with_space) {
+static Doc *totals_doc(Arena *a, const BufferTotals *t, bool with_space) {
   char buf[64];
-  LayoutDoc *d = layout_doc_map(a);
+  Doc *d = doc_map(a);
   if (with_space) {
-    layout_doc_put(a, d, "memory_space", layout_doc_int(a, t->memory_space));
-    layout_doc_put(a, d, "memory_space_name",
-                   layout_doc_str(a, layout_memory_space_name(t->memory_space, buf, sizeof buf)));
+    doc_put(a, d, "memory_space", doc_int(a, t->memory_space));
+    doc_put(a, d, "memory_space_name",
+                   doc_str(a, layout_memory_space_name(t->memory_space, buf, sizeof buf)));
   }
-  layout_doc_put(a, d, "buffer_count", layout_doc_int(a, t->count));
+  doc_put(a, d, "buffer_count", doc_int(a, t->count));
   size_keys(a, d, true, t->logical_bytes, t->physical_bytes);
   return d;
 }
@@ -574,9 +574,9 @@ static LayoutDoc *totals_doc(Arena *a, const BufferTotals *t, bool with_space) {
 static void module_doc(const Module *m, const BufferReport *r, int64_t shown, Format f) {
   Arena *a = r->arena;
   char buf[64];
-  LayoutDoc *d = layout_doc_map(a);
-  layout_doc_put(a, d, "module", layout_doc_str(a, m->name));
-  layout_doc_put(a, d, "entry", layout_doc_str(a, m->entry->name));
+  Doc *d = doc_map(a);
+  doc_put(a, d, "module", doc_str(a, m->name));
+  doc_put(a, d, "entry", doc_str(a, m->entry->name));
   const struct {
     const char *key;
     int64_t v;
@@ -588,29 +588,29 @@ static void module_doc(const Module *m, const BufferReport *r, int64_t shown, Fo
                 {"rows", r->nrows},
                 {"rows_shown", shown}};
   for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
-    layout_doc_put(a, d, counts[i].key, layout_doc_int(a, counts[i].v));
-  LayoutDoc *rows = layout_doc_put(a, d, "buffers", layout_doc_seq(a));
+    doc_put(a, d, counts[i].key, doc_int(a, counts[i].v));
+  Doc *rows = doc_put(a, d, "buffers", doc_seq(a));
   for (int64_t i = 0; i < shown; i++) {
     const BufferRow *row = &r->rows[i];
-    LayoutDoc *e = layout_doc_push(rows, layout_doc_map(a));
-    layout_doc_put(a, e, "computation", layout_doc_str(a, row->comp->name));
-    layout_doc_put(a, e, "instruction", layout_doc_str(a, row->instr->name));
-    layout_doc_put(a, e, "shape_index", layout_doc_ints(a, row->index, row->index_len));
-    layout_doc_put(a, e, "name", layout_doc_str(a, row->name));
-    layout_doc_put(a, e, "opcode", layout_doc_str(a, op_text(row->instr, buf, sizeof buf)));
-    layout_doc_put(a, e, "shape", layout_doc_str(a, row->shape));
-    layout_doc_put(a, e, "memory_space", layout_doc_int(a, row->memory_space));
-    layout_doc_put(a, e, "memory_space_name",
-                   layout_doc_str(a, layout_memory_space_name(row->memory_space, buf, sizeof buf)));
-    layout_doc_put(a, e, "alias", layout_doc_bool(a, row->alias));
-    layout_doc_put(a, e, "alias_of", row->alias_of ? layout_doc_str(a, row->alias_of)
-                                                   : layout_doc_null(a));
+    Doc *e = doc_push(rows, doc_map(a));
+    doc_put(a, e, "computation", doc_str(a, row->comp->name));
+    doc_put(a, e, "instruction", doc_str(a, row->instr->name));
+    doc_put(a, e, "shape_index", doc_ints(a, row->index, row->index_len));
+    doc_put(a, e, "name", doc_str(a, row->name));
+    doc_put(a, e, "opcode", doc_str(a, op_text(row->instr, buf, sizeof buf)));
+    doc_put(a, e, "shape", doc_str(a, row->shape));
+    doc_put(a, e, "memory_space", doc_int(a, row->memory_space));
+    doc_put(a, e, "memory_space_name",
+                   doc_str(a, layout_memory_space_name(row->memory_space, buf, sizeof buf)));
+    doc_put(a, e, "alias", doc_bool(a, row->alias));
+    doc_put(a, e, "alias_of", row->alias_of ? doc_str(a, row->alias_of)
+                                                   : doc_null(a));
     size_keys(a, e, row->sized, row->logical_bytes, row->physical_bytes);
-    layout_doc_put(a, e, "error", row->error ? layout_doc_str(a, row->error) : layout_doc_null(a));
+    doc_put(a, e, "error", row->error ? doc_str(a, row->error) : doc_null(a));
   }
-  LayoutDoc *spaces = layout_doc_put(a, d, "memory_spaces", layout_doc_seq(a));
-  for (int i = 0; i < r->nspaces; i++) layout_doc_push(spaces, totals_doc(a, &r->spaces[i], true));
-  layout_doc_put(a, d, "totals", totals_doc(a, &r->total, false));
+  Doc *spaces = doc_put(a, d, "memory_spaces", doc_seq(a));
+  for (int i = 0; i < r->nspaces; i++) doc_push(spaces, totals_doc(a, &r->spaces[i], true));
+  doc_put(a, d, "totals", totals_doc(a, &r->total, false));
   emit(d, f);
 }
 
