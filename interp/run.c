@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <yaml.h>
 
+#include "base/doc.h"
 #include "interp/collective/groups.h"
 #include "interp/run_debug.h"
 #include "interp/run_internal.h"
@@ -421,67 +421,8 @@ typedef struct Tracer {
   FILE *f;
   RunFormat fmt;
   MemSystem *mem;
-  yaml_emitter_t em;
-  bool em_ok;
+  DocYamlSeq *yaml; /* RUN_FMT_YAML: the records' sequence (NULL if it could not start) */
 } Tracer;
-
-static void yaml_scalar(yaml_emitter_t *em, const char *s) {
-  yaml_event_t ev;
-  yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
-                               YAML_ANY_SCALAR_STYLE);
-  yaml_emitter_emit(em, &ev);
-}
-
-static void yaml_kv(yaml_emitter_t *em, const char *k, const char *v) {
-  yaml_scalar(em, k);
-  yaml_scalar(em, v);
-}
-
-static void yaml_simple(yaml_emitter_t *em, int what) {
-  yaml_event_t ev;
-  switch (what) {
-  case 0: yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE); break;
-  case 1: yaml_mapping_end_event_initialize(&ev); break;
-  case 2: yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE); break;
-  case 3: yaml_sequence_end_event_initialize(&ev); break;
-  case 4: yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_FLOW_MAPPING_STYLE); break;
-  default: return;
-  }
-  yaml_emitter_emit(em, &ev);
-}
-
-static void yaml_begin(yaml_emitter_t *em) {
-  yaml_event_t ev;
-  yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-  yaml_emitter_emit(em, &ev);
-  yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-  yaml_emitter_emit(em, &ev);
-}
-
-static void yaml_end(yaml_emitter_t *em) {
-  yaml_event_t ev;
-  yaml_document_end_event_initialize(&ev, 1);
-  yaml_emitter_emit(em, &ev);
-  yaml_stream_end_event_initialize(&ev);
-  yaml_emitter_emit(em, &ev);
-  yaml_emitter_flush(em);
-}
-
-static void json_str(StrBuf *sb, const char *s) {
-  sb_putc(sb, '"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') {
-      sb_putc(sb, '\\');
-      sb_putc(sb, (char)c);
-    } else if (c < 0x20) {
-      sb_printf(sb, "\\u%04x", c);
-    } else {
-      sb_putc(sb, (char)c);
-    }
-  }
-  sb_putc(sb, '"');
-}
 
 static void space_of(const Value *v, MemSystem *mem, char *buf, size_t size) {
   if (!v || (!v->info && !v->ntuple)) {
@@ -497,48 +438,42 @@ static void space_of(const Value *v, MemSystem *mem, char *buf, size_t size) {
   else snprintf(buf, size, "S(%" PRId64 ")", v->info->space);
 }
 
+/* One executed instruction as a trace record (YAML and JSON). */
+static Doc *trace_record(Arena *a, const Instr *in, const char *shape, const char *space,
+                         int64_t ns, int depth) {
+  Doc *r = doc_flow(doc_map(a));
+  doc_put(a, r, "name", doc_str(a, in->name));
+  doc_put(a, r, "opcode", doc_str(a, opcode_name(in->op)));
+  doc_put(a, r, "shape", doc_str(a, shape));
+  doc_put(a, r, "space", doc_str(a, space));
+  doc_put(a, r, "time_us", doc_num(a, (double)ns / 1000.0, 3));
+  doc_put(a, r, "depth", doc_int(a, depth));
+  return r;
+}
+
 static void trace_fn(void *ud, const Instr *in, const Value *result, int64_t ns, int depth) {
   Tracer *t = ud;
   char *shape = shape_to_string(&in->shape);
-  char space[96], us[32];
+  char space[96];
   space_of(result, t->mem, space, sizeof space);
-  snprintf(us, sizeof us, "%.3f", (double)ns / 1000.0);
-  switch (t->fmt) {
-  case RUN_FMT_TEXT:
-    fprintf(t->f, "%*s%-24s %-22s %-40s %-14s %10s us\n", depth * 2, "", in->name,
-            opcode_name(in->op), shape ? shape : "?", space, us);
-    break;
-  case RUN_FMT_JSON: {
+  if (t->fmt == RUN_FMT_TEXT) {
+    fprintf(t->f, "%*s%-24s %-22s %-40s %-14s %10.3f us\n", depth * 2, "", in->name,
+            opcode_name(in->op), shape ? shape : "?", space, (double)ns / 1000.0);
+    free(shape);
+    return;
+  }
+  Arena *a = arena_new();
+  Doc *r = a ? trace_record(a, in, shape ? shape : "?", space, ns, depth) : NULL;
+  if (r && t->fmt == RUN_FMT_JSON) { /* JSON Lines: one object a line */
     StrBuf sb;
     sb_init(&sb);
-    sb_puts(&sb, "{\"name\": ");
-    json_str(&sb, in->name);
-    sb_puts(&sb, ", \"opcode\": ");
-    json_str(&sb, opcode_name(in->op));
-    sb_puts(&sb, ", \"shape\": ");
-    json_str(&sb, shape ? shape : "?");
-    sb_puts(&sb, ", \"space\": ");
-    json_str(&sb, space);
-    sb_printf(&sb, ", \"time_us\": %s, \"depth\": %d}\n", us, depth);
+    doc_json(r, DOC_JSON_COMPACT, &sb);
     fputs(sb.data ? sb.data : "", t->f);
     sb_free(&sb);
-    break;
+  } else if (r && t->yaml) {
+    doc_yaml_seq_item(t->yaml, r);
   }
-  case RUN_FMT_YAML: {
-    if (!t->em_ok) break;
-    char d[16];
-    snprintf(d, sizeof d, "%d", depth);
-    yaml_simple(&t->em, 4);
-    yaml_kv(&t->em, "name", in->name);
-    yaml_kv(&t->em, "opcode", opcode_name(in->op));
-    yaml_kv(&t->em, "shape", shape ? shape : "?");
-    yaml_kv(&t->em, "space", space);
-    yaml_kv(&t->em, "time_us", us);
-    yaml_kv(&t->em, "depth", d);
-    yaml_simple(&t->em, 1);
-    break;
-  }
-  }
+  arena_free(a);
   free(shape);
 }
 
@@ -641,7 +576,7 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   bool inited = ok && eval_init(ctx, m, mem, arena, err);
   ok = inited;
   FILE *trace = dev->trace ? opt->trace : NULL;
-  Tracer tracer = {trace, opt->trace_format, mem, {0}, false};
+  Tracer tracer = {trace, opt->trace_format, mem, NULL};
   Feeds feeds = {opt, 0, opt->seed ^ 0x1f2e3d4c5b6a7988ull, res, 0};
   if (ok) {
     ctx->infeed = infeed_leaf;
@@ -659,13 +594,8 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     if (trace) {
       ctx->trace = trace_fn;
       ctx->trace_ud = &tracer;
-      if (opt->trace_format == RUN_FMT_YAML && yaml_emitter_initialize(&tracer.em)) {
-        tracer.em_ok = true;
-        yaml_emitter_set_output_file(&tracer.em, trace);
-        yaml_emitter_set_width(&tracer.em, -1);
-        yaml_begin(&tracer.em);
-        yaml_simple(&tracer.em, 2);
-      }
+      if (opt->trace_format == RUN_FMT_YAML)
+        tracer.yaml = doc_yaml_seq_open(trace, DOC_YAML_PLAIN);
     }
   }
   RunDebugDevice *debug = NULL;
@@ -709,11 +639,7 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   }
   free(times);
   run_debug_detach(debug);
-  if (tracer.em_ok) {
-    yaml_simple(&tracer.em, 3);
-    yaml_end(&tracer.em);
-    yaml_emitter_delete(&tracer.em);
-  }
+  if (tracer.yaml) doc_yaml_seq_close(tracer.yaml);
   if (ok) {
     res->shape = &e->root->shape;
     int nl = run_count_leaves(result->shape ? result->shape : &e->root->shape);
@@ -910,146 +836,73 @@ static void stats_text(const RunResult *res, const StatsView *v, StrBuf *o) {
   }
 }
 
-static void num(char *buf, size_t size, int64_t x) { snprintf(buf, size, "%" PRId64, x); }
-
-static void yaml_kv_i64(yaml_emitter_t *em, const char *k, int64_t v) {
-  char a[32];
-  num(a, sizeof a, v);
-  yaml_kv(em, k, a);
-}
-
-static int yaml_write_sb(void *data, unsigned char *buffer, size_t size) {
-  sb_append(data, (const char *)buffer, size);
-  return 1;
-}
-
-static void stats_yaml(const RunResult *res, const StatsView *v, StrBuf *o) {
-  yaml_emitter_t em;
-  if (!yaml_emitter_initialize(&em)) return;
-  yaml_emitter_set_output(&em, yaml_write_sb, o);
-  yaml_emitter_set_width(&em, -1);
-  yaml_begin(&em);
-  char a[64];
-  yaml_simple(&em, 0);
-  yaml_kv(&em, "device", res->device);
+/* The report as a document, for YAML and JSON alike.  In JSON, each
+ * memory space and instruction and the keys from memory_spaces on start a
+ * line; an unlimited space's capacity_bytes is null in JSON, and YAML
+ * reports have always left that key out. */
+static Doc *stats_doc(Arena *a, const RunResult *res, const StatsView *v, RunFormat fmt) {
+  Doc *d = doc_map(a);
+  doc_put(a, d, "device", doc_str(a, res->device));
   if (res->nreplicas * res->npartitions > 1) { /* one report per device */
-    yaml_kv_i64(&em, "replica", res->replica_id);
-    yaml_kv_i64(&em, "partition", res->partition_id);
+    doc_put(a, d, "replica", doc_int(a, res->replica_id));
+    doc_put(a, d, "partition", doc_int(a, res->partition_id));
   }
-  yaml_kv_i64(&em, "run_time_ns", res->wall_ns);
-  yaml_kv_i64(&em, "eval_ns", res->eval_ns);
-  yaml_kv_i64(&em, "repeat", res->repeat);
-  yaml_kv_i64(&em, "eval_median_ns", res->eval_median_ns);
-  yaml_kv_i64(&em, "eval_first_ns", res->eval_first_ns);
-  yaml_kv_i64(&em, "eval_cpu_ns", res->eval_cpu_ns);
-  yaml_kv_i64(&em, "instructions_executed", res->instructions_executed);
-  yaml_kv_i64(&em, "while_iterations", res->while_iterations);
-  yaml_scalar(&em, "memory_spaces");
-  yaml_simple(&em, 2);
+  const struct { const char *key; int64_t v; } counters[] = {
+      {"run_time_ns", res->wall_ns},          {"eval_ns", res->eval_ns},
+      {"repeat", res->repeat},                {"eval_median_ns", res->eval_median_ns},
+      {"eval_first_ns", res->eval_first_ns},  {"eval_cpu_ns", res->eval_cpu_ns},
+      {"instructions_executed", res->instructions_executed},
+      {"while_iterations", res->while_iterations}};
+  for (size_t i = 0; i < sizeof counters / sizeof *counters; i++)
+    doc_put(a, d, counters[i].key, doc_int(a, counters[i].v));
+  Doc *spaces = doc_newline(doc_put(a, d, "memory_spaces", doc_seq(a)));
   for (int i = 0; i < res->mem.nspaces; i++) {
     const MemSpace *s = &res->mem.spaces[i];
-    yaml_simple(&em, 0);
-    yaml_kv_i64(&em, "id", s->id);
-    yaml_kv(&em, "name", s->name);
-    if (s->capacity == MEM_UNLIMITED) snprintf(a, sizeof a, "unlimited");
-    else yaml_kv_i64(&em, "capacity_bytes", s->capacity);
-    yaml_kv_i64(&em, "peak_bytes", s->peak);
-    yaml_kv_i64(&em, "bytes_read", s->bytes_read);
-    yaml_kv_i64(&em, "bytes_written", s->bytes_written);
-    snprintf(a, sizeof a, "%.0f", s->bandwidth);
-    yaml_kv(&em, "bandwidth_bytes_per_s", a);
-    yaml_kv(&em, "configured", s->implicit ? "false" : "true");
-    yaml_simple(&em, 1);
+    Doc *m = doc_newline(doc_push(spaces, doc_map(a)));
+    doc_put(a, m, "id", doc_int(a, s->id));
+    doc_put(a, m, "name", doc_str(a, s->name));
+    if (s->capacity != MEM_UNLIMITED) doc_put(a, m, "capacity_bytes", doc_int(a, s->capacity));
+    else if (fmt == RUN_FMT_JSON) doc_put(a, m, "capacity_bytes", doc_null(a));
+    doc_put(a, m, "peak_bytes", doc_int(a, s->peak));
+    doc_put(a, m, "bytes_read", doc_int(a, s->bytes_read));
+    doc_put(a, m, "bytes_written", doc_int(a, s->bytes_written));
+    doc_put(a, m, "bandwidth_bytes_per_s", doc_num(a, s->bandwidth, 0));
+    doc_put(a, m, "configured", doc_bool(a, !s->implicit));
   }
-  yaml_simple(&em, 3);
-  yaml_scalar(&em, "padding");
-  yaml_simple(&em, 0);
-  yaml_kv_i64(&em, "buffers", res->nbuffers);
-  yaml_kv_i64(&em, "logical_bytes", res->alloc_logical_bytes);
-  yaml_kv_i64(&em, "physical_bytes", res->alloc_physical_bytes);
-  snprintf(a, sizeof a, "%.2f",
-           pct(res->alloc_physical_bytes - res->alloc_logical_bytes, res->alloc_logical_bytes));
-  yaml_kv(&em, "overhead_percent", a);
-  yaml_simple(&em, 1);
-  yaml_kv_i64(&em, "layout_conversions", res->conversions);
+  Doc *pad = doc_newline(doc_put(a, d, "padding", doc_map(a)));
+  doc_put(a, pad, "buffers", doc_int(a, res->nbuffers));
+  doc_put(a, pad, "logical_bytes", doc_int(a, res->alloc_logical_bytes));
+  doc_put(a, pad, "physical_bytes", doc_int(a, res->alloc_physical_bytes));
+  doc_put(a, pad, "overhead_percent",
+          doc_num(a, pct(res->alloc_physical_bytes - res->alloc_logical_bytes,
+                         res->alloc_logical_bytes), 2));
+  doc_newline(doc_put(a, d, "layout_conversions", doc_int(a, res->conversions)));
   for (int pass = 0; pass < 2; pass++) {
-    yaml_scalar(&em, pass ? "top_by_bytes" : "top_by_time");
-    yaml_simple(&em, 2);
+    Doc *top = doc_newline(doc_put(a, d, pass ? "top_by_bytes" : "top_by_time", doc_seq(a)));
     const RunInstrStat *arr = pass ? v->by_bytes : v->by_time;
     for (int i = 0; i < v->n && i < TOP_N; i++) {
       const RunInstrStat *r = &arr[i];
-      yaml_simple(&em, 0);
-      yaml_kv(&em, "name", r->instr->name);
-      yaml_kv(&em, "opcode", opcode_name(r->instr->op));
-      yaml_kv_i64(&em, "count", r->s.count);
-      yaml_kv_i64(&em, "time_ns", r->s.ns);
-      yaml_kv_i64(&em, "bytes_read", r->s.bytes_read);
-      yaml_kv_i64(&em, "bytes_written", r->s.bytes_written);
-      yaml_simple(&em, 1);
+      Doc *m = doc_newline(doc_push(top, doc_map(a)));
+      doc_put(a, m, "name", doc_str(a, r->instr->name));
+      doc_put(a, m, "opcode", doc_str(a, opcode_name(r->instr->op)));
+      doc_put(a, m, "count", doc_int(a, r->s.count));
+      doc_put(a, m, "time_ns", doc_int(a, r->s.ns));
+      doc_put(a, m, "bytes_read", doc_int(a, r->s.bytes_read));
+      doc_put(a, m, "bytes_written", doc_int(a, r->s.bytes_written));
     }
-    yaml_simple(&em, 3);
   }
-  yaml_simple(&em, 1);
-  yaml_end(&em);
-  yaml_emitter_delete(&em);
-}
-
-static void stats_json(const RunResult *res, const StatsView *v, StrBuf *o) {
-  sb_puts(o, "{\"device\": ");
-  json_str(o, res->device);
-  if (res->nreplicas * res->npartitions > 1) /* one report per device */
-    sb_printf(o, ", \"replica\": %" PRId64 ", \"partition\": %" PRId64, res->replica_id,
-              res->partition_id);
-  sb_printf(o, ", \"run_time_ns\": %" PRId64 ", \"eval_ns\": %" PRId64
-               ", \"repeat\": %" PRId64 ", \"eval_median_ns\": %" PRId64
-               ", \"eval_first_ns\": %" PRId64 ", \"eval_cpu_ns\": %" PRId64
-               ", \"instructions_executed\": %" PRId64 ", \"while_iterations\": %" PRId64
-               ",\n \"memory_spaces\": [",
-            res->wall_ns, res->eval_ns, res->repeat, res->eval_median_ns, res->eval_first_ns,
-            res->eval_cpu_ns, res->instructions_executed, res->while_iterations);
-  for (int i = 0; i < res->mem.nspaces; i++) {
-    const MemSpace *s = &res->mem.spaces[i];
-    sb_printf(o, "%s\n  {\"id\": %" PRId64 ", \"name\": ", i ? "," : "", s->id);
-    json_str(o, s->name);
-    if (s->capacity == MEM_UNLIMITED) sb_puts(o, ", \"capacity_bytes\": null");
-    else sb_printf(o, ", \"capacity_bytes\": %" PRId64, s->capacity);
-    sb_printf(o, ", \"peak_bytes\": %" PRId64 ", \"bytes_read\": %" PRId64
-                 ", \"bytes_written\": %" PRId64 ", \"bandwidth_bytes_per_s\": %.0f, "
-                 "\"configured\": %s}",
-              s->peak, s->bytes_read, s->bytes_written, s->bandwidth,
-              s->implicit ? "false" : "true");
-  }
-  sb_printf(o, "],\n \"padding\": {\"buffers\": %" PRId64 ", \"logical_bytes\": %" PRId64
-               ", \"physical_bytes\": %" PRId64 ", \"overhead_percent\": %.2f},\n"
-               " \"layout_conversions\": %" PRId64,
-            res->nbuffers, res->alloc_logical_bytes, res->alloc_physical_bytes,
-            pct(res->alloc_physical_bytes - res->alloc_logical_bytes, res->alloc_logical_bytes),
-            res->conversions);
-  for (int pass = 0; pass < 2; pass++) {
-    sb_printf(o, ",\n \"%s\": [", pass ? "top_by_bytes" : "top_by_time");
-    const RunInstrStat *arr = pass ? v->by_bytes : v->by_time;
-    for (int i = 0; i < v->n && i < TOP_N; i++) {
-      const RunInstrStat *r = &arr[i];
-      sb_printf(o, "%s\n  {\"name\": ", i ? "," : "");
-      json_str(o, r->instr->name);
-      sb_printf(o, ", \"opcode\": \"%s\", \"count\": %" PRId64 ", \"time_ns\": %" PRId64
-                   ", \"bytes_read\": %" PRId64 ", \"bytes_written\": %" PRId64 "}",
-                opcode_name(r->instr->op), r->s.count, r->s.ns, r->s.bytes_read,
-                r->s.bytes_written);
-    }
-    sb_puts(o, "]");
-  }
-  sb_puts(o, "}\n");
+  return d;
 }
 
 void run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out) {
   StatsView v;
   if (!stats_view(res, &v)) return;
-  switch (fmt) {
-  case RUN_FMT_TEXT: stats_text(res, &v, out); break;
-  case RUN_FMT_YAML: stats_yaml(res, &v, out); break;
-  case RUN_FMT_JSON: stats_json(res, &v, out); break;
-  }
+  Arena *a = fmt == RUN_FMT_TEXT ? NULL : arena_new();
+  Doc *d = a ? stats_doc(a, res, &v, fmt) : NULL;
+  if (fmt == RUN_FMT_TEXT) stats_text(res, &v, out);
+  else if (d && fmt == RUN_FMT_YAML) doc_yaml(d, DOC_YAML_PLAIN, out);
+  else if (d) doc_json(d, DOC_JSON_COMPACT, out);
+  arena_free(a);
   free(v.by_time);
   free(v.by_bytes);
 }
