@@ -1,10 +1,12 @@
-/* Shared by run.c (one device: the whole run) and run_devices.c (one
- * thread per device); not a public interface. */
+/* Shared by the files of a run (run.c: one device; run_devices.c: a thread
+ * per device; run_inputs.c, run_results.c, run_stats.c, run_trace.c: its
+ * parts); not a public interface. */
 #ifndef HLO_INTERP_RUN_INTERNAL_H
 #define HLO_INTERP_RUN_INTERNAL_H
 
 #include <stddef.h>
 
+#include "base/doc.h"
 #include "interp/memspace.h"
 #include "interp/collective/rendezvous.h"
 #include "interp/run.h"
@@ -28,5 +30,57 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
  * device. */
 bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
                  int64_t replicas, int64_t partitions, RunResult *res, Error *err);
+
+/* --- inputs (run_inputs.c) --- */
+
+/* Binds the entry's parameters in args: npz entries by name, the other
+ * inputs by position, random data for the rest with random_inputs. */
+bool run_bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
+                     const RunInput *inputs, int ninputs, Value **args, Error *err);
+
+/* The evaluator's infeed and outfeed hooks (EvalCtx.infeed / outfeed,
+ * feed_ud a RunFeeds): infeed takes RunOptions.infeed's arrays in order,
+ * then random data with random_inputs (run_inputs.c); outfeed appends to
+ * the result's outfeed leaves (run_results.c). */
+typedef struct RunFeeds {
+  const RunOptions *opt;
+  int next;     /* infeed arrays consumed */
+  uint64_t rng; /* random infeed data */
+  RunResult *res;
+  int cap;      /* room in res->outfeed */
+} RunFeeds;
+bool run_infeed_leaf(void *ud, EvalCtx *ctx, const Shape *s, Value **out, Error *err);
+bool run_outfeed_leaf(void *ud, EvalCtx *ctx, const Value *v, Error *err);
+
+/* --- results (run_results.c) --- */
+
+/* A copy of s that lives as long as res (see RunResult.shapes); NULL when
+ * out of memory. */
+const Shape *run_result_shape(RunResult *res, const Shape *s);
+/* Appends v's array leaves to res->leaves (room for them made by the
+ * caller): their data too when `data`, else only their shapes. */
+bool run_collect_leaves(EvalCtx *ctx, Value *v, bool data, RunResult *res, Error *err);
+
+/* --- statistics (run_stats.c) --- */
+
+/* Copies the evaluator's counters into res: per instruction, per padded
+ * shape, conversions, buffers.  False when out of memory. */
+bool run_collect_stats(EvalCtx *ctx, RunResult *res);
+
+/* --- trace (run_trace.c) --- */
+
+typedef struct RunTracer {
+  FILE *f;
+  RunFormat fmt;
+  MemSystem *mem;   /* names the space each result lives in */
+  DocYamlSeq *yaml; /* RUN_FMT_YAML: the records' sequence (NULL if it could not start) */
+} RunTracer;
+/* Starts a trace to f (the YAML sequence opens here). */
+void run_trace_start(RunTracer *t, FILE *f, RunFormat fmt, MemSystem *mem);
+/* The evaluator's trace hook (EvalCtx.trace, trace_ud a RunTracer): one
+ * record per executed instruction. */
+void run_trace_instr(void *ud, const Instr *in, const Value *result, int64_t ns, int depth);
+/* Ends the trace (a zeroed RunTracer that never started is fine). */
+void run_trace_finish(RunTracer *t);
 
 #endif

@@ -1,0 +1,252 @@
+/* --stats: the counters a run collects (per instruction, per padded shape)
+ * and the report made of them, as text, YAML or JSON. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/doc.h"
+#include "interp/run_internal.h"
+
+/* --- collecting --- */
+
+static int cmp_time(const void *a, const void *b) {
+  const RunInstrStat *x = a, *y = b;
+  return x->s.ns < y->s.ns ? 1 : x->s.ns > y->s.ns ? -1 : 0;
+}
+
+static int cmp_bytes(const void *a, const void *b) {
+  const RunInstrStat *x = a, *y = b;
+  int64_t bx = x->s.bytes_read + x->s.bytes_written, by = y->s.bytes_read + y->s.bytes_written;
+  return bx < by ? 1 : bx > by ? -1 : 0;
+}
+
+static int cmp_waste(const void *a, const void *b) {
+  const RunShapeStat *x = a, *y = b;
+  int64_t wx = (x->physical_bytes - x->logical_bytes) * x->allocs;
+  int64_t wy = (y->physical_bytes - y->logical_bytes) * y->allocs;
+  return wx < wy ? 1 : wx > wy ? -1 : 0;
+}
+
+bool run_collect_stats(EvalCtx *ctx, RunResult *res) {
+  int n = 0;
+  for (int c = 0; c < ctx->nplans; c++)
+    for (int i = 0; i < ctx->plans[c].comp->ninstrs; i++)
+      if (ctx->plans[c].stats[i].count) n++;
+  res->instr_stats = calloc((size_t)(n ? n : 1), sizeof *res->instr_stats);
+  if (!res->instr_stats) return false;
+  for (int c = 0; c < ctx->nplans; c++)
+    for (int i = 0; i < ctx->plans[c].comp->ninstrs; i++)
+      if (ctx->plans[c].stats[i].count) {
+        RunInstrStat *r = &res->instr_stats[res->ninstr_stats++];
+        r->instr = ctx->plans[c].comp->instrs[i];
+        r->s = ctx->plans[c].stats[i];
+      }
+  int pos = 0, ns = 0;
+  const ArrayInfo *ai;
+  while ((ai = value_ctx_next_info(&ctx->vc, &pos)))
+    if (ai->nallocs && ai->phys_bytes > ai->plan.logical_bytes) ns++;
+  res->shape_stats = calloc((size_t)(ns ? ns : 1), sizeof *res->shape_stats);
+  if (!res->shape_stats) return false;
+  pos = 0;
+  while ((ai = value_ctx_next_info(&ctx->vc, &pos)))
+    if (ai->nallocs && ai->phys_bytes > ai->plan.logical_bytes) {
+      RunShapeStat *s = &res->shape_stats[res->nshape_stats++];
+      if (!(s->shape = run_result_shape(res, ai->shape))) return false;
+      s->allocs = ai->nallocs;
+      s->logical_bytes = ai->plan.logical_bytes;
+      s->physical_bytes = ai->phys_bytes;
+    }
+  qsort(res->shape_stats, (size_t)res->nshape_stats, sizeof *res->shape_stats, cmp_waste);
+  res->conversions = ctx->vc.conversions;
+  res->conversion_bytes = ctx->vc.conversion_bytes;
+  res->nbuffers = ctx->vc.nbuffers;
+  res->alloc_logical_bytes = ctx->vc.alloc_logical_bytes;
+  res->alloc_physical_bytes = ctx->vc.alloc_physical_bytes;
+  res->instructions_executed = ctx->instructions_executed;
+  res->while_iterations = ctx->while_iterations;
+  return true;
+}
+
+/* --- the report --- */
+
+static void fmt_bytes(int64_t b, char *buf, int size) { mem_format_bytes(b, buf, size); }
+
+static void fmt_time(int64_t ns, char *buf, size_t size) {
+  if (ns >= 1000000000) snprintf(buf, size, "%.3f s", (double)ns / 1e9);
+  else if (ns >= 1000000) snprintf(buf, size, "%.3f ms", (double)ns / 1e6);
+  else snprintf(buf, size, "%.3f us", (double)ns / 1e3);
+}
+
+enum { TOP_N = 10 };
+
+typedef struct StatsView {
+  RunInstrStat *by_time, *by_bytes;
+  int n;
+} StatsView;
+
+static bool stats_view(const RunResult *res, StatsView *v) {
+  v->n = res->ninstr_stats;
+  size_t sz = sizeof(RunInstrStat) * (size_t)(v->n ? v->n : 1);
+  v->by_time = malloc(sz);
+  v->by_bytes = malloc(sz);
+  if (!v->by_time || !v->by_bytes) {
+    free(v->by_time);
+    free(v->by_bytes);
+    return false;
+  }
+  if (v->n) {
+    memcpy(v->by_time, res->instr_stats, sz);
+    memcpy(v->by_bytes, res->instr_stats, sz);
+  }
+  qsort(v->by_time, (size_t)v->n, sizeof(RunInstrStat), cmp_time);
+  qsort(v->by_bytes, (size_t)v->n, sizeof(RunInstrStat), cmp_bytes);
+  return true;
+}
+
+static double pct(int64_t a, int64_t b) { return b > 0 ? 100.0 * (double)a / (double)b : 0.0; }
+
+static void stats_text(const RunResult *res, const StatsView *v, StrBuf *o) {
+  char a[48], b[48], c[48], d[48];
+  fmt_time(res->wall_ns, a, sizeof a);
+  sb_printf(o, "== hlorun statistics ==\n");
+  sb_printf(o, "device: %s\n", res->device);
+  fmt_time(res->eval_ns, b, sizeof b);
+  fmt_time(res->eval_cpu_ns, c, sizeof c);
+  sb_printf(o, "run time: %s (evaluation %s, CPU %s), %" PRId64 " instructions executed, %" PRId64
+               " while iterations\n",
+            a, b, c, res->instructions_executed, res->while_iterations);
+  if (res->repeat > 1) {
+    fmt_time(res->eval_median_ns, c, sizeof c);
+    fmt_time(res->eval_first_ns, d, sizeof d);
+    sb_printf(o, "repeat: %" PRId64 " evaluations: best %s, median %s, first %s"
+                 " (counters are totals over all of them)\n",
+              res->repeat, b, c, d);
+  }
+  sb_printf(o, "memory spaces:\n");
+  for (int i = 0; i < res->mem.nspaces; i++) {
+    const MemSpace *s = &res->mem.spaces[i];
+    fmt_bytes(s->capacity, a, sizeof a);
+    fmt_bytes(s->peak, b, sizeof b);
+    fmt_bytes(s->bytes_read, c, sizeof c);
+    fmt_bytes(s->bytes_written, d, sizeof d);
+    char label[MEM_NAME_MAX + 32];
+    mem_space_label(s, label, sizeof label);
+    sb_printf(o, "  %-11s capacity %-10s peak %-10s", label, a, b);
+    if (s->capacity != MEM_UNLIMITED) sb_printf(o, " (%5.1f%%)", pct(s->peak, s->capacity));
+    sb_printf(o, "  read %-10s written %-10s", c, d);
+    if (s->bandwidth > 0) {
+      char t[48];
+      fmt_time((int64_t)((double)(s->bytes_read + s->bytes_written) / s->bandwidth * 1e9), t,
+               sizeof t);
+      sb_printf(o, " transfer time at %.0f GB/s: %s", s->bandwidth / 1e9, t);
+    }
+    sb_printf(o, "%s\n", s->implicit ? " (not configured)" : "");
+  }
+  fmt_bytes(res->alloc_logical_bytes, a, sizeof a);
+  fmt_bytes(res->alloc_physical_bytes, b, sizeof b);
+  sb_printf(o, "layout padding: %" PRId64 " buffers, %s logical, %s physical, overhead %.1f%%\n",
+            res->nbuffers, a, b, pct(res->alloc_physical_bytes - res->alloc_logical_bytes,
+                                     res->alloc_logical_bytes));
+  for (int i = 0; i < res->nshape_stats && i < 5; i++) {
+    const RunShapeStat *s = &res->shape_stats[i];
+    char *t = shape_to_string(s->shape);
+    fmt_bytes(s->logical_bytes, a, sizeof a);
+    fmt_bytes(s->physical_bytes, b, sizeof b);
+    sb_printf(o, "  %s: %s logical, %s physical (%.1fx), %" PRId64 " buffer%s\n", t ? t : "?", a,
+              b, s->logical_bytes ? (double)s->physical_bytes / (double)s->logical_bytes : 0.0,
+              s->allocs, s->allocs == 1 ? "" : "s");
+    free(t);
+  }
+  fmt_bytes(res->conversion_bytes, a, sizeof a);
+  sb_printf(o, "layout conversions: %" PRId64 " (%s)\n", res->conversions, a);
+  int64_t total = 0;
+  for (int i = 0; i < v->n; i++)
+    if (v->by_time[i].instr->parent == res->module->entry) total += v->by_time[i].s.ns;
+  sb_printf(o, "top instructions by time (inclusive of called computations):\n");
+  for (int i = 0; i < v->n && i < TOP_N; i++) {
+    const RunInstrStat *r = &v->by_time[i];
+    fmt_time(r->s.ns, a, sizeof a);
+    sb_printf(o, "  %2d. %-28s %-20s %12s %5.1f%%  x%" PRId64 "\n", i + 1, r->instr->name,
+              opcode_name(r->instr->op), a, pct(r->s.ns, total), r->s.count);
+  }
+  sb_printf(o, "top instructions by bytes moved:\n");
+  for (int i = 0; i < v->n && i < TOP_N; i++) {
+    const RunInstrStat *r = &v->by_bytes[i];
+    if (r->s.bytes_read + r->s.bytes_written == 0) break;
+    fmt_bytes(r->s.bytes_read, a, sizeof a);
+    fmt_bytes(r->s.bytes_written, b, sizeof b);
+    sb_printf(o, "  %2d. %-28s %-20s read %-10s written %-10s x%" PRId64 "\n", i + 1,
+              r->instr->name, opcode_name(r->instr->op), a, b, r->s.count);
+  }
+}
+
+/* The report as a document, for YAML and JSON alike.  In JSON, each
+ * memory space and instruction and the keys from memory_spaces on start a
+ * line; an unlimited space's capacity_bytes is null in JSON, and YAML
+ * reports have always left that key out. */
+static Doc *stats_doc(Arena *a, const RunResult *res, const StatsView *v, RunFormat fmt) {
+  Doc *d = doc_map(a);
+  doc_put(a, d, "device", doc_str(a, res->device));
+  if (res->nreplicas * res->npartitions > 1) { /* one report per device */
+    doc_put(a, d, "replica", doc_int(a, res->replica_id));
+    doc_put(a, d, "partition", doc_int(a, res->partition_id));
+  }
+  const struct { const char *key; int64_t v; } counters[] = {
+      {"run_time_ns", res->wall_ns},          {"eval_ns", res->eval_ns},
+      {"repeat", res->repeat},                {"eval_median_ns", res->eval_median_ns},
+      {"eval_first_ns", res->eval_first_ns},  {"eval_cpu_ns", res->eval_cpu_ns},
+      {"instructions_executed", res->instructions_executed},
+      {"while_iterations", res->while_iterations}};
+  for (size_t i = 0; i < sizeof counters / sizeof *counters; i++)
+    doc_put(a, d, counters[i].key, doc_int(a, counters[i].v));
+  Doc *spaces = doc_newline(doc_put(a, d, "memory_spaces", doc_seq(a)));
+  for (int i = 0; i < res->mem.nspaces; i++) {
+    const MemSpace *s = &res->mem.spaces[i];
+    Doc *m = doc_newline(doc_push(spaces, doc_map(a)));
+    doc_put(a, m, "id", doc_int(a, s->id));
+    doc_put(a, m, "name", doc_str(a, s->name));
+    if (s->capacity != MEM_UNLIMITED) doc_put(a, m, "capacity_bytes", doc_int(a, s->capacity));
+    else if (fmt == RUN_FMT_JSON) doc_put(a, m, "capacity_bytes", doc_null(a));
+    doc_put(a, m, "peak_bytes", doc_int(a, s->peak));
+    doc_put(a, m, "bytes_read", doc_int(a, s->bytes_read));
+    doc_put(a, m, "bytes_written", doc_int(a, s->bytes_written));
+    doc_put(a, m, "bandwidth_bytes_per_s", doc_num(a, s->bandwidth, 0));
+    doc_put(a, m, "configured", doc_bool(a, !s->implicit));
+  }
+  Doc *pad = doc_newline(doc_put(a, d, "padding", doc_map(a)));
+  doc_put(a, pad, "buffers", doc_int(a, res->nbuffers));
+  doc_put(a, pad, "logical_bytes", doc_int(a, res->alloc_logical_bytes));
+  doc_put(a, pad, "physical_bytes", doc_int(a, res->alloc_physical_bytes));
+  doc_put(a, pad, "overhead_percent",
+          doc_num(a, pct(res->alloc_physical_bytes - res->alloc_logical_bytes,
+                         res->alloc_logical_bytes), 2));
+  doc_newline(doc_put(a, d, "layout_conversions", doc_int(a, res->conversions)));
+  for (int pass = 0; pass < 2; pass++) {
+    Doc *top = doc_newline(doc_put(a, d, pass ? "top_by_bytes" : "top_by_time", doc_seq(a)));
+    const RunInstrStat *arr = pass ? v->by_bytes : v->by_time;
+    for (int i = 0; i < v->n && i < TOP_N; i++) {
+      const RunInstrStat *r = &arr[i];
+      Doc *m = doc_newline(doc_push(top, doc_map(a)));
+      doc_put(a, m, "name", doc_str(a, r->instr->name));
+      doc_put(a, m, "opcode", doc_str(a, opcode_name(r->instr->op)));
+      doc_put(a, m, "count", doc_int(a, r->s.count));
+      doc_put(a, m, "time_ns", doc_int(a, r->s.ns));
+      doc_put(a, m, "bytes_read", doc_int(a, r->s.bytes_read));
+      doc_put(a, m, "bytes_written", doc_int(a, r->s.bytes_written));
+    }
+  }
+  return d;
+}
+
+void run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out) {
+  StatsView v;
+  if (!stats_view(res, &v)) return;
+  Arena *a = fmt == RUN_FMT_TEXT ? NULL : arena_new();
+  Doc *d = a ? stats_doc(a, res, &v, fmt) : NULL;
+  if (fmt == RUN_FMT_TEXT) stats_text(res, &v, out);
+  else if (d && fmt == RUN_FMT_YAML) doc_yaml(d, DOC_YAML_PLAIN, out);
+  else if (d) doc_json(d, DOC_JSON_COMPACT, out);
+  arena_free(a);
+  free(v.by_time);
+  free(v.by_bytes);
+}
