@@ -9,17 +9,7 @@
 
 /* --- collecting --- */
 
-static int cmp_time(const void *a, const void *b) {
-  const RunInstrStat *x = a, *y = b;
-  return x->s.ns < y->s.ns ? 1 : x->s.ns > y->s.ns ? -1 : 0;
-}
-
-static int cmp_bytes(const void *a, const void *b) {
-  const RunInstrStat *x = a, *y = b;
-  int64_t bx = x->s.bytes_read + x->s.bytes_written, by = y->s.bytes_read + y->s.bytes_written;
-  return bx < by ? 1 : bx > by ? -1 : 0;
-}
-
+/* Most wasted bytes first. */
 static int cmp_waste(const void *a, const void *b) {
   const RunShapeStat *x = a, *y = b;
   int64_t wx = (x->physical_bytes - x->logical_bytes) * x->allocs;
@@ -78,6 +68,17 @@ static void fmt_time(int64_t ns, char *buf, size_t size) {
 }
 
 enum { TOP_N = 10 };
+
+static int cmp_time(const void *a, const void *b) {
+  const RunInstrStat *x = a, *y = b;
+  return x->s.ns < y->s.ns ? 1 : x->s.ns > y->s.ns ? -1 : 0;
+}
+
+static int cmp_bytes(const void *a, const void *b) {
+  const RunInstrStat *x = a, *y = b;
+  int64_t bx = x->s.bytes_read + x->s.bytes_written, by = y->s.bytes_read + y->s.bytes_written;
+  return bx < by ? 1 : bx > by ? -1 : 0;
+}
 
 typedef struct StatsView {
   RunInstrStat *by_time, *by_bytes;
