@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "base/diag.h"
@@ -31,6 +32,15 @@ typedef struct Str {
   const char *p;
   int64_t n;
 } Str;
+
+/* s spells lit exactly. */
+static inline bool str_is(Str s, const char *lit) {
+  size_t n = strlen(lit);
+  return (size_t)s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
+/* printf arguments for "%.*s": a name in a message, cut at 200 bytes. */
+#define STR_ARG(s) (int)((s).n > 200 ? 200 : (s).n), (s).p
 
 typedef struct IntTok {
   int64_t v;
@@ -65,12 +75,21 @@ typedef struct Vec {
 /* Appends one zeroed element of elem_size; NULL (and an error) if out of
  * memory or the list would exceed INT_MAX elements. */
 void *vec_push(ParseCtx *ctx, Vec *vec, size_t elem_size);
+/* The same in a given arena (ctx->arena for lists the module keeps). */
+void *vec_push_in(ParseCtx *ctx, Arena *arena, Vec *vec, size_t elem_size);
 #define VEC_AT(vec, type, i) (((type *)(vec).v)[i])
 bool vec_push_i64(ParseCtx *ctx, Vec *vec, int64_t x);
+/* The int64_t elements of v copied into arena (NULL if none). */
+int64_t *vec_copy_i64(ParseCtx *ctx, Arena *arena, const Vec *v);
 /* The grammar's lists live in the scratch arena; lists the module keeps
  * (computations, instructions) are grown in the module's arena. */
 bool vec_push_keep(ParseCtx *ctx, Vec *vec, void *p);
 void *scratch_alloc(ParseCtx *ctx, size_t size);
+/* size zeroed bytes in arena; NULL after reporting "out of memory" at off. */
+void *ctx_alloc(ParseCtx *ctx, Arena *arena, size_t size, int64_t off);
+/* Drops the scratch arena's contents (after a top-level instruction or at
+ * a computation's start: the IR has copied what it keeps). */
+void scratch_reset(ParseCtx *ctx);
 bool vec_push_ptr(ParseCtx *ctx, Vec *vec, void *p);
 
 /* ---------------------------------------------------------------------------
