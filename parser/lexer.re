@@ -589,41 +589,6 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         RET(KW_CONSTANT);
       }
 
-      <init> "pred"  { lval->etype = ET_PRED; goto type; }
-      <init> "s1"    { lval->etype = ET_S1; goto type; }
-      <init> "s2"    { lval->etype = ET_S2; goto type; }
-      <init> "s4"    { lval->etype = ET_S4; goto type; }
-      <init> "s8"    { lval->etype = ET_S8; goto type; }
-      <init> "s16"   { lval->etype = ET_S16; goto type; }
-      <init> "s32"   { lval->etype = ET_S32; goto type; }
-      <init> "s64"   { lval->etype = ET_S64; goto type; }
-      <init> "u1"    { lval->etype = ET_U1; goto type; }
-      <init> "u2"    { lval->etype = ET_U2; goto type; }
-      <init> "u4"    { lval->etype = ET_U4; goto type; }
-      <init> "u8"    { lval->etype = ET_U8; goto type; }
-      <init> "u16"   { lval->etype = ET_U16; goto type; }
-      <init> "u32"   { lval->etype = ET_U32; goto type; }
-      <init> "u64"   { lval->etype = ET_U64; goto type; }
-      <init> "f16"   { lval->etype = ET_F16; goto type; }
-      <init> "bf16"  { lval->etype = ET_BF16; goto type; }
-      <init> "f32"   { lval->etype = ET_F32; goto type; }
-      <init> "f64"   { lval->etype = ET_F64; goto type; }
-      <init> "f8e5m2" { lval->etype = ET_F8E5M2; goto type; }
-      <init> "f8e4m3" { lval->etype = ET_F8E4M3; goto type; }
-      <init> "f8e4m3fn" { lval->etype = ET_F8E4M3FN; goto type; }
-      <init> "f8e4m3b11fnuz" { lval->etype = ET_F8E4M3B11FNUZ; goto type; }
-      <init> "f8e3m4" { lval->etype = ET_F8E3M4; goto type; }
-      <init> "f8e5m2fnuz" { lval->etype = ET_F8E5M2FNUZ; goto type; }
-      <init> "f8e4m3fnuz" { lval->etype = ET_F8E4M3FNUZ; goto type; }
-      <init> "f8e8m0fnu" { lval->etype = ET_F8E8M0FNU; goto type; }
-      <init> "f6e2m3fn" { lval->etype = ET_F6E2M3FN; goto type; }
-      <init> "f6e3m2fn" { lval->etype = ET_F6E3M2FN; goto type; }
-      <init> "f4e2m1fn" { lval->etype = ET_F4E2M1FN; goto type; }
-      <init> "c64"   { lval->etype = ET_C64; goto type; }
-      <init> "c128"  { lval->etype = ET_C128; goto type; }
-      <init> "token" { lval->etype = ET_TOKEN; goto type; }
-      <init> "opaque" { lval->etype = ET_OPAQUE; goto type; }
-
       <init> "nan" {
         CLEAR_PENDING();
         lval->num = (Num){.kind = NUM_NAN};
@@ -663,6 +628,12 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
       <init> "b(" { CLEAR_PENDING(); RET(BUFFER_LPAREN); }
       <init> ident {
         CLEAR_PENDING();
+        /* Element type names come from layout/etypes.def, not from here. */
+        EType etype = etype_from_name(tok, (size_t)(cur - tok));
+        if (etype != ET_INVALID) {
+          lval->etype = etype;
+          RET(PRIMITIVE_TYPE);
+        }
         /* The stack frame index sections sit at the top level, between
          * the header and the computations: kept as text, not tokens. */
         if (lx->brace_depth == 0 && lx->sp <= 1 && is_stack_section(tok, cur)) {
@@ -778,8 +749,5 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         return lex_fail(ctx, tok, cur, msg);
       }
     */
-  type:
-    CLEAR_PENDING();
-    RET(PRIMITIVE_TYPE);
   }
 }
