@@ -472,6 +472,12 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
     lx->last_end = lloc->last;
     return RESYNC;
   }
+  if (lx->start_token) {
+    int t = lx->start_token;
+    lx->start_token = 0;
+    lloc->first = lloc->last = 0;
+    return t;
+  }
   if (lx->pending_rawval) {
     lx->pending_rawval = false;
     return lex_raw_value(ctx, lval, lloc);
@@ -636,7 +642,8 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         }
         /* The stack frame index sections sit at the top level, between
          * the header and the computations: kept as text, not tokens. */
-        if (lx->brace_depth == 0 && lx->sp <= 1 && is_stack_section(tok, cur)) {
+        if (lx->brace_depth == 0 && lx->sp <= 1 && lx->stack[0].kind == LX_TOP &&
+            is_stack_section(tok, cur)) {
           lx->cur = skip_stack_index(ctx, tok);
           continue;
         }
@@ -703,7 +710,8 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
           cur = lx->cur;
           RET(RAW);
         }
-        bool layout = lx->last_tok == ']' && layout_follows(lx, cur);
+        bool layout = lx->last_tok == ']' &&
+                      (lx->stack[0].kind == LX_SHAPE || layout_follows(lx, cur));
         if (++lx->nest > LEX_MAX_NESTING)
           return lex_fail(ctx, tok, end, "nesting too deep");
         lx->brace_depth++;

@@ -103,9 +103,16 @@ typedef enum {
 /* Contents of one parenthesised group of a layout suffix. */
 typedef enum { LG_EMPTY, LG_INTS, LG_SPLIT, LG_DLT, LG_SHAPE, LG_TYPE } LayoutGroupKind;
 
+/* An integer with the offset it was written at: minor_to_major entries,
+ * tile sizes and split indices, which diagnostics point at one by one. */
+typedef struct IntAt {
+  int64_t v;
+  int64_t off;
+} IntAt;
+
 typedef struct LayoutGroup {
   LayoutGroupKind kind;
-  Vec ints;        /* LG_INTS (TILE_DIM_COMBINE for '*'); LG_SPLIT: indices */
+  Vec ints;        /* IntAt: LG_INTS (TILE_DIM_COMBINE for '*'); LG_SPLIT: indices */
   int64_t split_dim;
   Shape *shape;    /* LG_SHAPE */
   EType etype;     /* LG_TYPE */
@@ -117,6 +124,16 @@ typedef struct LayoutSuffix {
   Vec groups; /* LayoutGroup */
   int64_t off;
 } LayoutSuffix;
+
+/* A layout as built, with where its parts were written, so that a lone
+ * shape (parse_shape_text) can check them against the shape. */
+typedef struct LayoutTok {
+  Layout layout;
+  int64_t off;       /* the '{' */
+  int64_t *m2m_off;  /* minor_to_major[i] was written at m2m_off[i] */
+  int64_t e_off;     /* E(n)'s number */
+  int64_t *split_off; /* split config i's dimension number */
+} LayoutTok;
 
 /* A dimension of an array shape as written. */
 typedef struct DimTok {
@@ -164,7 +181,8 @@ typedef enum {
   LX_TOP,      /* module header; '{' at depth 0 opens a computation body */
   LX_BODY,     /* computation body: instruction attributes (attrs.def) */
   LX_NESTED,   /* inside a structured value: plain ATTRIBUTE_NAME */
-  LX_FRONTEND  /* frontend_attributes: plain names, values raw {...} */
+  LX_FRONTEND, /* frontend_attributes: plain names, values raw {...} */
+  LX_SHAPE     /* a lone shape (parse_shape_text): every '{' after ']' opens a layout */
 } LexContext;
 
 enum { LEX_MAX_NESTING = 256 };
@@ -188,6 +206,9 @@ typedef struct Lexer {
   int nest; /* all brackets, for LEX_MAX_NESTING */
   int sp;
   LexFrame stack[LEX_MAX_NESTING + 2];
+  /* The grammar's entry token (START_MODULE or START_SHAPE), handed out
+   * before the first real token; 0 once handed out. */
+  int start_token;
   /* Error recovery: skip to the next line and return RESYNC. */
   bool resync;
   int64_t err_tok_start, err_tok_end;
@@ -292,6 +313,11 @@ struct ParseCtx {
   LitBuilder lit;
   /* Header values decoded on the way. */
   Vec header_attrs; /* Attr */
+  /* parse_shape_text: the text is one shape, with no verifier after the
+   * parse, so its layout is checked against it here, each problem at the
+   * token it comes from. */
+  bool lone_shape;
+  Shape *shape_result;
 };
 
 /* Sets up a parse of text (NUL at text[len]); false if out of memory.
@@ -315,11 +341,11 @@ const char *ctx_source_text(ParseCtx *ctx, int64_t first, int64_t last);
 
 /* ---------------------------------------------------------------------------
  * Builder entry points called from grammar actions (build.c). */
-Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, Layout *layout,
-                         int64_t layout_off);
+Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, LayoutTok *layout);
 Shape *build_tuple_shape(ParseCtx *ctx, Vec *elems, int64_t off);
 Shape *build_buffer_shape(ParseCtx *ctx, Shape *inner, int64_t off);
-Layout *build_layout(ParseCtx *ctx, Vec *m2m, Vec *suffixes, int64_t off);
+/* m2m: IntAt; colon: the ':' before the suffixes was written. */
+LayoutTok *build_layout(ParseCtx *ctx, Vec *m2m, Vec *suffixes, bool colon, int64_t off);
 LayoutSuffix *build_layout_suffix(ParseCtx *ctx, Str letter, int64_t off, Vec *groups);
 
 void build_header(ParseCtx *ctx, Str name, int64_t off);
@@ -430,6 +456,7 @@ bool vec_push_str(ParseCtx *ctx, Vec *vec, Str s, int64_t off); /* StrTok */
 bool vec_push_range(ParseCtx *ctx, Vec *vec, SliceRange r);
 bool vec_push_wfield(ParseCtx *ctx, Vec *vec, WindowField f);
 bool vec_push_dim(ParseCtx *ctx, Vec *vec, DimTok d);
+bool vec_push_int_at(ParseCtx *ctx, Vec *vec, int64_t v, int64_t off); /* IntAt */
 
 /* Layout pieces. */
 LayoutSuffix *layout_type_suffix(ParseCtx *ctx, LayoutSuffixKind kind, EType t, int64_t off);

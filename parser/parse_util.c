@@ -120,6 +120,9 @@ int64_t *vec_copy_i64(ParseCtx *ctx, Arena *arena, const Vec *v) {
 }
 
 bool vec_push_dim(ParseCtx *ctx, Vec *vec, DimTok d) { PUSH_TYPED(ctx, vec, DimTok, d); }
+bool vec_push_int_at(ParseCtx *ctx, Vec *vec, int64_t v, int64_t off) {
+  PUSH_TYPED(ctx, vec, IntAt, ((IntAt){v, off}));
+}
 
 /* ---------------------------------------------------------------------------
  * Name tables */
