@@ -199,9 +199,10 @@ typedef struct Lexer {
   int last_tok;    /* kind of the previous token (0 at start) */
   int64_t last_end; /* end offset of the previous token */
   /* Context tracking for attribute names and raw values. */
-  uint8_t pending;      /* LexContext the next '{' opens; 0xff = none */
-  bool pending_raw;     /* next '{' starts a raw {...} value */
-  bool pending_rawval;  /* next token is an unknown attribute's value */
+  /* The re2c condition (lexer.re): init, or what the attribute name just
+   * lexed expects next ("to_apply=" a body, "backend_config=" raw
+   * braces, an unknown name a verbatim value). */
+  int cond;
   int brace_depth;
   int nest; /* all brackets, for LEX_MAX_NESTING */
   int sp;
