@@ -15,8 +15,8 @@
 #include "interp/buffers.h"
 #include "layout/layout.h"
 #include "layout/layout_explain.h"
-#include "layout/shape_text.h"
 #include "parser/load.h"
+#include "parser/parser.h"
 
 /* --map draws at most this much; beyond it the map would not be readable. */
 enum { MAP_MAX_ELEMENTS = 4096, MAP_MAX_SLOTS = 16384 };
@@ -488,11 +488,11 @@ static int run_shape(const Options *o) {
   Arena *arena = arena_new();
   if (!arena) return EXIT_RUNTIME;
   int rc = EXIT_OK;
-  Shape *s = NULL;
+  Shape shape = {0}, *s = &shape;
   Error err = {0};
   LayoutPlan plan = {0};
   bool have_plan = false;
-  if (!shape_parse_text(arena, o->shape, strlen(o->shape), &s, &err)) {
+  if (!parse_shape_text(o->shape, strlen(o->shape), arena, s, &err)) {
     rc = diag("<shape>", o->shape, err.offset, err.msg);
     goto done;
   }

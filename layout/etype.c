@@ -29,7 +29,9 @@ ETypeKind etype_kind(EType t) { return info(t)->kind; }
 EType etype_from_name(const char *s, size_t len) {
   for (int t = ET_INVALID + 1; t < ET_TUPLE; t++) {
     const char *n = etype_info[t].name;
-    if (strlen(n) == len && memcmp(n, s, len) == 0) return (EType)t;
+    /* The first byte rules out most names cheaply: the lexer asks about
+     * every identifier. */
+    if (len && n[0] == s[0] && strlen(n) == len && memcmp(n, s, len) == 0) return (EType)t;
   }
   return ET_INVALID;
 }

@@ -8,36 +8,15 @@
 #include "parser/parse_internal.h"
 #include "parser/grammar.tab.h"
 
-#define STR_ARG(s) (int)((s).n > 200 ? 200 : (s).n), (s).p
-
-static bool str_is(Str s, const char *lit) {
-  size_t n = strlen(lit);
-  return (size_t)s.n == n && memcmp(s.p, lit, n) == 0;
-}
-
-static int64_t *copy_i64(ParseCtx *ctx, const Vec *v) {
-  if (v->n == 0) return NULL;
-  int64_t *out = arena_alloc_array(ctx->arena, (size_t)v->n, sizeof *out);
-  if (!out) {
-    parse_oom(ctx, -1);
-    return NULL;
-  }
-  memcpy(out, v->v, (size_t)v->n * sizeof *out);
-  return out;
-}
-
 static IntList int_list_of(ParseCtx *ctx, const Vec *v) {
-  return (IntList){v->n, copy_i64(ctx, v)};
+  return (IntList){v->n, vec_copy_i64(ctx, ctx->arena, v)};
 }
 
 /* The Attr itself is transient (make_instr copies it into the module);
  * everything it points to lives in the module's arena. */
 Attr *attr_new(ParseCtx *ctx, const AttrTok *name, AttrValueKind kind) {
-  Attr *a = arena_alloc(ctx->scratch, sizeof *a);
-  if (!a) {
-    parse_oom(ctx, name->off);
-    return NULL;
-  }
+  Attr *a = ctx_alloc(ctx, ctx->scratch, sizeof *a, name->off);
+  if (!a) return NULL;
   a->key = name->key;
   a->name = ctx_strdup(ctx, name->name);
   a->kind = kind;

@@ -4,6 +4,10 @@
  * operands, attributes, shapes and layouts, literals, then the structured
  * attribute values (window, sharding, metadata, ...).
  *
+ * Two entries: the lexer's first token says whether the text is a module
+ * (parse_module) or one shape on its own (parse_shape_text, hlolayout's
+ * SHAPE): the shape rules are the same for both.
+ *
  * Actions are thin: they call the builder (build*.c), which owns name
  * resolution, IR construction and XLA's parse-time checks.  All semantic
  * values live in the module's arena, so no %destructor is needed: when a
@@ -85,7 +89,7 @@ static void hloyyerror(const HLOYYLTYPE *loc, ParseCtx *ctx, const char *msg);
   Vec vec;
   IntListsTok lists;
   Shape *shape;
-  Layout *layout;
+  LayoutTok *layout;
   LayoutSuffix *suffix;
   LayoutGroup *group;
   DimTok dim;
@@ -124,6 +128,8 @@ static void hloyyerror(const HLOYYLTYPE *loc, ParseCtx *ctx, const char *msg);
 %token LAYOUT_LBRACE "'{' of a layout"
 %token RESYNC "next line"
 %token IOTA_T "T" /* the transpose of an iota list: "<=[2,2]T(1,0)" */
+/* The first token, which says what the text is (parse_run sets it). */
+%token START_MODULE "start of a module" START_SHAPE "start of a shape"
 
 /* Attribute names ("name=" with the '='), one kind per value syntax. */
 %token <attr> ATTRIBUTE_NAME "attribute name"
@@ -156,7 +162,7 @@ static void hloyyerror(const HLOYYLTYPE *loc, ParseCtx *ctx, const char *msg);
 %type <vec> shapes_opt shapes dims_opt dims bools_opt bools idents_opt idents
 %type <vec> slice_ranges_opt slice_ranges window_fields_opt window_fields
 %type <vec> comp_names_opt comp_names instr_names_opt instr_names iota_perm_opt
-%type <vec> layout_suffixes suffix_part suffix_groups groups tdims
+%type <vec> layout_suffixes suffix_part suffix_groups groups tdims ints_at_opt ints_at
 %type <vec> stat_fields
 %type <lists> int_lists int_list_seq
 %type <attrp> attribute
@@ -179,8 +185,10 @@ static void hloyyerror(const HLOYYLTYPE *loc, ParseCtx *ctx, const char *msg);
  * Module (3.1)
  * ======================================================================== */
 
+/* A module (parse_module), or one shape on its own (parse_shape_text). */
 input
-  : header_opt computations
+  : START_MODULE header_opt computations
+  | START_SHAPE shape                   { ctx->shape_result = $2; }
   ;
 
 header_opt
@@ -715,7 +723,7 @@ shape_index
 
 shape
   : PRIMITIVE_TYPE '[' dims_opt ']' layout_opt
-                                        { $$ = build_array_shape(ctx, $1, @1.first, &$3, $5, @5.first); }
+                                        { $$ = build_array_shape(ctx, $1, @1.first, &$3, $5); }
   | '(' shapes_opt ')'                  { $$ = build_tuple_shape(ctx, &$2, @1.first); }
   | "b(" shape ')'                      { $$ = build_buffer_shape(ctx, $2, @1.first); }
   ;
@@ -754,8 +762,19 @@ layout_opt
 
 /* {1,0:T(8,128)(2,1)E(4)S(1)} */
 layout
-  : LAYOUT_LBRACE ints_opt suffix_part '}'
-                                        { $$ = build_layout(ctx, &$2, &$3, @1.first); }
+  : LAYOUT_LBRACE ints_at_opt suffix_part '}'
+                                        { $$ = build_layout(ctx, &$2, &$3, @3.first < @3.last, @1.first); }
+  ;
+
+/* Integers whose offsets diagnostics need: minor_to_major, split indices. */
+ints_at_opt
+  : %empty                              { $$ = (Vec){0}; }
+  | ints_at
+  ;
+
+ints_at
+  : INT                                 { $$ = (Vec){0}; vec_push_int_at(ctx, &$$, $1.v, @1.first); }
+  | ints_at ',' INT                     { $$ = $1; vec_push_int_at(ctx, &$$, $3.v, @3.first); }
   ;
 
 suffix_part
@@ -788,15 +807,15 @@ groups
 group
   : '(' ')'                             { $$ = layout_group(ctx, LG_EMPTY, NULL, 0, @1.first); }
   | '(' tdims ')'                       { $$ = layout_group(ctx, LG_INTS, &$2, 0, @1.first); }
-  | '(' INT ':' ints_opt ')'            { $$ = layout_group(ctx, LG_SPLIT, &$4, $2.v, @1.first); }
+  | '(' INT ':' ints_at_opt ')'         { $$ = layout_group(ctx, LG_SPLIT, &$4, $2.v, @2.first); }
   | '(' dlts ')'                        { $$ = layout_group(ctx, LG_DLT, NULL, 0, @1.first); }
   ;
 
 tdims
-  : INT                                 { $$ = (Vec){0}; PUSH_I64($$, $1.v); }
-  | '*'                                 { $$ = (Vec){0}; PUSH_I64($$, TILE_DIM_COMBINE); }
-  | tdims ',' INT                       { $$ = $1; PUSH_I64($$, $3.v); }
-  | tdims ',' '*'                       { $$ = $1; PUSH_I64($$, TILE_DIM_COMBINE); }
+  : INT                                 { $$ = (Vec){0}; vec_push_int_at(ctx, &$$, $1.v, @1.first); }
+  | '*'                                 { $$ = (Vec){0}; vec_push_int_at(ctx, &$$, TILE_DIM_COMBINE, @1.first); }
+  | tdims ',' INT                       { $$ = $1; vec_push_int_at(ctx, &$$, $3.v, @3.first); }
+  | tdims ',' '*'                       { $$ = $1; vec_push_int_at(ctx, &$$, TILE_DIM_COMBINE, @3.first); }
   ;
 
 /* D(D, C+, S~): dim level types, parsed and checked, then dropped as XLA does. */
@@ -892,4 +911,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, ParseCtx *ctx) {
   return 0;
 }
 
-int parse_run(ParseCtx *ctx) { return yyparse(ctx); }
+int parse_run(ParseCtx *ctx) {
+  ctx->lx.start_token = ctx->lone_shape ? START_SHAPE : START_MODULE;
+  return yyparse(ctx);
+}

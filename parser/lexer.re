@@ -17,7 +17,11 @@
  * one token kind per value syntax (A_INT_LIST, A_WINDOW, ...) so the grammar
  * can parse each value; unknown names come out as A_UNKNOWN and their value
  * is taken verbatim (balanced brackets) as one RAW token, which is how the
- * parser keeps attributes it does not know.
+ * parser keeps attributes it does not know.  What a name expects next is
+ * the lexer's re2c condition (opens_body, raw_braces, raw_value, ...: see
+ * below); the brace contexts it opens are the stack.  The parser picks the
+ * start: a module, or a lone shape (LX_SHAPE, where every '{' after ']' is
+ * a layout).
  *
  * Line and column are never tracked here: tokens carry byte offsets and a
  * diagnostic computes line:col only when it is rendered. */
@@ -34,14 +38,21 @@
 typedef HLOYYSTYPE YYSTYPE;
 typedef HLOYYLTYPE YYLTYPE;
 
-enum { PENDING_NONE = 0xff };
+/* The re2c conditions (yycinit, yycopens_body, ...), kept in lx->cond.
+ * Besides init, each says what an attribute name just lexed expects next
+ * (blanks and comments between do not count):
+ *   opens_body, opens_nested, opens_frontend - a '{' opens that LexContext;
+ *   raw_braces - a '{' starts a raw {...} value, kept verbatim;
+ *   raw_value  - the value of an unknown attribute, kept verbatim.
+ * Any other token ends the expectation and is lexed in init. */
+/*!types:re2c*/
 
 void lex_init(Lexer *lx, const char *src, size_t len) {
   memset(lx, 0, sizeof *lx);
   lx->src = src;
   lx->len = len;
   lx->cur = src;
-  lx->pending = PENDING_NONE;
+  lx->cond = yycinit;
   lx->stack[0].kind = LX_TOP;
   lx->stack[0].brace_depth = 0;
   lx->sp = 1;
@@ -99,8 +110,7 @@ static void lex_do_resync(Lexer *lx) {
   while (lx->sp > 1 && lx->stack[lx->sp - 1].kind != LX_BODY) lx->sp--;
   lx->brace_depth = lx->stack[lx->sp - 1].brace_depth;
   lx->nest = lx->brace_depth;
-  lx->pending = PENDING_NONE;
-  lx->pending_raw = lx->pending_rawval = false;
+  lx->cond = yycinit;
 }
 
 /* ---- stack frame index ------------------------------------------------------
@@ -254,23 +264,20 @@ static int lex_attribute_name(ParseCtx *ctx, Str name, YYSTYPE *lval, int64_t of
     break;
   }
   case LX_FRONTEND:
-    lx->pending_raw = true;
+    lx->cond = yycraw_braces;
     return ATTRIBUTE_NAME;
   default:
     return ATTRIBUTE_NAME;
   }
   switch (tok) {
   case A_SHARDING:
-    if (sharding_is_named(lx, name.p + name.n + 1))
-      lx->pending_raw = true;
-    else
-      lx->pending = LX_NESTED;
+    lx->cond = sharding_is_named(lx, name.p + name.n + 1) ? yycraw_braces : yycopens_nested;
     break;
-  case A_COMPUTATION: lx->pending = LX_BODY; break;
-  case A_FRONTEND: lx->pending = LX_FRONTEND; break;
-  case A_STRING_OR_RAW: lx->pending_raw = true; break;
-  case A_UNKNOWN: lx->pending_rawval = true; break;
-  default: lx->pending = LX_NESTED; break;
+  case A_COMPUTATION: lx->cond = yycopens_body; break;
+  case A_FRONTEND: lx->cond = yycopens_frontend; break;
+  case A_STRING_OR_RAW: lx->cond = yycraw_braces; break;
+  case A_UNKNOWN: lx->cond = yycraw_value; break;
+  default: lx->cond = yycopens_nested; break;
   }
   return tok;
 }
@@ -449,14 +456,15 @@ static bool layout_follows(const Lexer *lx, const char *p) {
     return (kind);                                 \
   } while (0)
 
-/* The token ends the "next token" window of a pending mode. */
-#define CLEAR_PENDING()                            \
-  do {                                             \
-    lx->pending = PENDING_NONE;                    \
-    lx->pending_raw = false;                       \
-  } while (0)
-
-/*!types:re2c*/
+/* The brace context a '{' opens in condition cond, else -1. */
+static int context_opened(int cond) {
+  switch (cond) {
+  case yycopens_body: return LX_BODY;
+  case yycopens_nested: return LX_NESTED;
+  case yycopens_frontend: return LX_FRONTEND;
+  default: return -1;
+  }
+}
 
 int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
   Lexer *lx = &ctx->lx;
@@ -472,11 +480,12 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
     lx->last_end = lloc->last;
     return RESYNC;
   }
-  if (lx->pending_rawval) {
-    lx->pending_rawval = false;
-    return lex_raw_value(ctx, lval, lloc);
+  if (lx->start_token) {
+    int t = lx->start_token;
+    lx->start_token = 0;
+    lloc->first = lloc->last = 0;
+    return t;
   }
-  int cond = yycinit;
   const char *end = lx->src + lx->len;
   for (;;) {
     const char *tok = lx->cur;
@@ -492,9 +501,9 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
       re2c:define:YYRESTORE = "cur = mar;";
       re2c:api:style = free-form;
       re2c:yyfill:enable = 0;
-      re2c:define:YYGETCONDITION = "cond";
+      re2c:define:YYGETCONDITION = "lx->cond";
       re2c:define:YYGETCONDITION:naked = 1;
-      re2c:define:YYSETCONDITION = "cond = @@;";
+      re2c:define:YYSETCONDITION = "lx->cond = @@;";
       re2c:define:YYSETCONDITION:naked = 1;
 
       digit  = [0-9];
@@ -524,9 +533,15 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         }
         return lex_fail(ctx, tok, cur, "NUL byte in input");
       }
-      <init> [ \t\r\n]+ { lx->cur = cur; continue; }
-      <init> "//" [^\n\r\x00]* { lx->cur = cur; continue; }
-      <init> "/*" {
+      <init, opens_body, opens_nested, opens_frontend, raw_braces> [ \t\r\n]+ {
+        lx->cur = cur;
+        continue;
+      }
+      <init, opens_body, opens_nested, opens_frontend, raw_braces> "//" [^\n\r\x00]* {
+        lx->cur = cur;
+        continue;
+      }
+      <init, opens_body, opens_nested, opens_frontend, raw_braces> "/*" {
         /* Comments do not nest; an unterminated one is an error at its start. */
         const char *p = cur;
         for (;;) {
@@ -548,89 +563,48 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
       }
 
       <init> ident ":" {
-        CLEAR_PENDING();
         lval->str.p = tok;
         lval->str.n = (int64_t)(cur - tok - 1);
         RET(NAME_COLON);
       }
       <init> ident "=" {
-        CLEAR_PENDING();
         Str name = {tok, (int64_t)(cur - tok - 1)};
         int t = lex_attribute_name(ctx, name, lval, off_of(lx, tok));
         RET(t);
       }
       <init> "%" ident {
-        CLEAR_PENDING();
         lval->str.p = tok + 1;
         lval->str.n = (int64_t)(cur - tok - 1);
         RET(NAME);
       }
       <init> "%" { return lex_fail(ctx, tok, cur, "expects a name after '%'"); }
 
-      <init> "true"      { CLEAR_PENDING(); RET(KW_TRUE); }
-      <init> "false"     { CLEAR_PENDING(); RET(KW_FALSE); }
-      <init> "inf"       { CLEAR_PENDING(); RET(KW_INF); }
-      <init> "HloModule" { CLEAR_PENDING(); RET(KW_HLOMODULE); }
-      <init> "ENTRY"     { CLEAR_PENDING(); RET(KW_ENTRY); }
-      <init> "ROOT"      { CLEAR_PENDING(); RET(KW_ROOT); }
-      <init> "maximal"   { CLEAR_PENDING(); RET(KW_MAXIMAL); }
-      <init> "replicated" { CLEAR_PENDING(); RET(KW_REPLICATED); }
-      <init> "manual"    { CLEAR_PENDING(); RET(KW_MANUAL); }
-      <init> "last_tile_dim_replicate" { CLEAR_PENDING(); RET(KW_LAST_TILE_DIM_REPLICATE); }
-      <init> "shard_as"  { CLEAR_PENDING(); RET(KW_SHARD_AS); }
-      <init> "shard_like" { CLEAR_PENDING(); RET(KW_SHARD_LIKE); }
-      <init> "unknown"   { CLEAR_PENDING(); RET(KW_UNKNOWN); }
+      <init> "true"      { RET(KW_TRUE); }
+      <init> "false"     { RET(KW_FALSE); }
+      <init> "inf"       { RET(KW_INF); }
+      <init> "HloModule" { RET(KW_HLOMODULE); }
+      <init> "ENTRY"     { RET(KW_ENTRY); }
+      <init> "ROOT"      { RET(KW_ROOT); }
+      <init> "maximal"   { RET(KW_MAXIMAL); }
+      <init> "replicated" { RET(KW_REPLICATED); }
+      <init> "manual"    { RET(KW_MANUAL); }
+      <init> "last_tile_dim_replicate" { RET(KW_LAST_TILE_DIM_REPLICATE); }
+      <init> "shard_as"  { RET(KW_SHARD_AS); }
+      <init> "shard_like" { RET(KW_SHARD_LIKE); }
+      <init> "unknown"   { RET(KW_UNKNOWN); }
       /* Not an XLA keyword: a token of its own so that the grammar can parse
        * the literal operand of constant(...); it is still usable as a name. */
       <init> "constant"  {
-        CLEAR_PENDING();
         lval->str.p = tok;
         lval->str.n = (int64_t)(cur - tok);
         RET(KW_CONSTANT);
       }
 
-      <init> "pred"  { lval->etype = ET_PRED; goto type; }
-      <init> "s1"    { lval->etype = ET_S1; goto type; }
-      <init> "s2"    { lval->etype = ET_S2; goto type; }
-      <init> "s4"    { lval->etype = ET_S4; goto type; }
-      <init> "s8"    { lval->etype = ET_S8; goto type; }
-      <init> "s16"   { lval->etype = ET_S16; goto type; }
-      <init> "s32"   { lval->etype = ET_S32; goto type; }
-      <init> "s64"   { lval->etype = ET_S64; goto type; }
-      <init> "u1"    { lval->etype = ET_U1; goto type; }
-      <init> "u2"    { lval->etype = ET_U2; goto type; }
-      <init> "u4"    { lval->etype = ET_U4; goto type; }
-      <init> "u8"    { lval->etype = ET_U8; goto type; }
-      <init> "u16"   { lval->etype = ET_U16; goto type; }
-      <init> "u32"   { lval->etype = ET_U32; goto type; }
-      <init> "u64"   { lval->etype = ET_U64; goto type; }
-      <init> "f16"   { lval->etype = ET_F16; goto type; }
-      <init> "bf16"  { lval->etype = ET_BF16; goto type; }
-      <init> "f32"   { lval->etype = ET_F32; goto type; }
-      <init> "f64"   { lval->etype = ET_F64; goto type; }
-      <init> "f8e5m2" { lval->etype = ET_F8E5M2; goto type; }
-      <init> "f8e4m3" { lval->etype = ET_F8E4M3; goto type; }
-      <init> "f8e4m3fn" { lval->etype = ET_F8E4M3FN; goto type; }
-      <init> "f8e4m3b11fnuz" { lval->etype = ET_F8E4M3B11FNUZ; goto type; }
-      <init> "f8e3m4" { lval->etype = ET_F8E3M4; goto type; }
-      <init> "f8e5m2fnuz" { lval->etype = ET_F8E5M2FNUZ; goto type; }
-      <init> "f8e4m3fnuz" { lval->etype = ET_F8E4M3FNUZ; goto type; }
-      <init> "f8e8m0fnu" { lval->etype = ET_F8E8M0FNU; goto type; }
-      <init> "f6e2m3fn" { lval->etype = ET_F6E2M3FN; goto type; }
-      <init> "f6e3m2fn" { lval->etype = ET_F6E3M2FN; goto type; }
-      <init> "f4e2m1fn" { lval->etype = ET_F4E2M1FN; goto type; }
-      <init> "c64"   { lval->etype = ET_C64; goto type; }
-      <init> "c128"  { lval->etype = ET_C128; goto type; }
-      <init> "token" { lval->etype = ET_TOKEN; goto type; }
-      <init> "opaque" { lval->etype = ET_OPAQUE; goto type; }
-
       <init> "nan" {
-        CLEAR_PENDING();
         lval->num = (Num){.kind = NUM_NAN};
         RET(DECIMAL);
       }
       <init> "-"? "nan" hexpl {
-        CLEAR_PENDING();
         uint64_t payload;
         if (!lex_nan_payload(tok, cur, &payload))
           return lex_fail(ctx, tok, cur, "NaN payload out of range (1 .. 2^52-1)");
@@ -638,34 +612,36 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         RET(DECIMAL);
       }
       <init> "-nan" {
-        CLEAR_PENDING();
         lval->num = (Num){.kind = NUM_NAN, .neg = true};
         RET(DECIMAL);
       }
       <init> "-inf" {
-        CLEAR_PENDING();
         lval->num = (Num){.kind = NUM_INF, .v = -INFINITY};
         RET(DECIMAL);
       }
 
       <init> dimlbl {
-        CLEAR_PENDING();
         lval->str.p = tok;
         lval->str.n = (int64_t)(cur - tok);
         RET(DIM_LABELS);
       }
       <init> sparse {
-        CLEAR_PENDING();
         lval->str.p = tok;
         lval->str.n = (int64_t)(cur - tok);
         RET(SPARSITY_DESC);
       }
-      <init> "b(" { CLEAR_PENDING(); RET(BUFFER_LPAREN); }
+      <init> "b(" { RET(BUFFER_LPAREN); }
       <init> ident {
-        CLEAR_PENDING();
+        /* Element type names come from layout/etypes.def, not from here. */
+        EType etype = etype_from_name(tok, (size_t)(cur - tok));
+        if (etype != ET_INVALID) {
+          lval->etype = etype;
+          RET(PRIMITIVE_TYPE);
+        }
         /* The stack frame index sections sit at the top level, between
          * the header and the computations: kept as text, not tokens. */
-        if (lx->brace_depth == 0 && lx->sp <= 1 && is_stack_section(tok, cur)) {
+        if (lx->brace_depth == 0 && lx->sp <= 1 && lx->stack[0].kind == LX_TOP &&
+            is_stack_section(tok, cur)) {
           lx->cur = skip_stack_index(ctx, tok);
           continue;
         }
@@ -686,7 +662,6 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
       }
 
       <init> udec | sdec {
-        CLEAR_PENDING();
         /* A decimal too large for a double stays NUM_FINITE (with v = inf)
          * so that literals can reject it as XLA does; only "inf" is NUM_INF. */
         double v = lex_strtod(tok, cur);
@@ -694,78 +669,79 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         RET(DECIMAL);
       }
       <init> dxd {
-        CLEAR_PENDING();
         lval->str.p = tok;
         lval->str.n = (int64_t)(cur - tok);
         RET(DXD);
       }
       <init> pad {
-        CLEAR_PENDING();
         lval->str.p = tok;
         lval->str.n = (int64_t)(cur - tok);
         RET(PAD);
       }
       <init> int {
-        CLEAR_PENDING();
         if (!lex_int(tok, cur, &lval->integer))
           return lex_fail(ctx, tok, cur, "integer out of range");
         RET(INT);
       }
 
       <init> string {
-        CLEAR_PENDING();
         lval->str.p = tok;
         lval->str.n = (int64_t)(cur - tok);
         RET(STRING);
       }
       <init> "\"" { return lex_bad_string(ctx, tok); }
 
-      <init> "->"  { CLEAR_PENDING(); RET(ARROW); }
-      <init> "<="  { CLEAR_PENDING(); RET(LEQ); }
-      <init> "..." { CLEAR_PENDING(); RET(ELLIPSIS); }
-      <init> "{" {
-        if (lx->pending_raw) {
-          lx->pending_raw = false;
-          lx->pending = PENDING_NONE;
-          int t = lex_raw_braces(ctx, tok, lval);
-          if (t != RAW) return t;
-          cur = lx->cur;
-          RET(RAW);
-        }
-        bool layout = lx->last_tok == ']' && layout_follows(lx, cur);
+      <init> "->"  { RET(ARROW); }
+      <init> "<="  { RET(LEQ); }
+      <init> "..." { RET(ELLIPSIS); }
+      /* What an attribute name expected did not come: lex it in init. */
+      <opens_body, opens_nested, opens_frontend, raw_braces> * {
+        lx->cond = yycinit;
+        continue;
+      }
+      <raw_value> * {
+        lx->cond = yycinit;
+        return lex_raw_value(ctx, lval, lloc);
+      }
+      <raw_braces> "{" {
+        lx->cond = yycinit;
+        int t = lex_raw_braces(ctx, tok, lval);
+        if (t != RAW) return t;
+        cur = lx->cur;
+        RET(RAW);
+      }
+      <init, opens_body, opens_nested, opens_frontend> "{" {
+        bool layout = lx->last_tok == ']' &&
+                      (lx->stack[0].kind == LX_SHAPE || layout_follows(lx, cur));
         if (++lx->nest > LEX_MAX_NESTING)
           return lex_fail(ctx, tok, end, "nesting too deep");
         lx->brace_depth++;
-        uint8_t open = lx->pending;
-        if (open == PENDING_NONE && lx->stack[lx->sp - 1].kind == LX_TOP && !layout)
-          open = LX_BODY;
-        if (open != PENDING_NONE) {
-          lx->stack[lx->sp].kind = open;
+        int open = context_opened(lx->cond);
+        lx->cond = yycinit;
+        if (open < 0 && lx->stack[lx->sp - 1].kind == LX_TOP && !layout) open = LX_BODY;
+        if (open >= 0) {
+          lx->stack[lx->sp].kind = (uint8_t)open;
           lx->stack[lx->sp].brace_depth = lx->brace_depth;
           lx->sp++;
         }
-        CLEAR_PENDING();
         RET(layout ? LAYOUT_LBRACE : '{');
       }
       <init> "}" {
-        CLEAR_PENDING();
         if (lx->sp > 1 && lx->stack[lx->sp - 1].brace_depth == lx->brace_depth) lx->sp--;
         if (lx->brace_depth > 0) lx->brace_depth--;
         if (lx->nest > 0) lx->nest--;
         RET('}');
       }
       <init> [([] {
-        CLEAR_PENDING();
         if (++lx->nest > LEX_MAX_NESTING)
           return lex_fail(ctx, tok, end, "nesting too deep");
         RET(*tok);
       }
       <init> [)\]] {
-        CLEAR_PENDING();
         if (lx->nest > lx->brace_depth) lx->nest--;
         RET(*tok);
       }
-      <init> [=,:*?#+~] { CLEAR_PENDING(); RET(*tok); }
+      <init> [=,:*?#+~] { RET(*tok); }
 
       <init> "." | ".." { return lex_fail(ctx, tok, cur, "unexpected '.'"); }
       <init> * {
@@ -778,8 +754,5 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         return lex_fail(ctx, tok, cur, msg);
       }
     */
-  type:
-    CLEAR_PENDING();
-    RET(PRIMITIVE_TYPE);
   }
 }

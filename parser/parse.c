@@ -1,9 +1,11 @@
 /* parse_module(): runs the grammar over the text and finishes the module
- * (entry computation, entry layout, defaults). */
+ * (entry computation, entry layout, defaults).  parse_shape_text(): the
+ * same grammar over one shape. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error.h"
 #include "parser/parse_internal.h"
 #include "parser/parser.h"
 #include "parser/grammar.tab.h"
@@ -121,4 +123,36 @@ Module *parse_module(const char *filename, const char *text, size_t len, Diags *
   Module *m = ctx.m;
   parse_ctx_free(&ctx, failed);
   return failed ? NULL : m;
+}
+
+bool parse_shape_text(const char *text, size_t len, Arena *arena, Shape *out, Error *err) {
+  /* The lexer wants a NUL after the text; a NUL inside it is an error. */
+  char *src = arena_alloc(arena, len + 1);
+  if (!src) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  memcpy(src, text, len);
+  Diags diags = {0};
+  ParseCtx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  /* Everything the builder makes goes straight into the caller's arena;
+   * no name tables, no module. */
+  ctx.arena = ctx.scratch = arena;
+  ctx.diags = &diags;
+  ctx.src = src;
+  ctx.len = len;
+  ctx.lone_shape = true;
+  lex_init(&ctx.lx, src, len);
+  ctx.lx.stack[0].kind = LX_SHAPE;
+  int rc = parse_run(&ctx);
+  bool ok = rc == 0 && ctx.nerrors == 0 && ctx.shape_result &&
+            ctx.shape_result->etype != ET_INVALID;
+  if (ok) {
+    *out = *ctx.shape_result;
+  } else if (diags.count > 0) {
+    error_set(err, ctx.oom ? ERR_RUNTIME : ERR_INVALID, diags.items[0].offset, "%s",
+              diags.items[0].msg);
+  } else {
+    error_set(err, ERR_INVALID, (int64_t)len, "syntax error");
+  }
+  diags_free(&diags);
+  return ok;
 }

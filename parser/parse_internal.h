@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "base/diag.h"
@@ -31,6 +32,15 @@ typedef struct Str {
   const char *p;
   int64_t n;
 } Str;
+
+/* s spells lit exactly. */
+static inline bool str_is(Str s, const char *lit) {
+  size_t n = strlen(lit);
+  return (size_t)s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
+/* printf arguments for "%.*s": a name in a message, cut at 200 bytes. */
+#define STR_ARG(s) (int)((s).n > 200 ? 200 : (s).n), (s).p
 
 typedef struct IntTok {
   int64_t v;
@@ -65,12 +75,21 @@ typedef struct Vec {
 /* Appends one zeroed element of elem_size; NULL (and an error) if out of
  * memory or the list would exceed INT_MAX elements. */
 void *vec_push(ParseCtx *ctx, Vec *vec, size_t elem_size);
+/* The same in a given arena (ctx->arena for lists the module keeps). */
+void *vec_push_in(ParseCtx *ctx, Arena *arena, Vec *vec, size_t elem_size);
 #define VEC_AT(vec, type, i) (((type *)(vec).v)[i])
 bool vec_push_i64(ParseCtx *ctx, Vec *vec, int64_t x);
+/* The int64_t elements of v copied into arena (NULL if none). */
+int64_t *vec_copy_i64(ParseCtx *ctx, Arena *arena, const Vec *v);
 /* The grammar's lists live in the scratch arena; lists the module keeps
  * (computations, instructions) are grown in the module's arena. */
 bool vec_push_keep(ParseCtx *ctx, Vec *vec, void *p);
 void *scratch_alloc(ParseCtx *ctx, size_t size);
+/* size zeroed bytes in arena; NULL after reporting "out of memory" at off. */
+void *ctx_alloc(ParseCtx *ctx, Arena *arena, size_t size, int64_t off);
+/* Drops the scratch arena's contents (after a top-level instruction or at
+ * a computation's start: the IR has copied what it keeps). */
+void scratch_reset(ParseCtx *ctx);
 bool vec_push_ptr(ParseCtx *ctx, Vec *vec, void *p);
 
 /* ---------------------------------------------------------------------------
@@ -84,9 +103,16 @@ typedef enum {
 /* Contents of one parenthesised group of a layout suffix. */
 typedef enum { LG_EMPTY, LG_INTS, LG_SPLIT, LG_DLT, LG_SHAPE, LG_TYPE } LayoutGroupKind;
 
+/* An integer with the offset it was written at: minor_to_major entries,
+ * tile sizes and split indices, which diagnostics point at one by one. */
+typedef struct IntAt {
+  int64_t v;
+  int64_t off;
+} IntAt;
+
 typedef struct LayoutGroup {
   LayoutGroupKind kind;
-  Vec ints;        /* LG_INTS (TILE_DIM_COMBINE for '*'); LG_SPLIT: indices */
+  Vec ints;        /* IntAt: LG_INTS (TILE_DIM_COMBINE for '*'); LG_SPLIT: indices */
   int64_t split_dim;
   Shape *shape;    /* LG_SHAPE */
   EType etype;     /* LG_TYPE */
@@ -98,6 +124,16 @@ typedef struct LayoutSuffix {
   Vec groups; /* LayoutGroup */
   int64_t off;
 } LayoutSuffix;
+
+/* A layout as built, with where its parts were written, so that a lone
+ * shape (parse_shape_text) can check them against the shape. */
+typedef struct LayoutTok {
+  Layout layout;
+  int64_t off;       /* the '{' */
+  int64_t *m2m_off;  /* minor_to_major[i] was written at m2m_off[i] */
+  int64_t e_off;     /* E(n)'s number */
+  int64_t *split_off; /* split config i's dimension number */
+} LayoutTok;
 
 /* A dimension of an array shape as written. */
 typedef struct DimTok {
@@ -145,7 +181,8 @@ typedef enum {
   LX_TOP,      /* module header; '{' at depth 0 opens a computation body */
   LX_BODY,     /* computation body: instruction attributes (attrs.def) */
   LX_NESTED,   /* inside a structured value: plain ATTRIBUTE_NAME */
-  LX_FRONTEND  /* frontend_attributes: plain names, values raw {...} */
+  LX_FRONTEND, /* frontend_attributes: plain names, values raw {...} */
+  LX_SHAPE     /* a lone shape (parse_shape_text): every '{' after ']' opens a layout */
 } LexContext;
 
 enum { LEX_MAX_NESTING = 256 };
@@ -162,13 +199,17 @@ typedef struct Lexer {
   int last_tok;    /* kind of the previous token (0 at start) */
   int64_t last_end; /* end offset of the previous token */
   /* Context tracking for attribute names and raw values. */
-  uint8_t pending;      /* LexContext the next '{' opens; 0xff = none */
-  bool pending_raw;     /* next '{' starts a raw {...} value */
-  bool pending_rawval;  /* next token is an unknown attribute's value */
+  /* The re2c condition (lexer.re): init, or what the attribute name just
+   * lexed expects next ("to_apply=" a body, "backend_config=" raw
+   * braces, an unknown name a verbatim value). */
+  int cond;
   int brace_depth;
   int nest; /* all brackets, for LEX_MAX_NESTING */
   int sp;
   LexFrame stack[LEX_MAX_NESTING + 2];
+  /* The grammar's entry token (START_MODULE or START_SHAPE), handed out
+   * before the first real token; 0 once handed out. */
+  int start_token;
   /* Error recovery: skip to the next line and return RESYNC. */
   bool resync;
   int64_t err_tok_start, err_tok_end;
@@ -273,6 +314,11 @@ struct ParseCtx {
   LitBuilder lit;
   /* Header values decoded on the way. */
   Vec header_attrs; /* Attr */
+  /* parse_shape_text: the text is one shape, with no verifier after the
+   * parse, so its layout is checked against it here, each problem at the
+   * token it comes from. */
+  bool lone_shape;
+  Shape *shape_result;
 };
 
 /* Sets up a parse of text (NUL at text[len]); false if out of memory.
@@ -296,11 +342,11 @@ const char *ctx_source_text(ParseCtx *ctx, int64_t first, int64_t last);
 
 /* ---------------------------------------------------------------------------
  * Builder entry points called from grammar actions (build.c). */
-Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, Layout *layout,
-                         int64_t layout_off);
+Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, LayoutTok *layout);
 Shape *build_tuple_shape(ParseCtx *ctx, Vec *elems, int64_t off);
 Shape *build_buffer_shape(ParseCtx *ctx, Shape *inner, int64_t off);
-Layout *build_layout(ParseCtx *ctx, Vec *m2m, Vec *suffixes, int64_t off);
+/* m2m: IntAt; colon: the ':' before the suffixes was written. */
+LayoutTok *build_layout(ParseCtx *ctx, Vec *m2m, Vec *suffixes, bool colon, int64_t off);
 LayoutSuffix *build_layout_suffix(ParseCtx *ctx, Str letter, int64_t off, Vec *groups);
 
 void build_header(ParseCtx *ctx, Str name, int64_t off);
@@ -411,6 +457,7 @@ bool vec_push_str(ParseCtx *ctx, Vec *vec, Str s, int64_t off); /* StrTok */
 bool vec_push_range(ParseCtx *ctx, Vec *vec, SliceRange r);
 bool vec_push_wfield(ParseCtx *ctx, Vec *vec, WindowField f);
 bool vec_push_dim(ParseCtx *ctx, Vec *vec, DimTok d);
+bool vec_push_int_at(ParseCtx *ctx, Vec *vec, int64_t v, int64_t off); /* IntAt */
 
 /* Layout pieces. */
 LayoutSuffix *layout_type_suffix(ParseCtx *ctx, LayoutSuffixKind kind, EType t, int64_t off);

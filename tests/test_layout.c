@@ -3,11 +3,12 @@
  * shapes and layouts.  Expected numbers are derived by hand from the docs
  * (closed formulas written out here), never taken from the engine. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "layout/layout.h"
-#include "layout/shape_text.h"
+#include "parser/parser.h"
 
 static Arena *arena;
 
@@ -17,12 +18,12 @@ static void teardown(void) { arena_free(arena); }
 TestSuite(layout, .init = setup, .fini = teardown);
 
 static LayoutPlan plan_of(const char *text) {
-  Shape *s = NULL;
+  Shape s;
   Error err = {0};
-  bool ok = shape_parse_text(arena, text, strlen(text), &s, &err);
+  bool ok = parse_shape_text(text, strlen(text), arena, &s, &err);
   cr_assert(ok, "parse %s: %s (at %lld)", text, err.msg, (long long)err.offset);
   LayoutPlan p;
-  ok = layout_plan_init(&p, s, &err);
+  ok = layout_plan_init(&p, &s, &err);
   cr_assert(ok, "plan %s: %s", text, err.msg);
   return p;
 }
@@ -269,14 +270,14 @@ Test(layout, later_tile_padding_vs_xla) {
 }
 
 static void expect_plan_error(const char *text, const char *needle) {
-  Shape *s = NULL;
+  Shape s;
   Error err = {0};
-  if (!shape_parse_text(arena, text, strlen(text), &s, &err)) {
+  if (!parse_shape_text(text, strlen(text), arena, &s, &err)) {
     cr_expect(strstr(err.msg, needle), "%s: got '%s'", text, err.msg);
     return;
   }
   LayoutPlan p;
-  cr_expect(!layout_plan_init(&p, s, &err), "%s should fail", text);
+  cr_expect(!layout_plan_init(&p, &s, &err), "%s should fail", text);
   cr_expect(strstr(err.msg, needle), "%s: got '%s'", text, err.msg);
 }
 
@@ -308,6 +309,150 @@ Test(layout, validation_errors) {
   s.layout.tiles = &t;
   cr_expect(!layout_plan_init(&p, &s, &err));
   cr_expect(strstr(err.msg, "positive"), "%s", err.msg);
+}
+
+/* ---------- shape text (parse_shape_text, the module grammar's shape) ---------- */
+
+static Shape shape_ok(const char *text) {
+  Shape s;
+  Error err = {0};
+  cr_assert(parse_shape_text(text, strlen(text), arena, &s, &err), "%s: %s (at %lld)", text,
+            err.msg, (long long)err.offset);
+  return s;
+}
+
+/* Rejected, with a message containing frag, pointing at byte `at`. */
+static void shape_err(const char *text, const char *frag, int64_t at) {
+  Shape s;
+  Error err = {0};
+  cr_assert(!parse_shape_text(text, strlen(text), arena, &s, &err), "%s: accepted", text);
+  cr_expect_eq(err.kind, ERR_INVALID, "%s", text);
+  cr_expect(strstr(err.msg, frag), "%s: got '%s'", text, err.msg);
+  cr_expect_eq(err.offset, at, "%s: '%s' at %lld, want %lld", text, err.msg, (long long)err.offset,
+               (long long)at);
+}
+
+static void expect_m2m(const Shape *s, int n, const int64_t *want) {
+  cr_assert_eq(s->layout.rank, n);
+  for (int i = 0; i < n; i++) cr_expect_eq(s->layout.minor_to_major[i], want[i], "m2m[%d]", i);
+}
+
+Test(layout, shape_text_arrays_and_defaults) {
+  Shape s = shape_ok("f32[3,5]");
+  cr_expect_eq(s.etype, ET_F32);
+  cr_assert_eq(s.rank, 2);
+  cr_expect(s.dims[0] == 3 && s.dims[1] == 5);
+  expect_m2m(&s, 2, (int64_t[]){1, 0}); /* the default layout */
+  cr_expect_eq(s.layout.tail_padding_alignment, 1);
+  s = shape_ok(" f32 [ 3 , 5 ] { 0 , 1 } ");
+  expect_m2m(&s, 2, (int64_t[]){0, 1});
+  s = shape_ok("f32[]");
+  cr_expect_eq(s.rank, 0);
+  s = shape_ok("f32[0,3]{0,1}");
+  cr_expect(s.dims[0] == 0 && s.dims[1] == 3);
+  s = shape_ok("f32[<=4,?]");
+  cr_assert_not_null(s.dynamic);
+  cr_expect(s.dynamic[0] && s.dynamic[1]);
+  cr_expect_eq(s.dims[0], 4);
+  cr_expect_eq(s.dims[1], SHAPE_DIM_UNBOUNDED);
+  s = shape_ok("token[]");
+  cr_expect_eq(s.etype, ET_TOKEN);
+  /* The text need not end in a NUL: only len bytes are read. */
+  Error err = {0};
+  cr_assert(parse_shape_text("s8[7]junk", 5, arena, &s, &err), "%s", err.msg);
+  cr_expect(s.etype == ET_S8 && s.dims[0] == 7);
+}
+
+Test(layout, shape_text_every_element_type) {
+  for (int t = ET_INVALID + 1; t < ET_TUPLE; t++) {
+    char text[64];
+    bool no_dims = t == ET_TOKEN || t == ET_OPAQUE;
+    snprintf(text, sizeof text, "%s[%s]", etype_name((EType)t), no_dims ? "" : "2");
+    Shape s = shape_ok(text);
+    cr_expect_eq(s.etype, (EType)t, "%s", text);
+    cr_expect_eq(s.rank, no_dims ? 0 : 1, "%s", text);
+  }
+}
+
+Test(layout, shape_text_tuples_and_buffers) {
+  Shape s = shape_ok("(f32[3], s32[])");
+  cr_expect_eq(s.etype, ET_TUPLE);
+  cr_assert_eq(s.ntuple, 2);
+  cr_expect(s.tuple[0].etype == ET_F32 && s.tuple[1].etype == ET_S32);
+  s = shape_ok("()");
+  cr_expect(s.etype == ET_TUPLE && s.ntuple == 0);
+  s = shape_ok("((f32[1]{0}), pred[])");
+  cr_assert_eq(s.ntuple, 2);
+  cr_expect(s.tuple[0].etype == ET_TUPLE && s.tuple[0].ntuple == 1);
+  s = shape_ok("b(f32[4])");
+  cr_expect(s.etype == ET_BUFFER && s.ntuple == 1 && s.tuple[0].dims[0] == 4);
+}
+
+Test(layout, shape_text_every_suffix) {
+  Shape s = shape_ok("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}");
+  expect_m2m(&s, 4, (int64_t[]){3, 2, 0, 1});
+  cr_assert_eq(s.layout.ntiles, 2);
+  cr_expect(s.layout.tiles[0].rank == 2 && s.layout.tiles[0].dims[1] == 128);
+  cr_expect(s.layout.tiles[1].dims[0] == 2 && s.layout.tiles[1].dims[1] == 1);
+  cr_expect_eq(s.layout.memory_space, 1);
+  s = shape_ok("f32[2,3,4]{2,1,0:T(*,2,2)}");
+  cr_expect_eq(s.layout.tiles[0].dims[0], TILE_DIM_COMBINE);
+  s = shape_ok("s4[8]{0:E(4)}");
+  cr_expect_eq(s.layout.element_size_bits, 4);
+  s = shape_ok("f32[8]{0:D(C+~)L(32)#(u16)*(u32)E(32)S(2)M(8)}");
+  cr_expect_eq(s.layout.tail_padding_alignment, 32);
+  cr_expect_eq(s.layout.index_type, ET_U16);
+  cr_expect_eq(s.layout.pointer_type, ET_U32);
+  cr_expect_eq(s.layout.element_size_bits, 32);
+  cr_expect_eq(s.layout.memory_space, 2);
+  cr_expect_eq(s.layout.dynamic_metadata_bytes, 8);
+  /* SC(d:...): physical dimension d of {1,0} is logical dimension
+   * m2m[rank-1-d]: SC(0:..) splits the 8, SC(1:..) the 16. */
+  s = shape_ok("f32[8,16]{1,0:SC(0:4)(1:2,6)}");
+  cr_assert_eq(s.layout.nsplits, 2);
+  cr_expect(s.layout.splits[0].dimension == 0 && s.layout.splits[0].indices[0] == 4);
+  cr_expect(s.layout.splits[1].nindices == 2 && s.layout.splits[1].indices[1] == 6);
+  s = shape_ok("f32[]{:S(1)}");
+  cr_expect_eq(s.layout.memory_space, 1);
+}
+
+Test(layout, shape_text_errors_point_at_their_token) {
+  shape_err("", "unexpected end of file", 0);
+  shape_err("f32[3;5]", "unexpected character ';'", 5);
+  shape_err("f32[3] x", "unexpected identifier", 7);
+  shape_err("f32[3,5]{1,0", "unexpected end of file", 12);
+  shape_err("f33[3]", "unknown element type 'f33'", 0);
+  shape_err("f32[-1]", "dimension size must be non-negative", 4);
+  shape_err("token[3]", "token shapes have no dimensions", 0);
+  shape_err("token[]{:S(1)}", "token has no layout", 7);
+  shape_err("f32[3]{}", "'{}' is not a layout", 6);
+  shape_err("f32[3,5]{1,1}", "dimension 1 appears twice in minor_to_major", 11);
+  shape_err("f32[3,5]{2,0}", "entry 2 is not a dimension of this rank-2 shape", 9);
+  shape_err("f32[3,5]{0:T(2,2)}", "1 minor_to_major entry, but the shape has rank 2", 8);
+  shape_err("f32[3,5]{1,0:T(2,*)}", "'*' ends the tile", 17);
+  shape_err("f32[3,5]{1,0:T(2,0)}", "tile size 0 is invalid", 17);
+  shape_err("f32[3,5]{1,0:T(-2,2)}", "tile size -2 is invalid", 15);
+  shape_err("s4[8]{0:E(3)}", "E(3) is too small for s4", 10);
+  shape_err("s8[8]{0:E(12)}", "E(12) is not a sensible element size", 10);
+  shape_err("f32[3,5]{1,0:S(1)T(2,2)}", "'T' must come before 'S'", 17);
+  shape_err("f32[16]{0:S(1)S(1)}", "layout suffix 'S' appears twice", 14);
+  shape_err("f32[3]{0:D(X)}", "unknown dimension level type 'X'", 11);
+  shape_err("f32[3]{0:Q(1)}", "unknown layout suffix 'Q'", 9);
+  shape_err("f32[16]{0:#(s16)}", "must name an unsigned integer type", 10);
+  shape_err("f32[8]{0:T(4)P(f32[8]{0})}", "physical shape P(...), but the array is not sparse", 13);
+  shape_err("f32[8,16]{1,0:SC(0:4,2)}", "split index 2 must be increasing", 17);
+  shape_err("f32[8,16]{1,0:SC(1:2)(0:4)}", "increasing dimensions", 22);
+  shape_err("f32[8,16]{1,0:SC(2:4)}", "physical dimension 2 of a rank-2 shape", 17);
+  shape_err("f32[4294967296,4294967296]", "the number of elements overflows int64", 15);
+  char many[256] = "f32[";
+  for (int i = 0; i < SHAPE_MAX_RANK + 1; i++) strcat(many, i ? ",1" : "1");
+  strcat(many, "]");
+  shape_err(many, "too many dimensions: at most 64 are supported", 4 + 2 * SHAPE_MAX_RANK);
+  /* A NUL inside the text is an error, not its end. */
+  Shape s;
+  Error err = {0};
+  cr_expect(!parse_shape_text("f32[3]\0", 7, arena, &s, &err));
+  cr_expect(strstr(err.msg, "NUL byte"), "%s", err.msg);
 }
 
 /* ---------- property tests ---------- */

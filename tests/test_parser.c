@@ -528,12 +528,12 @@ Test(parser, layouts_with_every_suffix) {
   cr_expect(l->splits[0].nindices == 2 && l->splits[0].indices[1] == 7);
   cr_expect_eq(l->splits[1].nindices, 0);
   cr_expect_eq(l->dynamic_metadata_bytes, 16);
-  parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[4]{0:S(1)T(2)} parameter(0)\n}\n", "out of order");
-  parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[4]{0:E(4)E(4)} parameter(0)\n}\n", "given twice");
+  parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[4]{0:S(1)T(2)} parameter(0)\n}\n", "must come before 'S'");
+  parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[4]{0:E(4)E(4)} parameter(0)\n}\n", "appears twice");
   parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[4]{0:P(f32[4])} parameter(0)\n}\n", "physical shape");
-  parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[4]{0:D(Z)} parameter(0)\n}\n", "dim level type");
+  parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[4]{0:D(Z)} parameter(0)\n}\n", "dimension level type");
   parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[4]{0:#(s16)} parameter(0)\n}\n", "unsigned");
-  parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[4]{0:T(-2)} parameter(0)\n}\n", "negative");
+  parse_fails("HloModule m\nENTRY e {\n ROOT p = f32[4]{0:T(-2)} parameter(0)\n}\n", "tile size -2 is invalid");
 }
 
 /* ---- async ---- */

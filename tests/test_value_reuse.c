@@ -11,7 +11,6 @@
 
 #include "interp/eval.h"
 #include "interp/run.h"
-#include "layout/shape_text.h"
 #include "tests/value_fixture.h"
 #include "parser/parser.h"
 

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "interp/value_scan.h"
-#include "layout/shape_text.h"
 #include "tests/value_fixture.h"
 
 TestSuite(value_scan, .init = value_setup, .fini = value_teardown);

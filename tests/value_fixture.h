@@ -8,16 +8,16 @@
 #include <string.h>
 
 #include "interp/value.h"
-#include "layout/shape_text.h"
+#include "parser/parser.h"
 
 static Arena *A;
 static MemSystem mem;
 static ValueCtx vc;
 
 static Shape *sh(const char *text) {
-  Shape *s = NULL;
+  Shape *s = arena_alloc(A, sizeof *s);
   Error err = {0};
-  cr_assert(shape_parse_text(A, text, strlen(text), &s, &err), "shape %s: %s", text, err.msg);
+  cr_assert(parse_shape_text(text, strlen(text), A, s, &err), "shape %s: %s", text, err.msg);
   return s;
 }
 

@@ -1,7 +1,8 @@
 /* Benchmark of layout_convert against memcpy of the same bytes:
  * f32[N,N] default {1,0} -> {1,0:T(8,128)} and back (issue 3 target: >= 40%
  * of memcpy).  Usage: bench_layout [N] [REPEATS]; prints GB/s (bytes copied
- * once per direction) and the ratio to memcpy. */
+ * once per direction) and the ratio to memcpy; then the time to parse the
+ * tiled shape's text (parse_shape_text, hlolayout's SHAPE argument). */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 #include <time.h>
 
 #include "layout/layout.h"
-#include "layout/shape_text.h"
+#include "parser/parser.h"
 
 static double now(void) {
   struct timespec ts;
@@ -18,9 +19,9 @@ static double now(void) {
 }
 
 static void plan_or_die(Arena *a, const char *text, LayoutPlan *p) {
-  Shape *s;
+  Shape s;
   Error err;
-  if (!shape_parse_text(a, text, strlen(text), &s, &err) || !layout_plan_init(p, s, &err)) {
+  if (!parse_shape_text(text, strlen(text), a, &s, &err) || !layout_plan_init(p, &s, &err)) {
     fprintf(stderr, "bench_layout: %s: %s\n", text, err.msg);
     exit(1);
   }
@@ -70,6 +71,17 @@ int main(int argc, char **argv) {
          100.0 * t_memcpy / t_to);
   printf("  {1,0:T(8,128)} -> {1,0}   %7.2f GB/s  %5.1f%% of memcpy\n", gb / t_back,
          100.0 * t_memcpy / t_back);
+  enum { PARSES = 10000 };
+  double t_parse;
+  BEST_OF(t_parse, reps, {
+    Arena *pa = arena_new();
+    for (int i = 0; i < PARSES && pa; i++) {
+      Shape s;
+      if (!parse_shape_text(tiled_text, strlen(tiled_text), pa, &s, &err)) return 1;
+    }
+    arena_free(pa);
+  });
+  printf("  parse \"%s\"  %7.2f us\n", tiled_text, 1e6 * t_parse / PARSES);
   layout_plan_free(&dense);
   layout_plan_free(&tiled);
   arena_free(a);

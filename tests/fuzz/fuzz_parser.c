@@ -1,6 +1,7 @@
 /* libFuzzer target for the HLO text parser (scripts/fuzz-parser.sh builds
- * and runs it).  Any input must give a module or diagnostics: never a
- * crash, a leak, undefined behaviour or a hang. */
+ * and runs it), both entries: a module and a lone shape.  Any input must
+ * give a module or diagnostics: never a crash, a leak, undefined
+ * behaviour or a hang. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(diag_render("fuzz.hlo", text, size, diags.items[i].offset, diags.items[i].msg));
   module_free(m);
   diags_free(&diags);
+  /* The same bytes as hlolayout's SHAPE argument. */
+  Arena *arena = arena_new();
+  if (arena) {
+    Shape shape;
+    Error err;
+    if (!parse_shape_text(text, size, arena, &shape, &err))
+      free(diag_render("<shape>", text, size, err.offset, err.msg));
+    arena_free(arena);
+  }
   free(text);
   return 0;
 }
