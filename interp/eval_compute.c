@@ -1,7 +1,7 @@
-/* Ops whose kernels are the compute kernels: dot, reduce, reduce-window,
- * select-and-scatter here (kernels/k_dot.h, kernels/k_reduce.h); convolution
- * (eval_conv.c), fft (eval_fft.c), cholesky, triangular-solve and batch norm
- * (eval_linalg.c) dispatched from eval_compute.
+/* The evaluators of dot, reduce, reduce-window, select-and-scatter and
+ * stochastic-convert, over the compute kernels (kernels/k_dot.h,
+ * kernels/k_reduce.h); the other compute ops have files of their own
+ * (eval_conv.c, eval_fft.c, eval_linalg.c, eval_gather.c, eval_sort.c...).
  *
  * Reducer computations are recognised when they are a known reduction
  * (root = add/multiply/maximum/minimum/and/or/xor of the two parameters, or a
@@ -10,15 +10,8 @@
  * applied to arrays), never by walking the IR once per element. */
 #include <string.h>
 
-#include "interp/eval_conv.h"
+#include "interp/eval_ops.h"
 #include "interp/eval_packed_nibble.h"
-#include "interp/eval_feed.h"
-#include "interp/eval_fft.h"
-#include "interp/eval_gather.h"
-#include "interp/eval_linalg.h"
-#include "interp/eval_ragged.h"
-#include "interp/eval_rng.h"
-#include "interp/eval_sort.h"
 #include "interp/eval_sparse_dot.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
@@ -126,8 +119,8 @@ static bool dot_product(const KArray *lhs, const KArray *rhs, const void *arg, K
   return k_dot(lhs, rhs, arg, out, err);
 }
 
-static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
-                     Error *err) {
+bool eval_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
+              Error *err) {
   const IntList *lb = eval_attr_ints(in, ATTR_LHS_BATCH_DIMS), *rb = eval_attr_ints(in, ATTR_RHS_BATCH_DIMS);
   const IntList *lc = eval_attr_ints(in, ATTR_LHS_CONTRACTING_DIMS),
                 *rc = eval_attr_ints(in, ATTR_RHS_CONTRACTING_DIMS);
@@ -156,8 +149,9 @@ static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
   return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
-static bool exec_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
-                        Error *err, bool window) {
+/* reduce and reduce-window share everything but the kernel. */
+static bool reduce_op(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
+                      Error *err, bool window) {
   int nvals = in->noperands / 2;
   if (nvals < 1 || in->noperands != 2 * nvals || nvals > 8)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: expected inputs then inits",
@@ -201,8 +195,8 @@ static bool exec_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *r
   return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
-static bool exec_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
-                                    Value **out, Error *err) {
+bool eval_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
+                             Value **out, Error *err) {
   const Computation *sc = eval_attr_comp(in, ATTR_SELECT), *scat = eval_attr_comp(in, ATTR_SCATTER);
   if (!sc || !scat)
     return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs select and scatter",
@@ -263,33 +257,17 @@ static bool stochastic_kernel(const Instr *in, const void *arg, const KArray *in
                               ins[1].data, n, err);
 }
 
-bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                  bool *handled, Error *err) {
-  *handled = true;
-  switch (in->op) {
-  case OP_DOT: return exec_dot(ctx, f, in, rs, out, err);
-  case OP_REDUCE: return exec_reduce(ctx, f, in, rs, out, err, false);
-  case OP_REDUCE_WINDOW: return exec_reduce(ctx, f, in, rs, out, err, true);
-  case OP_SELECT_AND_SCATTER: return exec_select_and_scatter(ctx, f, in, rs, out, err);
-  case OP_CONVOLUTION: return eval_convolution(ctx, f, in, rs, out, err);
-  case OP_RAGGED_DOT: return eval_ragged_dot(ctx, f, in, rs, out, err);
-  case OP_STOCHASTIC_CONVERT:
-    return eval_kernel_op(ctx, f, in, rs, 2, stochastic_kernel, NULL, out, err);
-  case OP_FFT: return eval_fft(ctx, f, in, rs, out, err);
-  case OP_CHOLESKY: return eval_cholesky(ctx, f, in, rs, out, err);
-  case OP_TRIANGULAR_SOLVE: return eval_triangular_solve(ctx, f, in, rs, out, err);
-  case OP_BATCH_NORM_TRAINING:
-  case OP_BATCH_NORM_INFERENCE:
-  case OP_BATCH_NORM_GRAD: return eval_batch_norm(ctx, f, in, rs, out, err);
-  case OP_GATHER: return eval_gather(ctx, f, in, rs, out, err);
-  case OP_SCATTER: return eval_scatter(ctx, f, in, rs, out, err);
-  case OP_SORT: return eval_sort(ctx, f, in, rs, out, err);
-  case OP_TOPK: return eval_topk(ctx, f, in, rs, out, err);
-  case OP_RNG: return eval_rng(ctx, f, in, rs, out, err);
-  case OP_INFEED: return eval_infeed(ctx, f, in, rs, out, err);
-  case OP_OUTFEED: return eval_outfeed(ctx, f, in, rs, out, err);
-  case OP_RNG_BIT_GENERATOR: return eval_rng_bit_generator(ctx, f, in, rs, out, err);
-  case OP_RNG_GET_AND_UPDATE_STATE: return eval_rng_get_and_update_state(ctx, f, in, rs, out, err);
-  default: *handled = false; return false;
-  }
+bool eval_reduce(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                 Error *err) {
+  return reduce_op(ctx, f, in, rs, out, err, false);
+}
+
+bool eval_reduce_window(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                        Error *err) {
+  return reduce_op(ctx, f, in, rs, out, err, true);
+}
+
+bool eval_stochastic_convert(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                             Value **out, Error *err) {
+  return eval_kernel_op(ctx, f, in, rs, 2, stochastic_kernel, NULL, out, err);
 }

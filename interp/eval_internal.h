@@ -16,6 +16,10 @@ typedef struct Frame {
   /* A debugging hook looks at operands after the instruction ran: no
    * result may take over an operand's buffer (eval_can_donate). */
   bool keep_operands;
+  /* The computation's arguments (borrowed; the frame's own array when
+   * take_args), read by parameter. */
+  Value *const *args;
+  int nargs;
 } Frame;
 
 static inline Value *frame_operand(const Frame *f, const Instr *in, int k) {
@@ -26,11 +30,17 @@ static inline Value *frame_operand(const Frame *f, const Instr *in, int k) {
  * operand dies here, is used once by `in`, and nothing else holds it)? */
 bool eval_can_donate(const Frame *f, const Instr *in, int k);
 
-/* Elementwise ops (eval_elementwise.c): unary, binary, compare, select,
- * clamp, convert, bitcast-convert, reduce-precision.  False with
- * *handled == false when the op is not elementwise. */
-bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                      bool *handled, Error *err);
+/* The signature of every evaluator function: the eval column of
+ * parser/opcodes.def names one per op (interp/eval_ops.h), and eval_op
+ * dispatches through that table.  rs is the result shape (the
+ * instruction's, or the mapped one in map mode); *out receives a new
+ * reference.  An error needs no "instruction NAME: " prefix: the run loop
+ * adds it (see prefix_error in eval.c). */
+typedef bool (*EvalFn)(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+                       Error *err);
+
+/* Runs instruction `in` through eval_of[in->op] (eval.c). */
+bool eval_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out, Error *err);
 
 /* Mixed precision (eval_elementwise.c): whether some float operand of `in`
  * has another precision than the one the op computes in; before `in` runs,
@@ -65,10 +75,6 @@ bool eval_group_member(const Instr *in);
  * f->vals; the others live only in block-sized scratch. */
 bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *err);
 
-/* Ops whose kernels live in kernels2 (eval_compute.c): dot, reduce, ... */
-bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                  bool *handled, Error *err);
-
 /* Runs comp with result shapes overridden (map mode) or not (override NULL). */
 bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nargs,
               const Shape *const *override, Value **out, Error *err);
@@ -81,7 +87,31 @@ void eval_who(const Instr *in, char *buf, int size);
 
 bool eval_unsupported(const Instr *in, Error *err);
 
-/* Helpers of eval.c shared with interp/collective/collectives.c. */
+/* Helpers shared by the evaluator's files (eval_values.c, eval_control.c,
+ * eval_movement.c) and interp/collective/collectives.c. */
+/* A fresh array result of shape rs (zero-filled when asked). */
+bool eval_new_result(EvalCtx *ctx, const Instr *in, const Shape *rs, bool zero, Value **out,
+                     Error *err);
+/* An error unless v is an array with data ("<what> is not an array"). */
+bool eval_require_array(const Instr *in, const Value *v, const char *what, Error *err);
+/* Reads element `index` of an integer (or pred) array as int64 (u64 above
+ * INT64_MAX reads as INT64_MAX). */
+bool eval_read_scalar_i64(EvalCtx *ctx, const Instr *in, const Value *v, int64_t index,
+                          int64_t *out, Error *err);
+/* A scalar result of shape rs holding x converted to its type. */
+bool eval_scalar_result(EvalCtx *ctx, const Instr *in, const Shape *rs, int64_t x, Value **out,
+                        Error *err);
+
+/* A dense row-major read of an operand (value_dense_read). */
+typedef struct Dense {
+  const void *data;
+  DenseTmp tmp;
+} Dense;
+
+static inline bool eval_dense_in(EvalCtx *ctx, const Value *v, Dense *d, Error *err) {
+  return value_dense_read(&ctx->vc, v, &d->data, &d->tmp, err);
+}
+
 /* A copy of src in rs's layouts and spaces (a tuple recursively). */
 bool eval_copy_to(EvalCtx *ctx, const Instr *in, const Value *src, const Shape *rs, Value **out,
                   Error *err);
