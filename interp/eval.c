@@ -37,9 +37,10 @@ static int64_t now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* Memory errors raised on behalf of an instruction get their "instruction
- * NAME: " prefix from eval_run (prefix_error), so nothing is formatted on
- * the hot path: the description is left empty. */
+/* Being retired: errors get their "instruction NAME: " prefix from the run
+ * loop (prefix_error), so the description is always empty; the files of
+ * interp/collective, interp/custom_call, eval_dynamic.c, eval_scan.c and
+ * eval_views.c still call it. */
 void eval_who(const Instr *in, char *buf, int size) {
   (void)in;
   (void)size;
@@ -50,12 +51,11 @@ bool eval_unsupported(const Instr *in, Error *err) {
   const char *op = opcode_name(in->op);
   if ((in->op == OP_ASYNC_START || in->op == OP_ASYNC_UPDATE || in->op == OP_ASYNC_DONE) &&
       in->wrapped_op != OP_INVALID) {
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: opcode %s-%s is not supported yet",
-                     in->name, opcode_name(in->wrapped_op),
+    return error_set(err, ERR_RUNTIME, in->offset, "opcode %s-%s is not supported yet",
+                     opcode_name(in->wrapped_op),
                      in->op == OP_ASYNC_START ? "start" : in->op == OP_ASYNC_UPDATE ? "update" : "done");
   }
-  return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: opcode %s is not supported yet",
-                   in->name, op);
+  return error_set(err, ERR_RUNTIME, in->offset, "opcode %s is not supported yet", op);
 }
 
 bool eval_unsupported_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
@@ -98,6 +98,11 @@ static void traffic(EvalCtx *ctx, InstrStats *st, const Value *v, bool write) {
 }
 
 
+/* The one place an error gets its "instruction NAME: " prefix: evaluators
+ * set only the message.  A message that already starts with "instruction "
+ * keeps its own: it comes from a deeper instruction (in a called
+ * computation, which names itself) or from an evaluator that still types
+ * the prefix itself; "parameter " messages name what was not bound. */
 static void prefix_error(const Instr *in, Error *err) {
   if (!err) return;
   /* Located at the instruction unless a deeper one (in a called

@@ -64,7 +64,7 @@ static bool free_order_kept(int rank, const int *inv, const int64_t *a, int na, 
  * dimension numbers renumbered, and a result laid out [batch, rhs free,
  * lhs free] is written by the swapped dot.  Saves the transposing copies to
  * and from row-major.  1 done, 0 not applicable, -1 error. */
-static int dot_physical(EvalCtx *ctx, const Instr *in, const KDotDims *dn, Value *lv, Value *rv,
+static int dot_physical(EvalCtx *ctx, const KDotDims *dn, Value *lv, Value *rv,
                         const Shape *rs, Value **out, Error *err) {
   if (!lv->info || !rv->info || !lv->buf || !rv->buf || lv->dyn || rv->dyn || !shape_is_array(rs))
     return 0;
@@ -100,10 +100,8 @@ static int dot_physical(EvalCtx *ctx, const Instr *in, const KDotDims *dn, Value
   for (int j = 0; j < rr; j++) rd[j] = rv->info->dims[rp[j]];
   for (int j = 0; j < orank; j++) od[j] = oi->dims[op[j]];
   KArray L = {lv->info->etype, lr, ld, lv->buf->data}, R = {rv->info->etype, rr, rd, rv->buf->data};
-  char who[300];
-  eval_who(in, who, sizeof who);
   Value *v;
-  if (!value_new_array(&ctx->vc, rs, false, who, &v, err)) return -1;
+  if (!value_new_array(&ctx->vc, rs, false, "", &v, err)) return -1;
   KArray O = {oi->etype, orank, od, v->buf->data};
   KDotDims d = {nb, straight ? lb : rb, straight ? rb : lb, nc, straight ? lc : rc, straight ? rc : lc};
   if (!k_dot(straight ? &L : &R, straight ? &R : &L, &d, &O, err)) {
@@ -128,10 +126,10 @@ bool eval_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value *
                  lc ? lc->n : 0, lc ? lc->v : NULL, rc ? rc->v : NULL};
   if ((lb ? lb->n : 0) != (rb ? rb->n : 0) || (lc ? lc->n : 0) != (rc ? rc->n : 0))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: lhs and rhs dimension lists differ in length", in->name);
+                     "lhs and rhs dimension lists differ in length");
   if (in->noperands != 2) return eval_sparse_dot(ctx, fr, in, &dn, rs, out, err);
   if (!eval_packed_nibble_count(in)) {
-    int r = dot_physical(ctx, in, &dn, frame_operand(fr, in, 0), frame_operand(fr, in, 1), rs, out, err);
+    int r = dot_physical(ctx, &dn, frame_operand(fr, in, 0), frame_operand(fr, in, 1), rs, out, err);
     if (r != 0) return r > 0;
   }
   EvalViews vs = {0};
@@ -154,11 +152,10 @@ static bool reduce_op(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
                       Error *err, bool window) {
   int nvals = in->noperands / 2;
   if (nvals < 1 || in->noperands != 2 * nvals || nvals > 8)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: expected inputs then inits",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "expected inputs then inits");
   const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
   if (!comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs to_apply", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs to_apply");
   KReduceOp ops[8];
   VecFn vf = {.ctx = ctx, .comp = comp, .in = in};
   KReducer red = {NULL, reduce_cb, &vf};
@@ -175,8 +172,7 @@ static bool reduce_op(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
   vf.out_types = ot;
   if (ok) ok = eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != nvals)
-    ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results for %d inputs",
-                   in->name, o.n, nvals);
+    ok = error_set(err, ERR_RUNTIME, in->offset, "%d results for %d inputs", o.n, nvals);
   if (ok && !window) {
     const IntList *d = eval_attr_ints(in, ATTR_DIMENSIONS);
     ok = k_reduce(nvals, vs.a, inits, d ? d->n : 0, d ? d->v : NULL, &red, o.a, err);
@@ -199,8 +195,7 @@ bool eval_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Sha
                              Value **out, Error *err) {
   const Computation *sc = eval_attr_comp(in, ATTR_SELECT), *scat = eval_attr_comp(in, ATTR_SCATTER);
   if (!sc || !scat)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs select and scatter",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs select and scatter");
   VecFn sf = {.ctx = ctx, .comp = sc, .in = in}, cf = {.ctx = ctx, .comp = scat, .in = in};
   KSelect sel = {K_SEL_NONE, select_cb, &sf};
   const Instr *r = sc->root;

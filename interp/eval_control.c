@@ -15,18 +15,16 @@
 static bool call_with(EvalCtx *ctx, const Instr *in, const Computation *comp, Value *const *args,
                       int nargs, const Shape *rs, Value **out, Error *err) {
   if (!comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: no called computation", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "no called computation");
   if (comp->nparams != nargs)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: computation %s takes %d parameters, given %d", in->name,
+                     "computation %s takes %d parameters, given %d",
                      comp->name, comp->nparams, nargs);
   Value *r;
   ctx->next_caller = in;
   ctx->next_iteration = -1;
   if (!eval_run(ctx, comp, args, nargs, NULL, &r, err)) return false;
-  char who[300];
-  eval_who(in, who, sizeof who);
-  bool ok = value_coerce(&ctx->vc, r, rs, who, out, err);
+  bool ok = value_coerce(&ctx->vc, r, rs, "", out, err);
   value_unref(&ctx->vc, r);
   return ok;
 }
@@ -40,8 +38,7 @@ static bool while_loop(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                             Error *err) {
   const Computation *cond = eval_attr_comp(in, ATTR_CONDITION), *body = eval_attr_comp(in, ATTR_BODY);
   if (!cond || !body)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: while needs condition and body",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "while needs condition and body");
   Value *state = value_ref(frame_operand(f, in, 0));
   for (int64_t iteration = 0;; iteration++) {
     Value *p;
@@ -70,9 +67,7 @@ static bool while_loop(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
     state = next;
     ctx->while_iterations++;
   }
-  char who[300];
-  eval_who(in, who, sizeof who);
-  bool ok = value_coerce(&ctx->vc, state, rs, who, out, err);
+  bool ok = value_coerce(&ctx->vc, state, rs, "", out, err);
   value_unref(&ctx->vc, state);
   return ok;
 }
@@ -101,7 +96,7 @@ bool eval_conditional(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   if (bc && bc->kind == AV_COMPUTATION_LIST) {
     int n = bc->v.comps.n;
     if (n < 1)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: no branches", in->name);
+      return error_set(err, ERR_RUNTIME, in->offset, "no branches");
     /* Out of range -> the last branch (XLA's default). */
     b = (x < 0 || x >= n) ? n - 1 : (int)x;
     comp = bc->v.comps.v[b];
@@ -110,14 +105,12 @@ bool eval_conditional(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
     const Computation *fc = eval_attr_comp(in, ATTR_FALSE_COMPUTATION);
     if (!t || !fc)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: conditional needs true/false or branch computations",
-                       in->name);
+                       "conditional needs true/false or branch computations");
     b = x ? 0 : 1;
     comp = x ? t : fc;
   }
   if (1 + b >= in->noperands)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: branch %d has no operand",
-                     in->name, b);
+    return error_set(err, ERR_RUNTIME, in->offset, "branch %d has no operand", b);
   Value *arg = frame_operand(f, in, 1 + b);
   return call_with(ctx, in, comp, &arg, 1, rs, out, err);
 }
@@ -128,7 +121,7 @@ bool eval_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
               Error *err) {
   const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
   if (!comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: map needs to_apply", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "map needs to_apply");
   comp = eval_scalar_body(ctx, comp);
   CompPlan *p = (CompPlan *)f->plan;
   const Shape **ov = p->aux[in->index];
@@ -145,14 +138,13 @@ bool eval_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
         if (opcode_class(ci->op) == OPC_UNARY || opcode_class(ci->op) == OPC_BINARY) break;
         free(ov);
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: map over computation %s: instruction %s (%s) is not "
-                         "elementwise; such maps are not supported yet",
-                         in->name, comp->name, ci->name, opcode_name(ci->op));
+                         "map over computation %s: instruction %s (%s) is not "
+                         "elementwise; such maps are not supported yet", comp->name, ci->name, opcode_name(ci->op));
       }
       if (!shape_is_array(&ci->shape) || ci->shape.rank != 0) {
         free(ov);
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: map computation %s must be scalar", in->name, comp->name);
+                         "map computation %s must be scalar", comp->name);
       }
       ov[i] = value_dense_shape(&ctx->vc, ci->shape.etype, rs->rank, rs->dims, 0);
       if (!ov[i]) {
@@ -167,8 +159,7 @@ bool eval_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
   operands_of(f, in, 0, args);
   if (comp->nparams != in->noperands) {
     free(args);
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: map computation %s takes %d parameters, given %d",
-                     in->name, comp->name, comp->nparams, in->noperands);
+    return error_set(err, ERR_RUNTIME, in->offset, "map computation %s takes %d parameters, given %d", comp->name, comp->nparams, in->noperands);
   }
   Value *r;
   ctx->vc.uncounted++;
@@ -178,9 +169,7 @@ bool eval_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
   ctx->vc.uncounted--;
   free(args);
   if (!ok) return false;
-  char who[300];
-  eval_who(in, who, sizeof who);
-  ok = value_adopt(&ctx->vc, r, who, err) && value_coerce(&ctx->vc, r, rs, who, out, err);
+  ok = value_adopt(&ctx->vc, r, "", err) && value_coerce(&ctx->vc, r, rs, "", out, err);
   value_unref(&ctx->vc, r);
   return ok;
 }
@@ -189,7 +178,7 @@ bool eval_fusion(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value
                  Error *err) {
   const Computation *comp = eval_attr_comp(in, ATTR_CALLS);
   if (!comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: fusion needs calls=", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "fusion needs calls=");
   Value **args = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *args);
   if (!args) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   operands_of(f, in, 0, args);
@@ -200,17 +189,14 @@ bool eval_fusion(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value
   bool ok = comp->nparams == in->noperands
                 ? eval_run(ctx, comp, args, in->noperands, NULL, &r, err)
                 : error_set(err, ERR_RUNTIME, in->offset,
-                            "instruction %s: fused computation %s takes %d parameters, given %d",
-                            in->name, comp->name, comp->nparams, in->noperands);
+                            "fused computation %s takes %d parameters, given %d", comp->name, comp->nparams, in->noperands);
   ctx->vc.uncounted--;
   free(args);
   if (!ok) return false;
-  char who[300];
-  eval_who(in, who, sizeof who);
   Value *c = NULL;
-  ok = value_coerce(&ctx->vc, r, rs, who, &c, err);
+  ok = value_coerce(&ctx->vc, r, rs, "", &c, err);
   value_unref(&ctx->vc, r);
-  if (ok) ok = value_adopt(&ctx->vc, c, who, err);
+  if (ok) ok = value_adopt(&ctx->vc, c, "", err);
   if (!ok) {
     value_unref(&ctx->vc, c);
     return false;
@@ -226,7 +212,7 @@ bool eval_zero_value(EvalCtx *ctx, const Instr *in, const Shape *s, Value **out,
     *out = value_new_token(s);
     return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
-  return eval_new_result(ctx, in, s, true, out, err);
+  return eval_new_result(ctx, s, true, out, err);
 }
 
 /* tuple(elems..., zeros for the remaining elements of s) */
@@ -234,8 +220,7 @@ bool eval_state_tuple(EvalCtx *ctx, const Instr *in, const Shape *s, Value **fir
                        int nfirst, Value **out, Error *err) {
   if (!shape_is_tuple(s) || s->ntuple < nfirst) {
     for (int i = 0; i < nfirst; i++) value_unref(&ctx->vc, first[i]);
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unexpected result shape for an async start",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "unexpected result shape for an async start");
   }
   Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
   if (!el) {
@@ -295,8 +280,7 @@ bool eval_async_start(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   const Computation *comp = eval_attr_comp(in, ATTR_CALLS);
   if (!comp && in->wrapped_op == OP_INVALID) return eval_unsupported(in, err);
   if (!shape_is_tuple(rs) || rs->ntuple < 2)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: async-start shape must be a tuple ((operands), result, ...)",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "async-start shape must be a tuple ((operands), result, ...)");
   if (!comp) return async_sugar_start(ctx, f, in, rs, out, err);
   Value **args = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *args);
   if (!args) return error_set(err, ERR_RUNTIME, -1, "out of memory");
@@ -322,9 +306,7 @@ static bool async_done_element(EvalCtx *ctx, Frame *f, const Instr *in, const Sh
   Value *r = st;
   if (st->ntuple && elem < st->ntuple && !shape_is_tuple(rs) == !st->elems[elem]->ntuple)
     r = st->elems[elem];
-  char who[300];
-  eval_who(in, who, sizeof who);
-  return value_coerce(&ctx->vc, r, rs, who, out, err);
+  return value_coerce(&ctx->vc, r, rs, "", out, err);
 }
 
 
@@ -353,8 +335,7 @@ bool eval_async_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, V
 bool eval_copy_start(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   if (!shape_is_tuple(rs) || rs->ntuple < 2)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: copy-start shape must be (dest, src, context)",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "copy-start shape must be (dest, src, context)");
   Value *first[2];
   if (!eval_copy_to(ctx, in, frame_operand(f, in, 0), &rs->tuple[0], &first[0], err)) return false;
   first[1] = value_ref(frame_operand(f, in, 0));
@@ -396,9 +377,8 @@ bool eval_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     if (strcmp(target, identity[i]) == 0 && in->noperands == 1) {
       if (!eval_same_element_counts(frame_operand(f, in, 0), rs))
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: custom-call %s changes the shape: the module is "
-                         "sharded across more than one device (single-device run)",
-                         in->name, target);
+                         "custom-call %s changes the shape: the module is "
+                         "sharded across more than one device (single-device run)", target);
       return eval_copy_to(ctx, in, frame_operand(f, in, 0), rs, out, err);
     }
   }
@@ -415,10 +395,9 @@ bool eval_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
                            : NULL;
   if (callee)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: custom-call target \"%s\" is not supported (it calls "
-                     "computation %s, but what the target does with it is unknown)",
-                     in->name, target, callee);
+                     "custom-call target \"%s\" is not supported (it calls "
+                     "computation %s, but what the target does with it is unknown)", target, callee);
   return error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: custom-call target \"%s\" is not supported", in->name, target);
+                   "custom-call target \"%s\" is not supported", target);
 }
 

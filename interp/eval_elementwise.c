@@ -77,13 +77,11 @@ static bool ew_lookup(Opcode op, EwKind *kind, KUnaryOp *u, KBinaryOp *b) {
 static bool parse_cmp(const Instr *in, KCmpDir *dir, KCmpType *ct, Error *err) {
   const Attr *d = ir_attr(in, ATTR_DIRECTION);
   if (!d || d->kind != AV_ENUM || !k_cmp_dir_lookup(d->v.s, dir))
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: compare needs a direction",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "compare needs a direction");
   *ct = KCMP_DEFAULT;
   const Attr *t = ir_attr(in, ATTR_TYPE);
   if (t && (t->kind != AV_ENUM || !k_cmp_type_lookup(t->v.s, ct)))
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown comparison type",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "unknown comparison type");
   return true;
 }
 
@@ -114,8 +112,7 @@ static bool ew_kernel(const EwCall *c, void *dst, const void *const *src, int64_
     const Attr *e = ir_attr(in, ATTR_EXPONENT_BITS), *m = ir_attr(in, ATTR_MANTISSA_BITS);
     if (!e || !m || e->kind != AV_INT || !m->kind)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: reduce-precision needs exponent_bits and mantissa_bits",
-                       in->name);
+                       "reduce-precision needs exponent_bits and mantissa_bits");
     return k_reduce_precision(t0, dst, src[0], n, (int)e->v.i, (int)m->v.i, err);
   }
   case EW_NONE: case EW_BROADCAST: case EW_SKIP: return true; /* only in fused groups */
@@ -152,7 +149,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   if (kind == EW_NONE) return eval_unsupported(in, err); /* a row naming the wrong evaluator */
   int nops = in->noperands;
   if (nops > 3)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: too many operands", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "too many operands");
   Value *ops[3] = {0};
   for (int k = 0; k < nops; k++) {
     ops[k] = frame_operand(f, in, k);
@@ -161,8 +158,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
         /* select between tuples with a scalar predicate */
         continue;
       }
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand %d is not an array",
-                       in->name, k);
+      return error_set(err, ERR_RUNTIME, in->offset, "operand %d is not an array", k);
     }
   }
   if (kind == EW_SELECT && (ops[1]->ntuple || ops[2]->ntuple || !shape_is_array(rs))) {
@@ -171,12 +167,8 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     if (!ops[0]->info || !value_dense_read(&ctx->vc, ops[0], &pd, &tmp, err)) return false;
     bool p = *(const uint8_t *)pd != 0;
     value_tmp_free(&tmp);
-    char who[300];
-    eval_who(in, who, sizeof who);
-    return value_coerce(&ctx->vc, p ? ops[1] : ops[2], rs, who, out, err);
+    return value_coerce(&ctx->vc, p ? ops[1] : ops[2], rs, "", out, err);
   }
-  char who[300];
-  eval_who(in, who, sizeof who);
   const ArrayInfo *ri = value_array_info(&ctx->vc, rs, err);
   if (!ri) return false;
   /* Which operands are broadcast scalars (clamp bounds, select predicate). */
@@ -206,7 +198,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   Value *v;
   if (donor >= 0) {
     if (!(v = value_wrap_buffer(rs, ri, ops[donor]->buf))) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  } else if (!value_new_array(&ctx->vc, rs, false, who, &v, err)) {
+  } else if (!value_new_array(&ctx->vc, rs, false, "", &v, err)) {
     return false;
   }
   const void *src[3] = {0};
@@ -231,7 +223,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     if (scalar[k] || kind == EW_BITCAST_CONVERT) continue;
     if (ops[k]->info->elements != ri->elements)
       ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: operand %d has %lld elements, the result %lld", in->name, k,
+                     "operand %d has %lld elements, the result %lld", k,
                      (long long)ops[k]->info->elements, (long long)ri->elements);
   }
   if (ok && n > 0) {
@@ -239,8 +231,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     if (kind == EW_COMPARE) ok = parse_cmp(in, &c.dir, &c.ct, err);
     if (kind == EW_BITCAST_CONVERT && k_bitcast_convert_count(c.rt, c.t0, n) != ri->elements)
       ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: bitcast-convert from %s to %s does not fit the result shape",
-                     in->name, etype_name(c.t0), etype_name(c.rt));
+                     "bitcast-convert from %s to %s does not fit the result shape", etype_name(c.t0), etype_name(c.rt));
     if (ok && donor >= 0) {
       int esize[3] = {0, 0, 0};
       for (int k = 0; k < nops; k++) esize[k] = ops[k]->info->esize;
@@ -543,9 +534,7 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *
         taken[d] = true;
         m->donated = f->vals[d]->buf->data;
       } else {
-        char who[300];
-        eval_who(in, who, sizeof who);
-        if (!(ok = value_new_array(&ctx->vc, &in->shape, false, who, &f->vals[first + k], err))) break;
+        if (!(ok = value_new_array(&ctx->vc, &in->shape, false, "", &f->vals[first + k], err))) break;
         m->out = f->vals[first + k]->buf->data;
       }
       if (!n) n = ai->plan.slots;

@@ -82,7 +82,8 @@ bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nar
 bool eval_run_taking(EvalCtx *ctx, const Computation *comp, Value **args, int nargs, Value **out,
                      Error *err);
 
-/* "instruction NAME" for memory messages. */
+/* Being retired (fills ""): pass "" as the description instead; the run
+ * loop names the instruction. */
 void eval_who(const Instr *in, char *buf, int size);
 
 bool eval_unsupported(const Instr *in, Error *err);
@@ -90,7 +91,7 @@ bool eval_unsupported(const Instr *in, Error *err);
 /* Helpers shared by the evaluator's files (eval_values.c, eval_control.c,
  * eval_movement.c) and interp/collective/collectives.c. */
 /* A fresh array result of shape rs (zero-filled when asked). */
-bool eval_new_result(EvalCtx *ctx, const Instr *in, const Shape *rs, bool zero, Value **out,
+bool eval_new_result(EvalCtx *ctx, const Shape *rs, bool zero, Value **out,
                      Error *err);
 /* An error unless v is an array with data ("<what> is not an array"). */
 bool eval_require_array(const Instr *in, const Value *v, const char *what, Error *err);
@@ -99,7 +100,7 @@ bool eval_require_array(const Instr *in, const Value *v, const char *what, Error
 bool eval_read_scalar_i64(EvalCtx *ctx, const Instr *in, const Value *v, int64_t index,
                           int64_t *out, Error *err);
 /* A scalar result of shape rs holding x converted to its type. */
-bool eval_scalar_result(EvalCtx *ctx, const Instr *in, const Shape *rs, int64_t x, Value **out,
+bool eval_scalar_result(EvalCtx *ctx, const Shape *rs, int64_t x, Value **out,
                         Error *err);
 
 /* A dense row-major read of an operand (value_dense_read). */

@@ -50,19 +50,17 @@ bool eval_mixed_precision(const Instr *in) {
 
 /* A dense copy of array v converted to element type t (XLA's convert),
  * keeping v's dynamic sizes. */
-static bool converted_copy(EvalCtx *ctx, const Instr *in, const Value *v, EType t, Value **out,
+static bool converted_copy(EvalCtx *ctx, const Value *v, EType t, Value **out,
                            Error *err) {
   const ArrayInfo *ai = v->info;
   Shape *s = value_dense_shape(&ctx->vc, t, ai->rank, ai->dims, ai->space);
   const ArrayInfo *ti = s ? value_array_info(&ctx->vc, s, err) : NULL;
   if (!ti) return s ? false : error_set(err, ERR_RUNTIME, -1, "out of memory");
-  char who[300];
-  eval_who(in, who, sizeof who);
   const void *src;
   DenseTmp stmp;
   void *dst;
   DenseTmp dtmp;
-  if (!value_new_array(&ctx->vc, s, false, who, out, err)) return false;
+  if (!value_new_array(&ctx->vc, s, false, "", out, err)) return false;
   bool ok = value_dense_read(&ctx->vc, v, &src, &stmp, err);
   if (ok && (ok = value_dense_target(&ctx->vc, *out, &dst, &dtmp, err))) {
     ok = k_convert(t, dst, ai->etype, src, ai->elements, err);
@@ -113,10 +111,10 @@ bool eval_mixed_before(EvalCtx *ctx, Frame *f, const Instr *in, OperandSwap *sw,
     if (done) continue;
     if (sw->n == EVAL_SWAP_MAX)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: more than %d operands of another precision", in->name,
+                       "more than %d operands of another precision",
                        EVAL_SWAP_MAX);
     Value *c;
-    if (!converted_copy(ctx, in, v, t, &c, err)) return false;
+    if (!converted_copy(ctx, v, t, &c, err)) return false;
     sw->idx[sw->n] = idx;
     sw->saved[sw->n++] = f->vals[idx];
     f->vals[idx] = c;

@@ -26,7 +26,7 @@ static bool move_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Mo
   Dense d;
   if (!eval_dense_in(ctx, src, &d, err)) return false;
   Value *v;
-  if (!eval_new_result(ctx, in, rs, false, &v, err)) {
+  if (!eval_new_result(ctx, rs, false, &v, err)) {
     value_tmp_free(&d.tmp);
     return false;
   }
@@ -52,18 +52,17 @@ static bool mv_broadcast(EvalCtx *ctx, Frame *f, const Instr *in, const Value *s
   const IntList *dims = eval_attr_ints(in, ATTR_DIMENSIONS);
   int64_t bd[K_MAX_RANK];
   if (si->rank > K_MAX_RANK || di->rank > K_MAX_RANK)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: rank too large", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "rank too large");
   if (si->rank > 0) {
     if (!dims || dims->n != si->rank)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: broadcast needs one dimension per operand dimension",
-                       in->name);
+                       "broadcast needs one dimension per operand dimension");
     for (int k = 0; k < si->rank; k++) {
       bd[k] = dims->v[k];
       if (bd[k] < 0 || bd[k] >= di->rank ||
           (si->dims[k] != 1 && si->dims[k] != di->dims[bd[k]]))
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: broadcast dimension %d does not fit", in->name, k);
+                         "broadcast dimension %d does not fit", k);
     }
   }
   if (di->elements == 0) return true;
@@ -77,7 +76,7 @@ static bool mv_reshape(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src
   (void)f;
   if (src->info->elements != dst->info->elements || src->info->esize != dst->info->esize)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: reshape changes the element count", in->name);
+                     "reshape changes the element count");
   if (dst->info->dense_bytes) memcpy(d, s, (size_t)dst->info->dense_bytes);
   return true;
 }
@@ -89,13 +88,13 @@ static bool mv_transpose(EvalCtx *ctx, Frame *f, const Instr *in, const Value *s
   const ArrayInfo *si = src->info;
   const IntList *perm = eval_attr_ints(in, ATTR_DIMENSIONS);
   if (!perm || perm->n != si->rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad permutation", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "bad permutation");
   uint64_t seen = 0;
   for (int k = 0; k < si->rank; k++) {
     int64_t p = perm->v[k];
     if (p < 0 || p >= si->rank || (si->rank <= 64 && (seen >> p & 1)) ||
         si->dims[p] != dst->info->dims[k])
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad permutation", in->name);
+      return error_set(err, ERR_RUNTIME, in->offset, "bad permutation");
     seen |= (uint64_t)1 << p;
   }
   if (dst->info->elements == 0) return true;
@@ -110,8 +109,7 @@ static bool mv_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src, 
   const ArrayInfo *si = src->info, *di = dst->info;
   const Attr *a = ir_attr(in, ATTR_SLICE);
   if (!a || a->kind != AV_SLICE || a->v.slice.n != si->rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: slice needs one range per dimension",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "slice needs one range per dimension");
   int64_t start[K_MAX_RANK], stride[K_MAX_RANK];
   for (int k = 0; k < si->rank; k++) {
     const SliceDim *sd = &a->v.slice.dims[k];
@@ -119,8 +117,7 @@ static bool mv_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src, 
     /* ceil((limit - start) / stride) without overflow (start >= 0 checked first) */
     int64_t want = sd->start >= 0 && sd->limit > sd->start ? 1 + (sd->limit - sd->start - 1) / st : 0;
     if (sd->start < 0 || sd->limit > si->dims[k] || want != di->dims[k])
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: slice range %d out of bounds",
-                       in->name, k);
+      return error_set(err, ERR_RUNTIME, in->offset, "slice range %d out of bounds", k);
     start[k] = sd->start;
     stride[k] = st;
   }
@@ -138,8 +135,7 @@ static bool mv_reverse(EvalCtx *ctx, Frame *f, const Instr *in, const Value *src
   uint8_t rev[K_MAX_RANK] = {0};
   for (int k = 0; dims && k < dims->n; k++) {
     if (dims->v[k] < 0 || dims->v[k] >= si->rank)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad reverse dimension",
-                       in->name);
+      return error_set(err, ERR_RUNTIME, in->offset, "bad reverse dimension");
     rev[dims->v[k]] = 1;
   }
   if (si->elements == 0) return true;
@@ -153,8 +149,7 @@ static bool mv_identity(EvalCtx *ctx, Frame *f, const Instr *in, const Value *sr
   (void)ctx;
   (void)f;
   if (src->info->dense_bytes != dst->info->dense_bytes)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand and result sizes differ",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "operand and result sizes differ");
   if (dst->info->dense_bytes) memcpy(d, s, (size_t)dst->info->dense_bytes);
   return true;
 }
@@ -167,8 +162,7 @@ bool eval_pad(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
   const ArrayInfo *si = src->info;
   const Attr *a = ir_attr(in, ATTR_PADDING);
   if (!a || a->kind != AV_PADDING || a->v.padding.n != si->rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: padding needs one entry per dimension",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "padding needs one entry per dimension");
   int64_t lo[K_MAX_RANK], interior[K_MAX_RANK];
   for (int k = 0; k < si->rank; k++) {
     const PadDim *p = &a->v.padding.dims[k];
@@ -177,8 +171,7 @@ bool eval_pad(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
     int64_t n = si->dims[k];
     int64_t want = p->lo + p->hi + n + (n > 0 ? (n - 1) * p->interior : 0);
     if (p->interior < 0 || want != rs->dims[k])
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: padding of dimension %d does not give the result size",
-                       in->name, k);
+      return error_set(err, ERR_RUNTIME, in->offset, "padding of dimension %d does not give the result size", k);
   }
   Dense ds, dp;
   if (!eval_dense_in(ctx, src, &ds, err)) return false;
@@ -189,7 +182,7 @@ bool eval_pad(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
   Value *v;
   void *dd;
   DenseTmp dtmp = {NULL};
-  bool ok = eval_new_result(ctx, in, rs, false, &v, err);
+  bool ok = eval_new_result(ctx, rs, false, &v, err);
   if (ok) {
     ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
     if (ok) {
@@ -210,11 +203,10 @@ bool eval_concatenate(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   const IntList *dims = eval_attr_ints(in, ATTR_DIMENSIONS);
   int rank = rs->rank;
   if (!dims || dims->n != 1 || dims->v[0] < 0 || dims->v[0] >= rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: concatenate needs one dimension",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "concatenate needs one dimension");
   int cd = (int)dims->v[0];
   Value *v;
-  if (!eval_new_result(ctx, in, rs, false, &v, err)) return false;
+  if (!eval_new_result(ctx, rs, false, &v, err)) return false;
   void *dd;
   DenseTmp dtmp = {NULL};
   if (!value_dense_target(&ctx->vc, v, &dd, &dtmp, err)) {
@@ -226,14 +218,13 @@ bool eval_concatenate(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   for (int k = 0; k < in->noperands && ok; k++) {
     Value *o = frame_operand(f, in, k);
     if (!eval_require_array(in, o, "an operand", err) || o->info->rank != rank) {
-      ok = o && o->info ? error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand %d has the wrong rank", in->name, k) : false;
+      ok = o && o->info ? error_set(err, ERR_RUNTIME, in->offset, "operand %d has the wrong rank", k) : false;
       break;
     }
     int64_t zero[K_MAX_RANK] = {0}, dst_start[K_MAX_RANK] = {0};
     dst_start[cd] = at;
     if (at + o->info->dims[cd] > rs->dims[cd]) {
-      ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operands exceed the result",
-                     in->name);
+      ok = error_set(err, ERR_RUNTIME, in->offset, "operands exceed the result");
       break;
     }
     Dense d;
@@ -270,17 +261,16 @@ static bool dynamic_starts(EvalCtx *ctx, Frame *f, const Instr *in, int first, i
       Value *iv = frame_operand(f, in, first);
       if (!eval_require_array(in, iv, "the index vector", err)) return false;
       if (iv->info->elements != rank)
-        return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: index vector has %" PRId64
-                         " entries for rank %d", in->name, iv->info->elements, rank);
+        return error_set(err, ERR_RUNTIME, in->offset, "index vector has %" PRId64
+                         " entries for rank %d", iv->info->elements, rank);
       if (!eval_read_scalar_i64(ctx, in, iv, k, &s, err)) return false;
     } else {
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: expected %d start indices, got %d", in->name, rank, nidx);
+                       "expected %d start indices, got %d", rank, nidx);
     }
     int64_t hi = dims[k] - sizes[k];
     if (hi < 0)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: slice of dimension %d is larger than the operand",
-                       in->name, k);
+      return error_set(err, ERR_RUNTIME, in->offset, "slice of dimension %d is larger than the operand", k);
     start[k] = s < 0 ? 0 : s > hi ? hi : s;
   }
   return true;
@@ -292,7 +282,7 @@ bool eval_dynamic_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs
   if (!eval_require_array(in, src, "the operand", err)) return false;
   const ArrayInfo *si = src->info;
   if (rs->rank != si->rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: rank mismatch", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "rank mismatch");
   int64_t start[K_MAX_RANK], ones[K_MAX_RANK];
   if (!dynamic_starts(ctx, f, in, 1, si->rank, si->dims, rs->dims, start, err)) return false;
   for (int k = 0; k < si->rank; k++) ones[k] = 1;
@@ -301,7 +291,7 @@ bool eval_dynamic_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs
   Value *v;
   void *dd;
   DenseTmp dtmp = {NULL};
-  bool ok = eval_new_result(ctx, in, rs, false, &v, err);
+  bool ok = eval_new_result(ctx, rs, false, &v, err);
   if (ok) {
     ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
     if (ok) {
@@ -323,7 +313,7 @@ bool eval_dynamic_update_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Sh
     return false;
   const ArrayInfo *si = src->info, *ui = upd->info;
   if (ui->rank != si->rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: rank mismatch", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "rank mismatch");
   int64_t start[K_MAX_RANK], zero[K_MAX_RANK] = {0};
   if (!dynamic_starts(ctx, f, in, 2, si->rank, si->dims, ui->dims, start, err)) return false;
   const ArrayInfo *ri = value_array_info(&ctx->vc, rs, err);
@@ -337,9 +327,7 @@ bool eval_dynamic_update_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Sh
     if (!v) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   } else {
     Value *c;
-    char who[300];
-    eval_who(in, who, sizeof who);
-    if (!eval_new_result(ctx, in, rs, false, &v, err)) return false;
+    if (!eval_new_result(ctx, rs, false, &v, err)) return false;
     if (layout_equal(&si->shape->layout, &ri->shape->layout) || (si->identity && ri->identity)) {
       if (ri->phys_bytes) memcpy(v->buf->data, src->buf->data, (size_t)ri->phys_bytes);
     } else {
@@ -392,9 +380,9 @@ bool eval_iota(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *
   int64_t dim = eval_attr_int(in, ATTR_IOTA_DIMENSION, -1);
   if (dim < 0 || (rs->rank > 0 && dim >= rs->rank) ||
       (rs->rank == 0 && dim != 0))
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad iota_dimension", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "bad iota_dimension");
   Value *v;
-  if (!eval_new_result(ctx, in, rs, false, &v, err)) return false;
+  if (!eval_new_result(ctx, rs, false, &v, err)) return false;
   int64_t n = v->info->elements;
   int64_t *tmp = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
   void *dd;
@@ -422,7 +410,7 @@ bool eval_copy_to(EvalCtx *ctx, const Instr *in, const Value *src, const Shape *
              Error *err) {
   if (shape_is_tuple(rs)) {
     if (src->ntuple != rs->ntuple)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: tuple arity mismatch", in->name);
+      return error_set(err, ERR_RUNTIME, in->offset, "tuple arity mismatch");
     Value **el = calloc((size_t)(rs->ntuple ? rs->ntuple : 1), sizeof *el);
     if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
     for (int i = 0; i < rs->ntuple; i++) {
@@ -441,11 +429,11 @@ bool eval_copy_to(EvalCtx *ctx, const Instr *in, const Value *src, const Shape *
     return true;
   }
   Value *v;
-  if (!eval_new_result(ctx, in, rs, false, &v, err)) return false;
+  if (!eval_new_result(ctx, rs, false, &v, err)) return false;
   const ArrayInfo *si = src->info, *ri = v->info;
   if (si->etype != ri->etype || si->elements != ri->elements) {
     value_unref(&ctx->vc, v);
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: copy changes the shape", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "copy changes the shape");
   }
   Layout a = si->shape->layout, b = ri->shape->layout;
   a.memory_space = b.memory_space = 0;
@@ -486,10 +474,9 @@ static bool bitcast_of(EvalCtx *ctx, const Instr *in, Value *src, const Shape *r
    * defined result. */
   if (ri->dense_bytes != si->dense_bytes && !ri->packed && !si->packed)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: bitcast of %lld bytes to %lld bytes: the sizes must agree",
-                     in->name, (long long)si->dense_bytes, (long long)ri->dense_bytes);
+                     "bitcast of %lld bytes to %lld bytes: the sizes must agree", (long long)si->dense_bytes, (long long)ri->dense_bytes);
   Value *v;
-  if (!eval_new_result(ctx, in, rs, true, &v, err)) return false;
+  if (!eval_new_result(ctx, rs, true, &v, err)) return false;
   int64_t n = ri->phys_bytes < si->phys_bytes ? ri->phys_bytes : si->phys_bytes;
   if (n) memcpy(v->buf->data, src->buf->data, (size_t)n);
   *out = v;
@@ -526,7 +513,7 @@ bool eval_set_dimension_size_op(EvalCtx *ctx, Frame *f, const Instr *in, const S
                                 Value **out, Error *err) {
   if (in->noperands != 2 || !eval_require_array(in, frame_operand(f, in, 1), "the size", err))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: set-dimension-size takes an array and a size", in->name);
+                     "set-dimension-size takes an array and a size");
   if (!move_op(ctx, f, in, rs, mv_identity, out, err)) return false;
   if (eval_set_dimension_size(ctx, f, in, *out, err)) return true;
   value_unref(&ctx->vc, *out);

@@ -15,16 +15,14 @@
 
 /* --- helpers --- */
 
-bool eval_new_result(EvalCtx *ctx, const Instr *in, const Shape *rs, bool zero, Value **out,
+bool eval_new_result(EvalCtx *ctx, const Shape *rs, bool zero, Value **out,
                      Error *err) {
-  char who[300];
-  eval_who(in, who, sizeof who);
-  return value_new_array(&ctx->vc, rs, zero, who, out, err);
+  return value_new_array(&ctx->vc, rs, zero, "", out, err);
 }
 
 bool eval_require_array(const Instr *in, const Value *v, const char *what, Error *err) {
   if (!v || !v->info || !v->buf)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s is not an array", in->name,
+    return error_set(err, ERR_RUNTIME, in->offset, "%s is not an array",
                      what);
   return true;
 }
@@ -35,8 +33,7 @@ bool eval_read_scalar_i64(EvalCtx *ctx, const Instr *in, const Value *v, int64_t
   if (!eval_require_array(in, v, "an index operand", err)) return false;
   EType t = v->info->etype;
   if (!etype_is_int(t) && t != ET_PRED)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: index of type %s is not an integer",
-                     in->name, etype_name(t));
+    return error_set(err, ERR_RUNTIME, in->offset, "index of type %s is not an integer", etype_name(t));
   const void *d;
   DenseTmp tmp;
   if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
@@ -48,10 +45,10 @@ bool eval_read_scalar_i64(EvalCtx *ctx, const Instr *in, const Value *v, int64_t
   return true;
 }
 
-bool eval_scalar_result(EvalCtx *ctx, const Instr *in, const Shape *rs, int64_t x, Value **out,
+bool eval_scalar_result(EvalCtx *ctx, const Shape *rs, int64_t x, Value **out,
                         Error *err) {
   Value *v;
-  if (!eval_new_result(ctx, in, rs, true, &v, err)) return false;
+  if (!eval_new_result(ctx, rs, true, &v, err)) return false;
   void *dd;
   DenseTmp dtmp = {NULL};
   if (!value_dense_target(&ctx->vc, v, &dd, &dtmp, err)) {
@@ -72,8 +69,6 @@ bool eval_scalar_result(EvalCtx *ctx, const Instr *in, const Shape *rs, int64_t 
 
 static bool value_from_literal(EvalCtx *ctx, const Instr *in, const Literal *lit, const Shape *s,
                                Value **out, Error *err) {
-  char who[300];
-  eval_who(in, who, sizeof who);
   if (shape_is_tuple(s)) {
     int n = s->ntuple;
     Value **el = calloc((size_t)(n ? n : 1), sizeof *el);
@@ -98,9 +93,9 @@ static bool value_from_literal(EvalCtx *ctx, const Instr *in, const Literal *lit
   if (!ai) return false;
   if (!lit || !lit->data || lit->nbytes < ai->dense_bytes) {
     /* Elided ({...}) or missing contents: zeros (XLA fills garbage). */
-    return value_new_array(&ctx->vc, s, true, who, out, err);
+    return value_new_array(&ctx->vc, s, true, "", out, err);
   }
-  return value_from_dense(&ctx->vc, s, lit->data, who, out, err);
+  return value_from_dense(&ctx->vc, s, lit->data, "", out, err);
 }
 
 bool eval_constant(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
@@ -122,7 +117,7 @@ bool eval_constant(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Val
   Dense d;
   if (!eval_dense_in(ctx, c, &d, err)) return false;
   Value *v;
-  if (!eval_new_result(ctx, in, rs, false, &v, err)) {
+  if (!eval_new_result(ctx, rs, false, &v, err)) {
     value_tmp_free(&d.tmp);
     return false;
   }
@@ -165,18 +160,13 @@ bool eval_get_tuple_element(EvalCtx *ctx, Frame *f, const Instr *in, const Shape
   Value *t = frame_operand(f, in, 0);
   int64_t idx = eval_attr_int(in, ATTR_INDEX, -1);
   if (idx < 0 || idx >= t->ntuple)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: tuple index out of range",
-                     in->name);
-  char who[300];
-  eval_who(in, who, sizeof who);
-  return value_coerce(&ctx->vc, t->elems[idx], rs, who, out, err);
+    return error_set(err, ERR_RUNTIME, in->offset, "tuple index out of range");
+  return value_coerce(&ctx->vc, t->elems[idx], rs, "", out, err);
 }
 
 bool eval_pass_through(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                        Error *err) {
-  char who[300];
-  eval_who(in, who, sizeof who);
-  return value_coerce(&ctx->vc, frame_operand(f, in, 0), rs, who, out, err);
+  return value_coerce(&ctx->vc, frame_operand(f, in, 0), rs, "", out, err);
 }
 
 bool eval_after_all(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
@@ -188,14 +178,14 @@ bool eval_after_all(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Va
 
 bool eval_replica_id(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
-  (void)f;
-  return eval_scalar_result(ctx, in, rs, ctx->replica_id, out, err);
+  (void)f, (void)in;
+  return eval_scalar_result(ctx, rs, ctx->replica_id, out, err);
 }
 
 bool eval_partition_id(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                        Error *err) {
-  (void)f;
-  return eval_scalar_result(ctx, in, rs, ctx->partition_id, out, err);
+  (void)f, (void)in;
+  return eval_scalar_result(ctx, rs, ctx->partition_id, out, err);
 }
 
 bool eval_get_dimension_size(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
@@ -204,6 +194,6 @@ bool eval_get_dimension_size(EvalCtx *ctx, Frame *f, const Instr *in, const Shap
   const IntList *d = eval_attr_ints(in, ATTR_DIMENSIONS);
   if (!eval_require_array(in, o, "the operand", err)) return false;
   if (!d || d->n != 1 || d->v[0] < 0 || d->v[0] >= o->info->rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad dimension", in->name);
-  return eval_scalar_result(ctx, in, rs, value_dim_size(o, (int)d->v[0]), out, err);
+    return error_set(err, ERR_RUNTIME, in->offset, "bad dimension");
+  return eval_scalar_result(ctx, rs, value_dim_size(o, (int)d->v[0]), out, err);
 }
