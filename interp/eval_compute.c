@@ -154,8 +154,7 @@ static bool reduce_op(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
   if (nvals < 1 || in->noperands != 2 * nvals || nvals > 8)
     return error_set(err, ERR_RUNTIME, in->offset, "expected inputs then inits");
   const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
-  if (!comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "needs to_apply");
+  EVAL_ASSERT(comp); /* to_apply is required */
   KReduceOp ops[8];
   VecFn vf = {.ctx = ctx, .comp = comp, .in = in};
   KReducer red = {NULL, reduce_cb, &vf};
@@ -194,8 +193,7 @@ static bool reduce_op(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
 bool eval_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
                              Value **out, Error *err) {
   const Computation *sc = eval_attr_comp(in, ATTR_SELECT), *scat = eval_attr_comp(in, ATTR_SCATTER);
-  if (!sc || !scat)
-    return error_set(err, ERR_RUNTIME, in->offset, "needs select and scatter");
+  EVAL_ASSERT(sc && scat); /* required attributes */
   VecFn sf = {.ctx = ctx, .comp = sc, .in = in}, cf = {.ctx = ctx, .comp = scat, .in = in};
   KSelect sel = {K_SEL_NONE, select_cb, &sf};
   const Instr *r = sc->root;

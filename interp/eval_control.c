@@ -14,8 +14,7 @@
 
 static bool call_with(EvalCtx *ctx, const Instr *in, const Computation *comp, Value *const *args,
                       int nargs, const Shape *rs, Value **out, Error *err) {
-  if (!comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "no called computation");
+  EVAL_ASSERT(comp); /* to_apply / calls / branches are required and resolved */
   if (comp->nparams != nargs)
     return error_set(err, ERR_RUNTIME, in->offset,
                      "computation %s takes %d parameters, given %d",
@@ -37,8 +36,7 @@ static bool operands_of(const Frame *f, const Instr *in, int first, Value **args
 static bool while_loop(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                             Error *err) {
   const Computation *cond = eval_attr_comp(in, ATTR_CONDITION), *body = eval_attr_comp(in, ATTR_BODY);
-  if (!cond || !body)
-    return error_set(err, ERR_RUNTIME, in->offset, "while needs condition and body");
+  EVAL_ASSERT(cond && body); /* required attributes */
   Value *state = value_ref(frame_operand(f, in, 0));
   for (int64_t iteration = 0;; iteration++) {
     Value *p;
@@ -120,8 +118,7 @@ bool eval_conditional(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
 bool eval_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
               Error *err) {
   const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
-  if (!comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "map needs to_apply");
+  EVAL_ASSERT(comp); /* to_apply is required */
   comp = eval_scalar_body(ctx, comp);
   CompPlan *p = (CompPlan *)f->plan;
   const Shape **ov = p->aux[in->index];
@@ -177,8 +174,7 @@ bool eval_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
 bool eval_fusion(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                  Error *err) {
   const Computation *comp = eval_attr_comp(in, ATTR_CALLS);
-  if (!comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "fusion needs calls=");
+  EVAL_ASSERT(comp); /* calls= is required */
   Value **args = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *args);
   if (!args) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   operands_of(f, in, 0, args);

@@ -110,9 +110,7 @@ static bool ew_kernel(const EwCall *c, void *dst, const void *const *src, int64_
   case EW_BITCAST_CONVERT: return k_bitcast_convert(c->rt, dst, t0, src[0], n, err);
   case EW_REDUCE_PRECISION: {
     const Attr *e = ir_attr(in, ATTR_EXPONENT_BITS), *m = ir_attr(in, ATTR_MANTISSA_BITS);
-    if (!e || !m || e->kind != AV_INT || !m->kind)
-      return error_set(err, ERR_RUNTIME, in->offset,
-                       "reduce-precision needs exponent_bits and mantissa_bits");
+    EVAL_ASSERT(e && m && e->kind == AV_INT && m->kind == AV_INT); /* required attributes */
     return k_reduce_precision(t0, dst, src[0], n, (int)e->v.i, (int)m->v.i, err);
   }
   case EW_NONE: case EW_BROADCAST: case EW_SKIP: return true; /* only in fused groups */

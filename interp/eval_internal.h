@@ -2,7 +2,37 @@
 #ifndef HLO_INTERP_EVAL_INTERNAL_H
 #define HLO_INTERP_EVAL_INTERNAL_H
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "interp/eval.h"
+
+/* EVAL_ASSERT(cond): an invariant the verifier guarantees for every module
+ * the evaluator runs (an attribute the parser requires, an operand count
+ * the row's arity fixes, a shape inference checks).  The evaluator trusts
+ * the verifier: such a check aborts with its text only when
+ * HLO_DEBUG_CHECKS is defined or in the sanitizer build (HLO_SANITIZE),
+ * and costs nothing otherwise (the project builds RelWithDebInfo without
+ * NDEBUG, so a plain assert() would stay on).  What the data decides (an
+ * index out of range, a bad parameter binding, out of memory) and what the
+ * verifier relaxes (docs/hlo-text.md 8.1) stay runtime errors; when in
+ * doubt, a check stays one. */
+#if defined(HLO_DEBUG_CHECKS) || defined(__SANITIZE_ADDRESS__)
+#define EVAL_DEBUG_CHECKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EVAL_DEBUG_CHECKS 1
+#endif
+#endif
+#ifdef EVAL_DEBUG_CHECKS
+#define EVAL_ASSERT(cond)                                                                  \
+  ((cond) ? (void)0                                                                        \
+          : (fprintf(stderr, "%s:%d: evaluator invariant failed: %s\n", __FILE__, __LINE__, \
+                     #cond),                                                               \
+             abort()))
+#else
+#define EVAL_ASSERT(cond) ((void)0)
+#endif
 
 typedef struct Frame {
   const CompPlan *plan;
