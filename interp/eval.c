@@ -58,6 +58,15 @@ bool eval_unsupported(const Instr *in, Error *err) {
   return error_set(err, ERR_RUNTIME, in->offset, "opcode %s is not supported yet", op);
 }
 
+/* Op: dynamic-reshape
+ * Operands: an array, then one s32 scalar size per result dimension
+ * Attributes: none
+ *
+ * A reshape to runtime dimension sizes. The evaluator does not run it yet.
+ *
+ * Rule: XLA operation semantics, DynamicReshape.
+ * Refuses: every execution (not supported yet).
+ */
 bool eval_unsupported_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                          Error *err) {
   (void)ctx, (void)f, (void)rs, (void)out;

@@ -117,6 +117,18 @@ static bool dot_product(const KArray *lhs, const KArray *rhs, const void *arg, K
   return k_dot(lhs, rhs, arg, out, err);
 }
 
+/* Op: dot
+ * Operands: lhs, rhs (a sparse dot: also its metadata operands)
+ * Attributes: lhs_contracting_dims, rhs_contracting_dims, lhs_batch_dims,
+ *   rhs_batch_dims; optionally precision_config, sparsity
+ *
+ * The sum of products over the contracting dimensions, for every batch index
+ * and every pair of free indices; the result dimensions are batch, lhs free,
+ * rhs free.
+ *
+ * Rule: XLA operation semantics, DotGeneral.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
               Error *err) {
   const IntList *lb = eval_attr_ints(in, ATTR_LHS_BATCH_DIMS), *rb = eval_attr_ints(in, ATTR_RHS_BATCH_DIMS);
@@ -147,9 +159,30 @@ bool eval_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value *
   return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
-/* reduce and reduce-window share everything but the kernel. */
-static bool reduce_op(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
-                      Error *err, bool window) {
+/* Op: reduce
+ * Operands: N arrays, then N scalar initial values
+ * Attributes: dimensions, to_apply
+ *
+ * Folds the reducer over the listed dimensions, starting from the initial
+ * values; a recognised reducer (add, multiply, maximum, ... of its parameters)
+ * runs as a tight loop, any other is run over whole vectors.
+ *
+ * Rule: XLA operation semantics, Reduce.
+ * Refuses: what the reducer refuses.
+ */
+/* Op: reduce-window
+ * Operands: N arrays, then N scalar initial values
+ * Attributes: window, to_apply
+ *
+ * Folds the reducer over each window position of the (padded, dilated)
+ * operand, starting from the initial values.
+ *
+ * Rule: XLA operation semantics, ReduceWindow.
+ * Refuses: what the reducer refuses.
+ */
+bool eval_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
+                 Error *err) {
+  bool window = in->op == OP_REDUCE_WINDOW; /* the two share all but the kernel */
   int nvals = in->noperands / 2;
   if (nvals < 1 || in->noperands != 2 * nvals || nvals > 8)
     return error_set(err, ERR_RUNTIME, in->offset, "expected inputs then inits");
@@ -190,6 +223,17 @@ static bool reduce_op(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
   return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
+/* Op: select-and-scatter
+ * Operands: operand, source, a scalar initial value
+ * Attributes: window, select, scatter
+ *
+ * For each window of the operand, select picks one element; the matching
+ * element of source is combined by scatter into that position of a result that
+ * starts at the initial value.
+ *
+ * Rule: XLA operation semantics, SelectAndScatter.
+ * Refuses: what select or scatter refuses.
+ */
 bool eval_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
                              Value **out, Error *err) {
   const Computation *sc = eval_attr_comp(in, ATTR_SELECT), *scat = eval_attr_comp(in, ATTR_SCATTER);
@@ -250,16 +294,16 @@ static bool stochastic_kernel(const Instr *in, const void *arg, const KArray *in
                               ins[1].data, n, err);
 }
 
-bool eval_reduce(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                 Error *err) {
-  return reduce_op(ctx, f, in, rs, out, err, false);
-}
-
-bool eval_reduce_window(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                        Error *err) {
-  return reduce_op(ctx, f, in, rs, out, err, true);
-}
-
+/* Op: stochastic-convert
+ * Operands: a float array, unsigned random bits of the same width
+ * Attributes: none
+ *
+ * Converts to the (signed integer) result type rounding up or down at random:
+ * up when the random bits are below the fraction.
+ *
+ * Rule: XLA's StochasticConvert decomposition.
+ * Refuses: type combinations the kernel does not define.
+ */
 bool eval_stochastic_convert(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                              Value **out, Error *err) {
   return eval_kernel_op(ctx, f, in, rs, 2, stochastic_kernel, NULL, out, err);

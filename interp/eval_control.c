@@ -71,6 +71,18 @@ static bool while_loop(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
 }
 
 /* A while loop, noted in ctx->loop for the messages of a stopped run. */
+/* Op: while
+ * Operands: the initial loop state
+ * Attributes: condition, body
+ *
+ * Runs body on the state while condition (a pred scalar) holds and returns the
+ * last state; the body takes the state over, so arrays it carries can be
+ * updated in place.
+ *
+ * Rule: XLA operation semantics, While.
+ * Refuses: what the condition or body refuses; a run stopped by
+ *   --max-instructions or --timeout.
+ */
 bool eval_while(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                 Error *err) {
   const Instr *outer = ctx->loop;
@@ -82,6 +94,16 @@ bool eval_while(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value 
   return ok;
 }
 
+/* Op: conditional
+ * Operands: a pred or s32 selector, then one argument per branch
+ * Attributes: branch_computations, or true_computation and false_computation
+ *
+ * Runs the branch the selector picks on its argument: true/false for a pred;
+ * branch N for an s32 N, the last branch for an index out of range.
+ *
+ * Rule: XLA operation semantics, Conditional.
+ * Refuses: what the chosen branch refuses.
+ */
 bool eval_conditional(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                       Value **out, Error *err) {
   Value *sel = frame_operand(f, in, 0);
@@ -115,6 +137,18 @@ bool eval_conditional(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
 
 /* map: the scalar computation applied to whole arrays at once, with every
  * instruction's shape replaced by the mapped dims. */
+/* Op: map
+ * Operands: one or more arrays of the same dimensions
+ * Attributes: to_apply (a scalar computation); dimensions
+ *
+ * Applies the scalar computation to every element position, run over whole
+ * arrays at once (each instruction of the computation computed for all
+ * positions).
+ *
+ * Rule: XLA operation semantics, Map.
+ * Refuses: a computation with an instruction that is not elementwise (not
+ *   supported yet).
+ */
 bool eval_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
               Error *err) {
   const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
@@ -171,6 +205,17 @@ bool eval_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
   return ok;
 }
 
+/* Op: fusion
+ * Operands: the arguments of the fused computation
+ * Attributes: kind, calls
+ *
+ * Runs the fused computation on the operands; its intermediates are scratch,
+ * not accounted in the memory spaces (as on a device), only the fusion's
+ * operands and result are.
+ *
+ * Rule: HloInstruction kFusion (the result of the fused computation).
+ * Refuses: what the fused computation refuses.
+ */
 bool eval_fusion(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                  Error *err) {
   const Computation *comp = eval_attr_comp(in, ATTR_CALLS);
@@ -271,6 +316,18 @@ static bool async_sugar_start(EvalCtx *ctx, Frame *f, const Instr *in, const Sha
   return eval_state_tuple(ctx, in, rs, first, 2, out, err);
 }
 
+/* Op: async-start
+ * Operands: the arguments of the wrapped computation
+ * Attributes: calls (or the wrapped opcode of X-start sugar)
+ *
+ * Runs the wrapped computation (or, for X-start sugar, opcode X itself) at
+ * once and returns the state tuple ((operands), result, context...), which
+ * async-done unwraps.
+ *
+ * Rule: XLA operation semantics, async operations: execution is immediate,
+ *   which is one valid schedule.
+ * Refuses: a start of no computation and no wrapped opcode.
+ */
 bool eval_async_start(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                       Value **out, Error *err) {
   const Computation *comp = eval_attr_comp(in, ATTR_CALLS);
@@ -306,6 +363,15 @@ static bool async_done_element(EvalCtx *ctx, Frame *f, const Instr *in, const Sh
 }
 
 
+/* Op: call
+ * Operands: the arguments of the callee
+ * Attributes: to_apply
+ *
+ * Runs computation to_apply on the operands and returns its root value.
+ *
+ * Rule: XLA operation semantics, Call.
+ * Refuses: what the callee refuses.
+ */
 bool eval_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   Value **a = calloc((size_t)(in->noperands ? in->noperands : 1), sizeof *a);
@@ -316,6 +382,15 @@ bool eval_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *
   return ok;
 }
 
+/* Op: async-update
+ * Operands: the state of an async-start
+ * Attributes: none
+ *
+ * The state, unchanged: the work is already done.
+ *
+ * Rule: XLA async operations.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_async_update(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                        Error *err) {
   (void)ctx, (void)rs, (void)err;
@@ -323,11 +398,31 @@ bool eval_async_update(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
   return true;
 }
 
+/* Op: async-done, all-gather-done, all-reduce-done, collective-permute-done
+ * Operands: the state of the matching start
+ * Attributes: none
+ *
+ * The result element {1} of the start's state tuple (all-reduce-done: the
+ * start's value itself).
+ *
+ * Rule: XLA async operations; the -done of an asynchronous collective.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_async_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   return async_done_element(ctx, f, in, rs, 1, out, err);
 }
 
+/* Op: copy-start
+ * Operands: any value
+ * Attributes: none (cross_program_prefetch_index is kept)
+ *
+ * Copies the operand into the destination's layout and memory space at once
+ * and returns (destination, source, context).
+ *
+ * Rule: HloInstruction kCopyStart.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_copy_start(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   if (!shape_is_tuple(rs) || rs->ntuple < 2)
@@ -338,6 +433,15 @@ bool eval_copy_start(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, V
   return eval_state_tuple(ctx, in, rs, first, 2, out, err);
 }
 
+/* Op: copy-done
+ * Operands: the state of a copy-start
+ * Attributes: none
+ *
+ * The destination, element {0} of the start's state.
+ *
+ * Rule: HloInstruction kCopyDone.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_copy_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                     Error *err) {
   return async_done_element(ctx, f, in, rs, 0, out, err);
@@ -359,6 +463,20 @@ bool eval_same_element_counts(const Value *src, const Shape *rs) {
 }
 
 
+/* Op: custom-call
+ * Operands: any
+ * Attributes: custom_call_target; optionally backend_config, api_version,
+ *   called_computations, ...
+ *
+ * Runs the target named by custom_call_target: the sharding and placement
+ * markers pass their operand through, the known library targets
+ * (interp/custom_call/targets.c: cuBLAS, cuDNN, LAPACK, jaxlib, Neuron, ...)
+ * compute what their library would.
+ *
+ * Rule: XLA CustomCall: what a target computes is defined by its library.
+ * Refuses: an unknown target; a sharding marker that changes the shape (a
+ *   multi-device module run on one device).
+ */
 bool eval_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                       Error *err) {
   const Attr *t = ir_attr(in, ATTR_CUSTOM_CALL_TARGET);

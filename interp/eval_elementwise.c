@@ -138,6 +138,120 @@ static bool ew_kernel_donated(const EwCall *c, int nops, const int *esize, void 
   return true;
 }
 
+/* Op: add, subtract, multiply, divide, remainder, power, maximum, minimum,
+ *   atan2, complex
+ * Operands: two arrays of the same shape
+ * Attributes: none
+ *
+ * The arithmetic of each pair of elements. Integers wrap; x/0 is -1 (signed)
+ * or all ones (unsigned), x%0 is x; float maximum/minimum propagate NaN and
+ * order -0 < +0; complex makes a c64/c128 from real and imaginary parts.
+ *
+ * Rule: XLA operation semantics, element-wise binary arithmetic; narrow floats
+ *   compute in f32 and round back (kernels/kernels.h).
+ * Refuses: an element type the op does not take (e.g. atan2 on integers).
+ */
+/* Op: and, or, xor, not, shift-left, shift-right-arithmetic,
+ *   shift-right-logical, popcnt, count-leading-zeros
+ * Operands: one or two arrays of the same shape (pred or integers)
+ * Attributes: none
+ *
+ * Bitwise logic (logical on pred) and shifts of each element; a shift by the
+ * bit width or more gives 0, or the sign fill for shift-right-arithmetic.
+ *
+ * Rule: XLA operation semantics, element-wise binary and unary bit operations.
+ * Refuses: float or complex operands.
+ */
+/* Op: abs, negate, sign, ceil, floor, round-nearest-afz, round-nearest-even,
+ *   is-finite, real, imag
+ * Operands: one array
+ * Attributes: none
+ *
+ * Per element: magnitude (abs of complex is its modulus), negation, sign (-1,
+ * 0, +1, NaN kept), rounding up, down, half away from zero or half to even;
+ * is-finite gives pred; real and imag take the parts of a complex (of a real:
+ * itself and 0).
+ *
+ * Rule: XLA operation semantics, element-wise unary functions.
+ * Refuses: an element type the op does not take (e.g. ceil on integers).
+ */
+/* Op: exponential, exponential-minus-one, log, log-plus-one, logistic, sine,
+ *   cosine, tan, tanh, sqrt, rsqrt, cbrt, erf
+ * Operands: one array (float or complex)
+ * Attributes: optionally result_accuracy
+ *
+ * The function of each element, to within a few ulps of the correctly rounded
+ * result; narrow floats compute in f32 and round back.
+ *
+ * Rule: XLA operation semantics, element-wise unary functions (HloEvaluator
+ *   results).
+ * Refuses: integer operands.
+ */
+/* Op: compare
+ * Operands: two arrays of the same shape
+ * Attributes: direction; optionally type (FLOAT, TOTALORDER, SIGNED, UNSIGNED)
+ *
+ * A pred array: direction (EQ, NE, LT, LE, GT, GE) of each pair; the default
+ * type follows the element type; TOTALORDER orders -NaN < -inf < ... < -0 < +0
+ * < ... < inf < NaN.
+ *
+ * Rule: XLA operation semantics, element-wise comparison.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: select
+ * Operands: a pred array (or scalar), two arrays of the same shape (or tuples
+ *   with a scalar pred)
+ * Attributes: none
+ *
+ * on_true where the predicate holds, on_false elsewhere, element by element;
+ * with a scalar predicate the whole operand is picked.
+ *
+ * Rule: XLA operation semantics, Select.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: clamp
+ * Operands: min, operand, max (min and max may be scalars)
+ * Attributes: none
+ *
+ * Each element limited to [min, max]: min(max(operand, min), max) with XLA's
+ * NaN-propagating maximum and minimum.
+ *
+ * Rule: XLA operation semantics, Clamp.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: convert
+ * Operands: an array
+ * Attributes: none
+ *
+ * Each element converted to the result type: floats round to nearest even, to
+ * integers they truncate toward zero and saturate (NaN gives 0); to pred,
+ * nonzero is true.
+ *
+ * Rule: XLA operation semantics, ConvertElementType.
+ * Refuses: conversions from or to complex the kernel does not define.
+ */
+/* Op: bitcast-convert
+ * Operands: an array
+ * Attributes: none
+ *
+ * The bits of each element reinterpreted as the result type; a narrower result
+ * type adds a minor dimension, a wider one removes it.
+ *
+ * Rule: XLA operation semantics, BitcastConvertType.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: reduce-precision
+ * Operands: a float array
+ * Attributes: exponent_bits, mantissa_bits
+ *
+ * Each element rounded as if stored with that many exponent and mantissa bits
+ * (to nearest even; overflow to inf, underflow to signed zero, NaN kept), in
+ * its own type.
+ *
+ * Rule: XLA operation semantics, ReducePrecision (the bit algorithm of
+ *   HloEvaluator).
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                       Error *err) {
   EwKind kind;

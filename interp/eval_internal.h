@@ -123,6 +123,11 @@ bool eval_unsupported(const Instr *in, Error *err);
 /* A fresh array result of shape rs (zero-filled when asked). */
 bool eval_new_result(EvalCtx *ctx, const Shape *rs, bool zero, Value **out,
                      Error *err);
+/* A fresh result of shape rs and a dense row-major target *dd to fill
+ * (value_dense_commit(&ctx->vc, *v, dtmp, err) stores it); on failure
+ * nothing is left to free. */
+bool eval_new_target(EvalCtx *ctx, const Shape *rs, bool zero, Value **v, void **dd,
+                     DenseTmp *dtmp, Error *err);
 /* An error unless v is an array with data ("<what> is not an array"). */
 bool eval_require_array(const Instr *in, const Value *v, const char *what, Error *err);
 /* Reads element `index` of an integer (or pred) array as int64 (u64 above

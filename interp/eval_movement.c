@@ -26,14 +26,13 @@ static bool move_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Mo
   Dense d;
   if (!eval_dense_in(ctx, src, &d, err)) return false;
   Value *v;
-  if (!eval_new_result(ctx, rs, false, &v, err)) {
+  void *dd;
+  DenseTmp dtmp = {NULL};
+  if (!eval_new_target(ctx, rs, false, &v, &dd, &dtmp, err)) {
     value_tmp_free(&d.tmp);
     return false;
   }
-  void *dd;
-  DenseTmp dtmp = {NULL};
-  bool ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err) &&
-            fn(ctx, f, in, src, d.data, v, dd, err) && value_dense_commit(&ctx->vc, v, &dtmp, err);
+  bool ok = fn(ctx, f, in, src, d.data, v, dd, err) && value_dense_commit(&ctx->vc, v, &dtmp, err);
   value_tmp_free(&dtmp); /* when fn failed before the commit */
   value_tmp_free(&d.tmp);
   if (!ok) {
@@ -154,16 +153,27 @@ static bool mv_identity(EvalCtx *ctx, Frame *f, const Instr *in, const Value *sr
   return true;
 }
 
+/* Op: pad
+ * Operands: an array, a scalar padding value
+ * Attributes: padding (lo_hi_interior per dimension)
+ *
+ * The operand with padding-value elements added before (lo), after (hi) and
+ * between (interior) its elements in each dimension; negative lo or hi remove
+ * elements instead.
+ *
+ * Rule: XLA operation semantics, Pad.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_pad(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
               Error *err) {
   Value *src = frame_operand(f, in, 0), *pv = frame_operand(f, in, 1);
   if (!eval_require_array(in, src, "the operand", err) || !eval_require_array(in, pv, "the padding value", err))
     return false;
   const ArrayInfo *si = src->info;
+  int64_t lo[K_MAX_RANK], interior[K_MAX_RANK];
   const Attr *a = ir_attr(in, ATTR_PADDING);
   if (!a || a->kind != AV_PADDING || a->v.padding.n != si->rank)
     return error_set(err, ERR_RUNTIME, in->offset, "padding needs one entry per dimension");
-  int64_t lo[K_MAX_RANK], interior[K_MAX_RANK];
   for (int k = 0; k < si->rank; k++) {
     const PadDim *p = &a->v.padding.dims[k];
     lo[k] = p->lo;
@@ -182,14 +192,11 @@ bool eval_pad(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
   Value *v;
   void *dd;
   DenseTmp dtmp = {NULL};
-  bool ok = eval_new_result(ctx, rs, false, &v, err);
+  bool ok = eval_new_target(ctx, rs, false, &v, &dd, &dtmp, err);
   if (ok) {
-    ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
-    if (ok) {
-      k_pad(dd, v->info->dims, ds.data, si->dims, si->rank, lo, interior, dp.data,
-            (size_t)si->esize);
-      ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
-    }
+    k_pad(dd, v->info->dims, ds.data, si->dims, si->rank, lo, interior, dp.data,
+          (size_t)si->esize);
+    ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
     if (!ok) value_unref(&ctx->vc, v);
   }
   value_tmp_free(&ds.tmp);
@@ -198,6 +205,16 @@ bool eval_pad(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
   return ok;
 }
 
+/* Op: concatenate
+ * Operands: one or more arrays
+ * Attributes: dimensions (one dimension)
+ *
+ * The operands joined one after another along the dimension; the other
+ * dimensions agree.
+ *
+ * Rule: XLA operation semantics, ConcatInDim (Concatenate).
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_concatenate(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                       Value **out, Error *err) {
   const IntList *dims = eval_attr_ints(in, ATTR_DIMENSIONS);
@@ -206,13 +223,9 @@ bool eval_concatenate(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
     return error_set(err, ERR_RUNTIME, in->offset, "concatenate needs one dimension");
   int cd = (int)dims->v[0];
   Value *v;
-  if (!eval_new_result(ctx, rs, false, &v, err)) return false;
   void *dd;
   DenseTmp dtmp = {NULL};
-  if (!value_dense_target(&ctx->vc, v, &dd, &dtmp, err)) {
-    value_unref(&ctx->vc, v);
-    return false;
-  }
+  if (!eval_new_target(ctx, rs, false, &v, &dd, &dtmp, err)) return false;
   int64_t at = 0;
   bool ok = true;
   for (int k = 0; k < in->noperands && ok; k++) {
@@ -276,6 +289,19 @@ static bool dynamic_starts(EvalCtx *ctx, Frame *f, const Instr *in, int first, i
   return true;
 }
 
+/* Op: dynamic-slice
+ * Operands: an array, then one integer scalar start per dimension (or one
+ *   vector of them)
+ * Attributes: dynamic_slice_sizes
+ *
+ * The block of dynamic_slice_sizes that starts at the given indices, read at
+ * run time.
+ *
+ * Rule: XLA operation semantics, DynamicSlice: each start is clamped to [0,
+ *   dim - size], so the block always fits; the legacy single start vector of
+ *   docs/hlo-text.md 8.1 is accepted.
+ * Refuses: a start vector whose length is not the rank (legacy form).
+ */
 bool eval_dynamic_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                         Value **out, Error *err) {
   Value *src = frame_operand(f, in, 0);
@@ -291,14 +317,11 @@ bool eval_dynamic_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs
   Value *v;
   void *dd;
   DenseTmp dtmp = {NULL};
-  bool ok = eval_new_result(ctx, rs, false, &v, err);
+  bool ok = eval_new_target(ctx, rs, false, &v, &dd, &dtmp, err);
   if (ok) {
-    ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
-    if (ok) {
-      if (v->info->elements)
-        k_slice(dd, rs->dims, d.data, si->dims, si->rank, start, ones, (size_t)si->esize);
-      ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
-    }
+    if (v->info->elements)
+      k_slice(dd, rs->dims, d.data, si->dims, si->rank, start, ones, (size_t)si->esize);
+    ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
     if (!ok) value_unref(&ctx->vc, v);
   }
   value_tmp_free(&d.tmp);
@@ -306,6 +329,18 @@ bool eval_dynamic_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs
   return ok;
 }
 
+/* Op: dynamic-update-slice
+ * Operands: an array, the update, then one integer scalar start per dimension
+ *   (or one vector of them)
+ * Attributes: none
+ *
+ * The operand with the update written over the block that starts at the given
+ * indices; in place when the operand dies here.
+ *
+ * Rule: XLA operation semantics, DynamicUpdateSlice: starts are clamped to [0,
+ *   dim - update size].
+ * Refuses: a start vector whose length is not the rank (legacy form).
+ */
 bool eval_dynamic_update_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                                Value **out, Error *err) {
   Value *src = frame_operand(f, in, 0), *upd = frame_operand(f, in, 1);
@@ -374,6 +409,16 @@ bool eval_dynamic_update_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Sh
   return true;
 }
 
+/* Op: iota
+ * Operands: none
+ * Attributes: iota_dimension
+ *
+ * An array whose elements count 0, 1, 2, ... along iota_dimension (the same in
+ * every other dimension), converted to the element type.
+ *
+ * Rule: XLA operation semantics, Iota.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_iota(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   (void)f;
@@ -484,31 +529,80 @@ static bool bitcast_of(EvalCtx *ctx, const Instr *in, Value *src, const Shape *r
 }
 
 
-bool eval_broadcast(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                    Error *err) {
-  return move_op(ctx, f, in, rs, mv_broadcast, out, err);
+/* The element mover of each op eval_move runs (its row names eval_move). */
+static const MoveFn move_of[OP_COUNT] = {
+    [OP_BROADCAST] = mv_broadcast, [OP_RESHAPE] = mv_reshape, [OP_TRANSPOSE] = mv_transpose,
+    [OP_SLICE] = mv_slice,         [OP_REVERSE] = mv_reverse,
+};
+
+/* Op: broadcast
+ * Operands: an array
+ * Attributes: dimensions (the result dimension of each operand dimension)
+ *
+ * The operand copied along the new dimensions: operand dimension i becomes
+ * result dimension dimensions[i] (of the same size, or 1 to be stretched);
+ * every other result dimension repeats it.
+ *
+ * Rule: XLA operation semantics, Broadcast / BroadcastInDim.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: reshape
+ * Operands: an array
+ * Attributes: none
+ *
+ * The same elements in row-major order under new dimensions of the same
+ * element count.
+ *
+ * Rule: XLA operation semantics, Reshape (dimension sizes only; the HLO op has
+ *   no dimensions= order).
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: transpose
+ * Operands: an array
+ * Attributes: dimensions (a permutation)
+ *
+ * The operand with its dimensions permuted: result dimension i is operand
+ * dimension dimensions[i].
+ *
+ * Rule: XLA operation semantics, Transpose.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: slice
+ * Operands: an array
+ * Attributes: slice ({start:limit:stride} per dimension)
+ *
+ * The elements from start (inclusive) to limit (exclusive) every stride-th
+ * one, in each dimension.
+ *
+ * Rule: XLA operation semantics, Slice.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: reverse
+ * Operands: an array
+ * Attributes: dimensions
+ *
+ * The operand with the order of its elements reversed along each listed
+ * dimension.
+ *
+ * Rule: XLA operation semantics, Rev (reverse).
+ * Refuses: nothing the verifier accepts.
+ */
+bool eval_move(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
+               Error *err) {
+  EVAL_ASSERT(move_of[in->op]); /* only these rows name eval_move */
+  return move_op(ctx, f, in, rs, move_of[in->op], out, err);
 }
 
-bool eval_reshape(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                  Error *err) {
-  return move_op(ctx, f, in, rs, mv_reshape, out, err);
-}
-
-bool eval_transpose(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                    Error *err) {
-  return move_op(ctx, f, in, rs, mv_transpose, out, err);
-}
-
-bool eval_slice(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                Error *err) {
-  return move_op(ctx, f, in, rs, mv_slice, out, err);
-}
-
-bool eval_reverse(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                  Error *err) {
-  return move_op(ctx, f, in, rs, mv_reverse, out, err);
-}
-
+/* Op: set-dimension-size
+ * Operands: an array, an s32 scalar size
+ * Attributes: dimensions (one dimension)
+ *
+ * The operand with the runtime size of one dynamic dimension set to the given
+ * size (0 up to the bound); the data is unchanged.
+ *
+ * Rule: XLA operation semantics, SetDimensionSize.
+ * Refuses: a size outside 0..bound.
+ */
 bool eval_set_dimension_size_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                                 Value **out, Error *err) {
   if (in->noperands != 2 || !eval_require_array(in, frame_operand(f, in, 1), "the size", err))
@@ -521,11 +615,35 @@ bool eval_set_dimension_size_op(EvalCtx *ctx, Frame *f, const Instr *in, const S
   return false;
 }
 
+/* Op: copy
+ * Operands: any value
+ * Attributes: none
+ *
+ * A new buffer holding the operand in the result's layout and memory space (a
+ * tuple copied leaf by leaf).
+ *
+ * Rule: HloInstruction kCopy (a layout or memory-space change, never a value
+ *   change).
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_copy(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   return eval_copy_to(ctx, in, frame_operand(f, in, 0), rs, out, err);
 }
 
+/* Op: bitcast
+ * Operands: an array
+ * Attributes: none
+ *
+ * The operand's bytes reinterpreted under the result's shape and layout: the
+ * same buffer when the physical sizes agree; otherwise the first bytes of the
+ * operand (tile padding differs).
+ *
+ * Rule: HloInstruction kBitcast; XLA's verifier compares byte sizes only in
+ *   modules with layouts (docs/hlo-text.md 8.1).
+ * Refuses: a bitcast that changes the data size (possible in a module written
+ *   without layouts).
+ */
 bool eval_bitcast(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                   Error *err) {
   return bitcast_of(ctx, in, frame_operand(f, in, 0), rs, out, err);

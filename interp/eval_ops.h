@@ -22,11 +22,7 @@ EVAL_FN(eval_partition_id);
 EVAL_FN(eval_get_dimension_size);
 
 /* eval_movement.c */
-EVAL_FN(eval_broadcast);
-EVAL_FN(eval_reshape);
-EVAL_FN(eval_transpose);
-EVAL_FN(eval_slice);
-EVAL_FN(eval_reverse);
+EVAL_FN(eval_move); /* broadcast, reshape, transpose, slice, reverse */
 EVAL_FN(eval_pad);
 EVAL_FN(eval_concatenate);
 EVAL_FN(eval_dynamic_slice);
@@ -54,8 +50,7 @@ EVAL_FN(eval_elementwise);
 
 /* eval_compute.c */
 EVAL_FN(eval_dot);
-EVAL_FN(eval_reduce);
-EVAL_FN(eval_reduce_window);
+EVAL_FN(eval_reduce); /* reduce, reduce-window */
 EVAL_FN(eval_select_and_scatter);
 EVAL_FN(eval_stochastic_convert);
 

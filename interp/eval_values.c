@@ -45,16 +45,21 @@ bool eval_read_scalar_i64(EvalCtx *ctx, const Instr *in, const Value *v, int64_t
   return true;
 }
 
+bool eval_new_target(EvalCtx *ctx, const Shape *rs, bool zero, Value **v, void **dd,
+                     DenseTmp *dtmp, Error *err) {
+  if (!eval_new_result(ctx, rs, zero, v, err)) return false;
+  if (value_dense_target(&ctx->vc, *v, dd, dtmp, err)) return true;
+  value_tmp_free(dtmp);
+  value_unref(&ctx->vc, *v);
+  return false;
+}
+
 bool eval_scalar_result(EvalCtx *ctx, const Shape *rs, int64_t x, Value **out,
                         Error *err) {
   Value *v;
-  if (!eval_new_result(ctx, rs, true, &v, err)) return false;
   void *dd;
   DenseTmp dtmp = {NULL};
-  if (!value_dense_target(&ctx->vc, v, &dd, &dtmp, err)) {
-    value_unref(&ctx->vc, v);
-    return false;
-  }
+  if (!eval_new_target(ctx, rs, true, &v, &dd, &dtmp, err)) return false;
   etype_convert_array(rs->etype, dd, ET_S64, &x, 1);
   if (!value_dense_commit(&ctx->vc, v, &dtmp, err)) {
     value_unref(&ctx->vc, v);
@@ -98,6 +103,16 @@ static bool value_from_literal(EvalCtx *ctx, const Instr *in, const Literal *lit
   return value_from_dense(&ctx->vc, s, lit->data, "", out, err);
 }
 
+/* Op: constant
+ * Operands: none
+ * Attributes: the literal (written in the parentheses)
+ *
+ * The literal as an array (or tuple) of the declared shape, made once per run
+ * and shared by every execution. An elided literal ({...}) reads as zeros.
+ *
+ * Rule: XLA operation semantics, ConstantLiteral.
+ * Refuses: nothing the verifier accepts (out of memory aside).
+ */
 bool eval_constant(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                    Error *err) {
   CompPlan *p = (CompPlan *)f->plan;
@@ -128,6 +143,19 @@ bool eval_constant(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Val
 }
 
 
+/* Op: parameter
+ * Operands: none
+ * Attributes: parameter_number (written in the parentheses)
+ *
+ * The computation's argument number N, as the caller passed it: the entry's
+ * inputs (--inputs, --random-inputs) or a called computation's operands. An
+ * argument whose layout or memory space differs from the declared shape is
+ * converted to it.
+ *
+ * Rule: XLA operation semantics, Parameter.
+ * Refuses: an argument that is missing or does not fit the declared shape (a
+ *   bad binding).
+ */
 bool eval_parameter(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                     Error *err) {
   int64_t n = in->parameter_number;
@@ -148,6 +176,15 @@ bool eval_parameter(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Va
   return value_coerce(&ctx->vc, f->args[n], rs, who, out, err);
 }
 
+/* Op: tuple
+ * Operands: any number of values
+ * Attributes: none
+ *
+ * A tuple of its operands, by reference: nothing is copied.
+ *
+ * Rule: XLA operation semantics, Tuple.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_tuple(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                 Error *err) {
   (void)ctx;
@@ -155,6 +192,16 @@ bool eval_tuple(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value 
   return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
 }
 
+/* Op: get-tuple-element
+ * Operands: a tuple
+ * Attributes: index
+ *
+ * Element `index` of the tuple, by reference (converted only when the declared
+ * layout differs).
+ *
+ * Rule: XLA operation semantics, GetTupleElement.
+ * Refuses: an index past the tuple value it is given.
+ */
 bool eval_get_tuple_element(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                             Value **out, Error *err) {
   Value *t = frame_operand(f, in, 0);
@@ -164,11 +211,33 @@ bool eval_get_tuple_element(EvalCtx *ctx, Frame *f, const Instr *in, const Shape
   return value_coerce(&ctx->vc, t->elems[idx], rs, "", out, err);
 }
 
+/* Op: opt-barrier, domain, add-dependency
+ * Operands: the value (add-dependency: the value and a token)
+ * Attributes: domain: entry_metadata, exit_metadata (domain)
+ *
+ * The operand itself, unchanged: these ops only constrain how a compiler may
+ * reorder or partition the program, which an interpreter running in text order
+ * already respects.
+ *
+ * Rule: XLA operation semantics, OptimizationBarrier; HloDomainInstruction;
+ *   AddDependency.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_pass_through(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                        Error *err) {
   return value_coerce(&ctx->vc, frame_operand(f, in, 0), rs, "", out, err);
 }
 
+/* Op: after-all
+ * Operands: any number of tokens
+ * Attributes: none
+ *
+ * A fresh token: it orders side-effecting ops, and here everything already
+ * runs in order.
+ *
+ * Rule: XLA operation semantics, AfterAll.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_after_all(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                     Error *err) {
   (void)ctx, (void)f, (void)in;
@@ -176,18 +245,48 @@ bool eval_after_all(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Va
   return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
 }
 
+/* Op: replica-id
+ * Operands: none
+ * Attributes: none
+ *
+ * The running device's replica number as a u32 scalar (0 in a single-device
+ * run; --replicas sets the count).
+ *
+ * Rule: XLA operation semantics, ReplicaId.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_replica_id(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   (void)f, (void)in;
   return eval_scalar_result(ctx, rs, ctx->replica_id, out, err);
 }
 
+/* Op: partition-id
+ * Operands: none
+ * Attributes: none
+ *
+ * The running device's partition number as a u32 scalar (0 in a single-device
+ * run; --partitions sets the count).
+ *
+ * Rule: HloInstruction kPartitionId (as replica-id, over partitions).
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_partition_id(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                        Error *err) {
   (void)f, (void)in;
   return eval_scalar_result(ctx, rs, ctx->partition_id, out, err);
 }
 
+/* Op: get-dimension-size
+ * Operands: an array
+ * Attributes: dimensions (one dimension)
+ *
+ * The size of one dimension as an s32 scalar: the runtime size of a dynamic
+ * (<=N) dimension, the static size otherwise.
+ *
+ * Rule: XLA operation semantics, GetDimensionSize.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_get_dimension_size(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                              Value **out, Error *err) {
   Value *o = frame_operand(f, in, 0);
