@@ -170,7 +170,8 @@ bool eval_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
         free(ov);
         return error_set(err, ERR_RUNTIME, in->offset,
                          "map over computation %s: instruction %s (%s) is not "
-                         "elementwise; such maps are not supported yet", comp->name, ci->name, opcode_name(ci->op));
+                         "elementwise; such maps are not supported yet",
+                         comp->name, ci->name, opcode_name(ci->op));
       }
       if (!shape_is_array(&ci->shape) || ci->shape.rank != 0) {
         free(ov);
@@ -190,7 +191,9 @@ bool eval_map(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
   operands_of(f, in, 0, args);
   if (comp->nparams != in->noperands) {
     free(args);
-    return error_set(err, ERR_RUNTIME, in->offset, "map computation %s takes %d parameters, given %d", comp->name, comp->nparams, in->noperands);
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "map computation %s takes %d parameters, given %d", comp->name,
+                     comp->nparams, in->noperands);
   }
   Value *r;
   ctx->vc.uncounted++;
@@ -230,7 +233,8 @@ bool eval_fusion(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value
   bool ok = comp->nparams == in->noperands
                 ? eval_run(ctx, comp, args, in->noperands, NULL, &r, err)
                 : error_set(err, ERR_RUNTIME, in->offset,
-                            "fused computation %s takes %d parameters, given %d", comp->name, comp->nparams, in->noperands);
+                            "fused computation %s takes %d parameters, given %d", comp->name,
+                            comp->nparams, in->noperands);
   ctx->vc.uncounted--;
   free(args);
   if (!ok) return false;
@@ -510,7 +514,8 @@ bool eval_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   if (callee)
     return error_set(err, ERR_RUNTIME, in->offset,
                      "custom-call target \"%s\" is not supported (it calls "
-                     "computation %s, but what the target does with it is unknown)", target, callee);
+                     "computation %s, but what the target does with it is unknown)",
+                     target, callee);
   return error_set(err, ERR_RUNTIME, in->offset,
                    "custom-call target \"%s\" is not supported", target);
 }

@@ -343,7 +343,8 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     if (kind == EW_COMPARE) ok = parse_cmp(in, &c.dir, &c.ct, err);
     if (kind == EW_BITCAST_CONVERT && k_bitcast_convert_count(c.rt, c.t0, n) != ri->elements)
       ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "bitcast-convert from %s to %s does not fit the result shape", etype_name(c.t0), etype_name(c.rt));
+                     "bitcast-convert from %s to %s does not fit the result shape",
+                     etype_name(c.t0), etype_name(c.rt));
     if (ok && donor >= 0) {
       int esize[3] = {0, 0, 0};
       for (int k = 0; k < nops; k++) esize[k] = ops[k]->info->esize;

@@ -519,7 +519,8 @@ static bool bitcast_of(EvalCtx *ctx, const Instr *in, Value *src, const Shape *r
    * defined result. */
   if (ri->dense_bytes != si->dense_bytes && !ri->packed && !si->packed)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "bitcast of %lld bytes to %lld bytes: the sizes must agree", (long long)si->dense_bytes, (long long)ri->dense_bytes);
+                     "bitcast of %lld bytes to %lld bytes: the sizes must agree",
+                     (long long)si->dense_bytes, (long long)ri->dense_bytes);
   Value *v;
   if (!eval_new_result(ctx, rs, true, &v, err)) return false;
   int64_t n = ri->phys_bytes < si->phys_bytes ? ri->phys_bytes : si->phys_bytes;
