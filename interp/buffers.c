@@ -10,17 +10,9 @@
 /* How a computation is reached from the entry (XLA CallGraph's contexts). */
 enum { REACH_NONE = 0, REACH_SEQUENTIAL, REACH_EMBEDDED };
 
-static bool is_control_flow(const Instr *in) {
-  switch (in->op) {
-    case OP_WHILE:
-    case OP_CONDITIONAL:
-    case OP_CALL:
-    case OP_ASYNC_START:
-    case OP_ASYNC_UPDATE:
-    case OP_ASYNC_DONE: return true;
-    default: return false;
-  }
-}
+/* Ops whose called computations run as sequential code (OPF_SEQ_CALLS in
+ * parser/opcodes.def): while, conditional, call, the async ops. */
+static bool is_control_flow(const Instr *in) { return opcode_flags(in->op) & OPF_SEQ_CALLS; }
 
 static void reach(unsigned char *how, const Computation *c, unsigned char kind,
                   const Computation **stack, int *n) {
@@ -77,6 +69,31 @@ static const Instr *operand(const Instr *in, int64_t i) {
   return i >= 0 && i < in->noperands ? in->operands[i] : NULL;
 }
 
+/* The buffer column of parser/opcodes.def: which buffer an op's result
+ * shares, by rule. */
+typedef enum {
+  BUF_NONE,        /* a buffer of its own */
+  BUF_CALLER,      /* parameter: the caller's operand (outside the entry) */
+  BUF_ELEMENT,     /* get-tuple-element: that element of its operand */
+  BUF_OPERAND,     /* operand 0, leaf for leaf */
+  BUF_OPERAND_0,   /* element {0} of operand 0 (copy-done: the destination) */
+  BUF_OPERAND_1,   /* element {1} of operand 0 (the start's output) */
+  BUF_RECV_DONE,   /* element {0}: the recv's element {0} */
+  BUF_TUPLE,       /* element {i}: operand i */
+  BUF_CALLEE,      /* call: the callee's root */
+  BUF_BRANCHES,    /* conditional: the branches' roots */
+  BUF_COPY_START,  /* (destination, source, context): {1} is the operand */
+  BUF_AT_0,        /* element {0} is operand 0 (send, collective-permute-start) */
+  BUF_ASYNC_START, /* ((operands...), outputs, context...) */
+} BufRule;
+
+static const unsigned char buf_rule_of[OP_COUNT] = {
+#define OPCODE(id, text, lo, hi, cls, infer, eval, kernel, flags, mixed, buffer, ...) \
+  [OP_##id] = buffer,
+#include "parser/opcodes.def"
+#undef OPCODE
+};
+
 /* Does leaf idx of in share a buffer defined elsewhere?  If so, says what
  * it shares in sb.  The rules follow XLA's HloDataflowAnalysis (which ops
  * define values at which indices) plus buffer assignment's colocation of
@@ -84,62 +101,53 @@ static const Instr *operand(const Instr *in, int64_t i) {
 static bool leaf_alias(const Instr *in, const int64_t *idx, int n, StrBuf *sb) {
   const Instr *op0 = operand(in, 0);
   static const int64_t ONE = 1, ZERO = 0;
-  switch (in->op) {
-    case OP_PARAMETER:
+  switch ((BufRule)buf_rule_of[in->op]) {
+    case BUF_CALLER:
       if (in->parent->is_entry) return false;
       sb_printf(sb, "the caller's operand (parameter %lld of %s)",
                 (long long)in->parameter_number, in->parent->name);
       return true;
-    case OP_GET_TUPLE_ELEMENT: {
+    case BUF_ELEMENT: {
       const Attr *a = ir_attr(in, ATTR_INDEX);
       int64_t t = a ? a->v.i : 0;
       if (op0) put_ref(sb, op0, &t, 1, idx, n);
       return true;
     }
-    case OP_BITCAST:
-    case OP_OPT_BARRIER:
-    case OP_DOMAIN:
-    case OP_ADD_DEPENDENCY:
-    case OP_ASYNC_UPDATE:
-    case OP_WHILE:
-    case OP_ALL_REDUCE_DONE:
+    case BUF_OPERAND:
       if (op0) put_ref(sb, op0, NULL, 0, idx, n);
       return true;
-    case OP_COPY_DONE: /* copy-start's destination */
+    case BUF_OPERAND_0: /* copy-start's destination */
       if (op0) put_ref(sb, op0, &ZERO, 1, idx, n);
       return true;
-    case OP_ASYNC_DONE: /* the start's output */
-    case OP_ALL_GATHER_DONE:
-    case OP_COLLECTIVE_PERMUTE_DONE:
+    case BUF_OPERAND_1: /* the start's output */
       if (op0) put_ref(sb, op0, &ONE, 1, idx, n);
       return true;
-    case OP_RECV_DONE:
+    case BUF_RECV_DONE:
       if (n == 0 || idx[0] != 0) return false;
       if (op0) put_ref(sb, op0, &ZERO, 1, idx + 1, n - 1);
       return true;
-    case OP_TUPLE:
+    case BUF_TUPLE:
       if (n > 0 && operand(in, idx[0])) put_ref(sb, operand(in, idx[0]), NULL, 0, idx + 1, n - 1);
       return true;
-    case OP_CALL: {
+    case BUF_CALLEE: {
       const Attr *a = ir_attr(in, ATTR_TO_APPLY);
       if (a && a->v.comp && a->v.comp->root) put_ref(sb, a->v.comp->root, NULL, 0, idx, n);
       return true;
     }
-    case OP_CONDITIONAL:
+    case BUF_BRANCHES:
       sb_puts(sb, "the branch computations' roots");
       put_index(sb, idx, n);
       return true;
-    case OP_COPY_START: /* (destination, source, context): the source is the operand */
+    case BUF_COPY_START:
       if (n == 0 || idx[0] != 1) return false;
       if (op0) put_ref(sb, op0, NULL, 0, idx + 1, n - 1);
       return true;
-    case OP_SEND:                     /* (data, context, token) */
-    case OP_COLLECTIVE_PERMUTE_START: /* (operand, output, contexts...) */
+    case BUF_AT_0: /* send: (data, context, token); collective-permute-start: (operand,
+                    * output, contexts...) */
       if (n == 0 || idx[0] != 0) return false;
       if (op0) put_ref(sb, op0, NULL, 0, idx + 1, n - 1);
       return true;
-    case OP_ASYNC_START: /* ((operands...), outputs, context...) */
-    case OP_ALL_GATHER_START: {
+    case BUF_ASYNC_START: {
       /* all-gather-start of one operand is (operand, output) */
       if (n == 0 || idx[0] != 0) return false;
       if ((in->op == OP_ALL_GATHER_START && in->noperands == 1) || n == 1) {

@@ -1,7 +1,7 @@
-/* Ops whose kernels are the compute kernels: dot, reduce, reduce-window,
- * select-and-scatter here (kernels/k_dot.h, kernels/k_reduce.h); convolution
- * (eval_conv.c), fft (eval_fft.c), cholesky, triangular-solve and batch norm
- * (eval_linalg.c) dispatched from eval_compute.
+/* The evaluators of dot, reduce, reduce-window, select-and-scatter and
+ * stochastic-convert, over the compute kernels (kernels/k_dot.h,
+ * kernels/k_reduce.h); the other compute ops have files of their own
+ * (eval_conv.c, eval_fft.c, eval_linalg.c, eval_gather.c, eval_sort.c...).
  *
  * Reducer computations are recognised when they are a known reduction
  * (root = add/multiply/maximum/minimum/and/or/xor of the two parameters, or a
@@ -10,15 +10,8 @@
  * applied to arrays), never by walking the IR once per element. */
 #include <string.h>
 
-#include "interp/eval_conv.h"
+#include "interp/eval_ops.h"
 #include "interp/eval_packed_nibble.h"
-#include "interp/eval_feed.h"
-#include "interp/eval_fft.h"
-#include "interp/eval_gather.h"
-#include "interp/eval_linalg.h"
-#include "interp/eval_ragged.h"
-#include "interp/eval_rng.h"
-#include "interp/eval_sort.h"
 #include "interp/eval_sparse_dot.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
@@ -71,7 +64,7 @@ static bool free_order_kept(int rank, const int *inv, const int64_t *a, int na, 
  * dimension numbers renumbered, and a result laid out [batch, rhs free,
  * lhs free] is written by the swapped dot.  Saves the transposing copies to
  * and from row-major.  1 done, 0 not applicable, -1 error. */
-static int dot_physical(EvalCtx *ctx, const Instr *in, const KDotDims *dn, Value *lv, Value *rv,
+static int dot_physical(EvalCtx *ctx, const KDotDims *dn, Value *lv, Value *rv,
                         const Shape *rs, Value **out, Error *err) {
   if (!lv->info || !rv->info || !lv->buf || !rv->buf || lv->dyn || rv->dyn || !shape_is_array(rs))
     return 0;
@@ -107,10 +100,8 @@ static int dot_physical(EvalCtx *ctx, const Instr *in, const KDotDims *dn, Value
   for (int j = 0; j < rr; j++) rd[j] = rv->info->dims[rp[j]];
   for (int j = 0; j < orank; j++) od[j] = oi->dims[op[j]];
   KArray L = {lv->info->etype, lr, ld, lv->buf->data}, R = {rv->info->etype, rr, rd, rv->buf->data};
-  char who[300];
-  eval_who(in, who, sizeof who);
   Value *v;
-  if (!value_new_array(&ctx->vc, rs, false, who, &v, err)) return -1;
+  if (!value_new_array(&ctx->vc, rs, false, "", &v, err)) return -1;
   KArray O = {oi->etype, orank, od, v->buf->data};
   KDotDims d = {nb, straight ? lb : rb, straight ? rb : lb, nc, straight ? lc : rc, straight ? rc : lc};
   if (!k_dot(straight ? &L : &R, straight ? &R : &L, &d, &O, err)) {
@@ -126,8 +117,20 @@ static bool dot_product(const KArray *lhs, const KArray *rhs, const void *arg, K
   return k_dot(lhs, rhs, arg, out, err);
 }
 
-static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
-                     Error *err) {
+/* Op: dot
+ * Operands: lhs, rhs (a sparse dot: also its metadata operands)
+ * Attributes: lhs_contracting_dims, rhs_contracting_dims, lhs_batch_dims,
+ *   rhs_batch_dims; optionally precision_config, sparsity
+ *
+ * The sum of products over the contracting dimensions, for every batch index
+ * and every pair of free indices; the result dimensions are batch, lhs free,
+ * rhs free.
+ *
+ * Rule: XLA operation semantics, DotGeneral.
+ * Refuses: nothing the verifier accepts.
+ */
+bool eval_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
+              Error *err) {
   const IntList *lb = eval_attr_ints(in, ATTR_LHS_BATCH_DIMS), *rb = eval_attr_ints(in, ATTR_RHS_BATCH_DIMS);
   const IntList *lc = eval_attr_ints(in, ATTR_LHS_CONTRACTING_DIMS),
                 *rc = eval_attr_ints(in, ATTR_RHS_CONTRACTING_DIMS);
@@ -135,10 +138,10 @@ static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
                  lc ? lc->n : 0, lc ? lc->v : NULL, rc ? rc->v : NULL};
   if ((lb ? lb->n : 0) != (rb ? rb->n : 0) || (lc ? lc->n : 0) != (rc ? rc->n : 0))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: lhs and rhs dimension lists differ in length", in->name);
+                     "lhs and rhs dimension lists differ in length");
   if (in->noperands != 2) return eval_sparse_dot(ctx, fr, in, &dn, rs, out, err);
   if (!eval_packed_nibble_count(in)) {
-    int r = dot_physical(ctx, in, &dn, frame_operand(fr, in, 0), frame_operand(fr, in, 1), rs, out, err);
+    int r = dot_physical(ctx, &dn, frame_operand(fr, in, 0), frame_operand(fr, in, 1), rs, out, err);
     if (r != 0) return r > 0;
   }
   EvalViews vs = {0};
@@ -156,15 +159,35 @@ static bool exec_dot(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
   return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
-static bool exec_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
-                        Error *err, bool window) {
+/* Op: reduce
+ * Operands: N arrays, then N scalar initial values
+ * Attributes: dimensions, to_apply
+ *
+ * Folds the reducer over the listed dimensions, starting from the initial
+ * values; a recognised reducer (add, multiply, maximum, ... of its parameters)
+ * runs as a tight loop, any other is run over whole vectors.
+ *
+ * Rule: XLA operation semantics, Reduce.
+ * Refuses: what the reducer refuses.
+ */
+/* Op: reduce-window
+ * Operands: N arrays, then N scalar initial values
+ * Attributes: window, to_apply
+ *
+ * Folds the reducer over each window position of the (padded, dilated)
+ * operand, starting from the initial values.
+ *
+ * Rule: XLA operation semantics, ReduceWindow.
+ * Refuses: what the reducer refuses.
+ */
+bool eval_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
+                 Error *err) {
+  bool window = in->op == OP_REDUCE_WINDOW; /* the two share all but the kernel */
   int nvals = in->noperands / 2;
   if (nvals < 1 || in->noperands != 2 * nvals || nvals > 8)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: expected inputs then inits",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "expected inputs then inits");
   const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
-  if (!comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs to_apply", in->name);
+  EVAL_ASSERT(comp); /* to_apply is required */
   KReduceOp ops[8];
   VecFn vf = {.ctx = ctx, .comp = comp, .in = in};
   KReducer red = {NULL, reduce_cb, &vf};
@@ -181,8 +204,7 @@ static bool exec_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *r
   vf.out_types = ot;
   if (ok) ok = eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != nvals)
-    ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results for %d inputs",
-                   in->name, o.n, nvals);
+    ok = error_set(err, ERR_RUNTIME, in->offset, "%d results for %d inputs", o.n, nvals);
   if (ok && !window) {
     const IntList *d = eval_attr_ints(in, ATTR_DIMENSIONS);
     ok = k_reduce(nvals, vs.a, inits, d ? d->n : 0, d ? d->v : NULL, &red, o.a, err);
@@ -201,12 +223,21 @@ static bool exec_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *r
   return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
-static bool exec_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
-                                    Value **out, Error *err) {
+/* Op: select-and-scatter
+ * Operands: operand, source, a scalar initial value
+ * Attributes: window, select, scatter
+ *
+ * For each window of the operand, select picks one element; the matching
+ * element of source is combined by scatter into that position of a result that
+ * starts at the initial value.
+ *
+ * Rule: XLA operation semantics, SelectAndScatter.
+ * Refuses: what select or scatter refuses.
+ */
+bool eval_select_and_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
+                             Value **out, Error *err) {
   const Computation *sc = eval_attr_comp(in, ATTR_SELECT), *scat = eval_attr_comp(in, ATTR_SCATTER);
-  if (!sc || !scat)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs select and scatter",
-                     in->name);
+  EVAL_ASSERT(sc && scat); /* required attributes */
   VecFn sf = {.ctx = ctx, .comp = sc, .in = in}, cf = {.ctx = ctx, .comp = scat, .in = in};
   KSelect sel = {K_SEL_NONE, select_cb, &sf};
   const Instr *r = sc->root;
@@ -263,33 +294,17 @@ static bool stochastic_kernel(const Instr *in, const void *arg, const KArray *in
                               ins[1].data, n, err);
 }
 
-bool eval_compute(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                  bool *handled, Error *err) {
-  *handled = true;
-  switch (in->op) {
-  case OP_DOT: return exec_dot(ctx, f, in, rs, out, err);
-  case OP_REDUCE: return exec_reduce(ctx, f, in, rs, out, err, false);
-  case OP_REDUCE_WINDOW: return exec_reduce(ctx, f, in, rs, out, err, true);
-  case OP_SELECT_AND_SCATTER: return exec_select_and_scatter(ctx, f, in, rs, out, err);
-  case OP_CONVOLUTION: return eval_convolution(ctx, f, in, rs, out, err);
-  case OP_RAGGED_DOT: return eval_ragged_dot(ctx, f, in, rs, out, err);
-  case OP_STOCHASTIC_CONVERT:
-    return eval_kernel_op(ctx, f, in, rs, 2, stochastic_kernel, NULL, out, err);
-  case OP_FFT: return eval_fft(ctx, f, in, rs, out, err);
-  case OP_CHOLESKY: return eval_cholesky(ctx, f, in, rs, out, err);
-  case OP_TRIANGULAR_SOLVE: return eval_triangular_solve(ctx, f, in, rs, out, err);
-  case OP_BATCH_NORM_TRAINING:
-  case OP_BATCH_NORM_INFERENCE:
-  case OP_BATCH_NORM_GRAD: return eval_batch_norm(ctx, f, in, rs, out, err);
-  case OP_GATHER: return eval_gather(ctx, f, in, rs, out, err);
-  case OP_SCATTER: return eval_scatter(ctx, f, in, rs, out, err);
-  case OP_SORT: return eval_sort(ctx, f, in, rs, out, err);
-  case OP_TOPK: return eval_topk(ctx, f, in, rs, out, err);
-  case OP_RNG: return eval_rng(ctx, f, in, rs, out, err);
-  case OP_INFEED: return eval_infeed(ctx, f, in, rs, out, err);
-  case OP_OUTFEED: return eval_outfeed(ctx, f, in, rs, out, err);
-  case OP_RNG_BIT_GENERATOR: return eval_rng_bit_generator(ctx, f, in, rs, out, err);
-  case OP_RNG_GET_AND_UPDATE_STATE: return eval_rng_get_and_update_state(ctx, f, in, rs, out, err);
-  default: *handled = false; return false;
-  }
+/* Op: stochastic-convert
+ * Operands: a float array, unsigned random bits of the same width
+ * Attributes: none
+ *
+ * Converts to the (signed integer) result type rounding up or down at random:
+ * up when the random bits are below the fraction.
+ *
+ * Rule: XLA's StochasticConvert decomposition.
+ * Refuses: type combinations the kernel does not define.
+ */
+bool eval_stochastic_convert(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
+                             Value **out, Error *err) {
+  return eval_kernel_op(ctx, f, in, rs, 2, stochastic_kernel, NULL, out, err);
 }

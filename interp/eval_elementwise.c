@@ -9,7 +9,6 @@
  * without padding): torch-xla dumps multiply {0,1} arrays by {1,0}
  * broadcasts all the time.  Otherwise operands are read through dense
  * row-major views and the result is stored back into its layout. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +18,7 @@
 #include "layout/etype_convert.h"
 #include "parser/infer.h"
 
-typedef enum { EW_UNARY, EW_BINARY, EW_COMPARE, EW_SELECT, EW_CLAMP, EW_CONVERT,
+typedef enum { EW_NONE, EW_UNARY, EW_BINARY, EW_COMPARE, EW_SELECT, EW_CLAMP, EW_CONVERT,
                EW_BITCAST_CONVERT, EW_REDUCE_PRECISION, EW_BROADCAST,
                EW_SKIP /* a constant inside a group's span */ } EwKind;
 
@@ -42,185 +41,48 @@ static bool splat_operand(const Instr *in, int k, const ArrayInfo *a, const Arra
          a->plan.slots == a->elements && r->plan.slots == r->elements && a->elements == r->elements;
 }
 
-/* Opcode -> unary/binary kernel op, by name once per process rather than
- * by k_*_lookup's string compares at every execution.  Entries hold op + 1
- * (0: none); a name that is both is unary, as the lookups' order says. */
-static short ew_unary_of[OP_COUNT], ew_binary_of[OP_COUNT];
-static pthread_once_t ew_table_once = PTHREAD_ONCE_INIT;
+/* Opcode -> elementwise kernel: the kernel column of parser/opcodes.def
+ * (KU_* / KB_* ids of kernels/kernels.h, or an EwKind with its own kernel
+ * entry point). */
+typedef struct EwOp {
+  EwKind kind;
+  short id; /* KUnaryOp or KBinaryOp */
+} EwOp;
 
-static void ew_table_init(void) {
-  for (int o = 1; o < OP_COUNT; o++) {
-    const char *name = opcode_name((Opcode)o);
-    KUnaryOp u;
-    KBinaryOp b;
-    if (!name) continue;
-    if (k_unary_lookup(name, &u)) ew_unary_of[o] = (short)(u + 1);
-    else if (k_binary_lookup(name, &b)) ew_binary_of[o] = (short)(b + 1);
-  }
-}
+static const EwOp ew_op_of[OP_COUNT] = {
+    [OP_INVALID] = {EW_NONE, 0},
+#define KU(id) {EW_UNARY, KU_##id}
+#define KB(id) {EW_BINARY, KB_##id}
+#define KE(kind) {EW_##kind, 0}
+#define K_NONE {EW_NONE, 0}
+#define OPCODE(id, text, lo, hi, cls, infer, eval, kernel, ...) [OP_##id] = kernel,
+#include "parser/opcodes.def"
+#undef OPCODE
+#undef K_NONE
+#undef KE
+#undef KB
+#undef KU
+};
 
 /* Whether op is a plain unary or binary elementwise op, and which. */
 static bool ew_lookup(Opcode op, EwKind *kind, KUnaryOp *u, KBinaryOp *b) {
-  pthread_once(&ew_table_once, ew_table_init);
-  if ((unsigned)op >= OP_COUNT) return false;
-  if (ew_unary_of[op]) {
-    *kind = EW_UNARY;
-    *u = (KUnaryOp)(ew_unary_of[op] - 1);
-    return true;
-  }
-  if (ew_binary_of[op]) {
-    *kind = EW_BINARY;
-    *b = (KBinaryOp)(ew_binary_of[op] - 1);
-    return true;
-  }
-  return false;
+  EwOp e = ew_op_of[op];
+  *kind = e.kind;
+  if (e.kind == EW_UNARY) *u = (KUnaryOp)e.id;
+  else if (e.kind == EW_BINARY) *b = (KBinaryOp)e.id;
+  else return false;
+  return true;
 }
 
 static bool parse_cmp(const Instr *in, KCmpDir *dir, KCmpType *ct, Error *err) {
   const Attr *d = ir_attr(in, ATTR_DIRECTION);
   if (!d || d->kind != AV_ENUM || !k_cmp_dir_lookup(d->v.s, dir))
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: compare needs a direction",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "compare needs a direction");
   *ct = KCMP_DEFAULT;
   const Attr *t = ir_attr(in, ATTR_TYPE);
   if (t && (t->kind != AV_ENUM || !k_cmp_type_lookup(t->v.s, ct)))
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown comparison type",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "unknown comparison type");
   return true;
-}
-
-/* Mixed precision.  XLA's shape inference lets the floating-point operands
- * of elementwise ops, pad, concatenate and dynamic-update-slice differ in
- * precision (f32 multiply(bf16, f32)); the op is computed in the higher
- * precision -- the result's type, or for compare the higher of its
- * operands' -- as XLA's float normalization inserts converts.  The element
- * type operand k is computed in, or its own. */
-static EType compute_etype(const Instr *in, int k) {
-  EType t = in->operands[k]->shape.etype;
-  if (!etype_is_float(t) || !shape_is_array(&in->shape)) return t;
-  switch (in->op) {
-  case OP_COMPARE:
-    return in->noperands == 2 ? infer_higher_precision(in->operands[0]->shape.etype,
-                                                       in->operands[1]->shape.etype)
-                              : t;
-  case OP_SELECT: return k == 0 ? t : in->shape.etype;
-  case OP_CLAMP: case OP_PAD: case OP_CONCATENATE: case OP_DYNAMIC_UPDATE_SLICE:
-    return etype_is_float(in->shape.etype) ? in->shape.etype : t;
-  /* A result declared in another float type than its operand's, which XLA's
-   * test verifier allows (bf16[4] negate(f32[4])): the operand is converted
-   * to the result's type first, as for the binary ops.  For the ops that
-   * only move elements this is exactly converting the result. */
-  case OP_BROADCAST: case OP_TRANSPOSE: case OP_SLICE: case OP_RESHAPE: case OP_REVERSE:
-  case OP_COPY: case OP_DYNAMIC_SLICE: case OP_GATHER: case OP_REDUCE_PRECISION:
-    return k == 0 && etype_is_float(in->shape.etype) ? in->shape.etype : t;
-  default:
-    if (opcode_class(in->op) == OPC_UNARY)
-      return etype_is_float(in->shape.etype) ? in->shape.etype : t;
-    return opcode_class(in->op) == OPC_BINARY && etype_is_float(in->shape.etype)
-               ? in->shape.etype
-               : t;
-  }
-}
-
-bool eval_mixed_precision(const Instr *in) {
-  if (in->op == OP_CONVERT || in->op == OP_BITCAST_CONVERT) return false;
-  for (int k = 0; k < in->noperands; k++)
-    if (shape_is_array(&in->operands[k]->shape) &&
-        compute_etype(in, k) != in->operands[k]->shape.etype)
-      return true;
-  return false;
-}
-
-/* A dense copy of array v converted to element type t (XLA's convert),
- * keeping v's dynamic sizes. */
-static bool converted_copy(EvalCtx *ctx, const Instr *in, const Value *v, EType t, Value **out,
-                           Error *err) {
-  const ArrayInfo *ai = v->info;
-  Shape *s = value_dense_shape(&ctx->vc, t, ai->rank, ai->dims, ai->space);
-  const ArrayInfo *ti = s ? value_array_info(&ctx->vc, s, err) : NULL;
-  if (!ti) return s ? false : error_set(err, ERR_RUNTIME, -1, "out of memory");
-  char who[300];
-  eval_who(in, who, sizeof who);
-  const void *src;
-  DenseTmp stmp;
-  void *dst;
-  DenseTmp dtmp;
-  if (!value_new_array(&ctx->vc, s, false, who, out, err)) return false;
-  bool ok = value_dense_read(&ctx->vc, v, &src, &stmp, err);
-  if (ok && (ok = value_dense_target(&ctx->vc, *out, &dst, &dtmp, err))) {
-    ok = k_convert(t, dst, ai->etype, src, ai->elements, err);
-    ok = ok ? value_dense_commit(&ctx->vc, *out, &dtmp, err) : (value_tmp_free(&dtmp), false);
-  }
-  value_tmp_free(&stmp);
-  if (ok && v->dyn && !value_set_dyn(*out, v->dyn))
-    ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
-  if (!ok) value_unref(&ctx->vc, *out);
-  return ok;
-}
-
-/* Whether compute_etype reconciles a float result type that differs from
- * the inferred one (the operands converted to it before the op runs). */
-static bool mixed_result_handled(const Instr *in) {
-  switch (in->op) {
-  case OP_SELECT: case OP_CLAMP: case OP_PAD: case OP_CONCATENATE: case OP_DYNAMIC_UPDATE_SLICE:
-  case OP_BROADCAST: case OP_TRANSPOSE: case OP_SLICE: case OP_RESHAPE: case OP_REVERSE:
-  case OP_COPY: case OP_DYNAMIC_SLICE: case OP_GATHER: case OP_REDUCE_PRECISION:
-  /* dot and convolution accumulate and write in the declared type already. */
-  case OP_DOT: case OP_CONVOLUTION: case OP_IOTA:
-    return true;
-  default:
-    /* Not real(c64) or abs(c64): a complex operand is not converted. */
-    if (opcode_class(in->op) == OPC_UNARY)
-      return in->noperands == 1 && etype_is_float(in->operands[0]->shape.etype);
-    return opcode_class(in->op) == OPC_BINARY;
-  }
-}
-
-bool eval_mixed_result_unsupported(const Module *m, const Instr *in, Arena *scratch) {
-  if (mixed_result_handled(in)) return false;
-  /* Only float types may differ: skip the inference for the rest. */
-  if (shape_is_array(&in->shape) && !etype_is_float(in->shape.etype)) return false;
-  Shape inferred;
-  Error err = {0};
-  if (!infer_shape_in_module(m, in, scratch, &inferred, &err)) return false;
-  /* The verifier let the declared shape differ in float types only. */
-  return !infer_shapes_match(&in->shape, &inferred, false) &&
-         infer_shapes_match(&in->shape, &inferred, true);
-}
-
-bool eval_mixed_before(EvalCtx *ctx, Frame *f, const Instr *in, OperandSwap *sw, Error *err) {
-  sw->n = 0;
-  for (int k = 0; k < in->noperands; k++) {
-    int idx = in->operands[k]->index;
-    const Value *v = f->vals[idx];
-    EType t = compute_etype(in, k);
-    if (!v || !v->info || v->info->etype == t) continue;
-    bool done = false;
-    for (int i = 0; i < sw->n; i++) done |= sw->idx[i] == idx;
-    if (done) continue;
-    if (sw->n == EVAL_SWAP_MAX)
-      return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: more than %d operands of another precision", in->name,
-                       EVAL_SWAP_MAX);
-    Value *c;
-    if (!converted_copy(ctx, in, v, t, &c, err)) return false;
-    sw->idx[sw->n] = idx;
-    sw->saved[sw->n++] = f->vals[idx];
-    f->vals[idx] = c;
-  }
-  return true;
-}
-
-void eval_restore_operands(EvalCtx *ctx, Frame *f, int n, const int *idx, Value *const *saved) {
-  for (int i = 0; i < n; i++) {
-    value_unref(&ctx->vc, f->vals[idx[i]]);
-    f->vals[idx[i]] = saved[i];
-  }
-}
-
-void eval_swap_restore(EvalCtx *ctx, Frame *f, OperandSwap *sw) {
-  eval_restore_operands(ctx, f, sw->n, sw->idx, sw->saved);
-  sw->n = 0;
 }
 
 /* One elementwise kernel call, over n slots (a whole array or a block). */
@@ -248,13 +110,10 @@ static bool ew_kernel(const EwCall *c, void *dst, const void *const *src, int64_
   case EW_BITCAST_CONVERT: return k_bitcast_convert(c->rt, dst, t0, src[0], n, err);
   case EW_REDUCE_PRECISION: {
     const Attr *e = ir_attr(in, ATTR_EXPONENT_BITS), *m = ir_attr(in, ATTR_MANTISSA_BITS);
-    if (!e || !m || e->kind != AV_INT || !m->kind)
-      return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: reduce-precision needs exponent_bits and mantissa_bits",
-                       in->name);
+    EVAL_ASSERT(e && m && e->kind == AV_INT && m->kind == AV_INT); /* required attributes */
     return k_reduce_precision(t0, dst, src[0], n, (int)e->v.i, (int)m->v.i, err);
   }
-  case EW_BROADCAST: case EW_SKIP: return true; /* only in fused groups */
+  case EW_NONE: case EW_BROADCAST: case EW_SKIP: return true; /* only in fused groups */
   }
   return true;
 }
@@ -279,26 +138,130 @@ static bool ew_kernel_donated(const EwCall *c, int nops, const int *esize, void 
   return true;
 }
 
+/* Op: add, subtract, multiply, divide, remainder, power, maximum, minimum,
+ *   atan2, complex
+ * Operands: two arrays of the same shape
+ * Attributes: none
+ *
+ * The arithmetic of each pair of elements. Integers wrap; x/0 is -1 (signed)
+ * or all ones (unsigned), x%0 is x; float maximum/minimum propagate NaN and
+ * order -0 < +0; complex makes a c64/c128 from real and imaginary parts.
+ *
+ * Rule: XLA operation semantics, element-wise binary arithmetic; narrow floats
+ *   compute in f32 and round back (kernels/kernels.h).
+ * Refuses: an element type the op does not take (e.g. atan2 on integers).
+ */
+/* Op: and, or, xor, not, shift-left, shift-right-arithmetic,
+ *   shift-right-logical, popcnt, count-leading-zeros
+ * Operands: one or two arrays of the same shape (pred or integers)
+ * Attributes: none
+ *
+ * Bitwise logic (logical on pred) and shifts of each element; a shift by the
+ * bit width or more gives 0, or the sign fill for shift-right-arithmetic.
+ *
+ * Rule: XLA operation semantics, element-wise binary and unary bit operations.
+ * Refuses: float or complex operands.
+ */
+/* Op: abs, negate, sign, ceil, floor, round-nearest-afz, round-nearest-even,
+ *   is-finite, real, imag
+ * Operands: one array
+ * Attributes: none
+ *
+ * Per element: magnitude (abs of complex is its modulus), negation, sign (-1,
+ * 0, +1, NaN kept), rounding up, down, half away from zero or half to even;
+ * is-finite gives pred; real and imag take the parts of a complex (of a real:
+ * itself and 0).
+ *
+ * Rule: XLA operation semantics, element-wise unary functions.
+ * Refuses: an element type the op does not take (e.g. ceil on integers).
+ */
+/* Op: exponential, exponential-minus-one, log, log-plus-one, logistic, sine,
+ *   cosine, tan, tanh, sqrt, rsqrt, cbrt, erf
+ * Operands: one array (float or complex)
+ * Attributes: optionally result_accuracy
+ *
+ * The function of each element, to within a few ulps of the correctly rounded
+ * result; narrow floats compute in f32 and round back.
+ *
+ * Rule: XLA operation semantics, element-wise unary functions (HloEvaluator
+ *   results).
+ * Refuses: integer operands.
+ */
+/* Op: compare
+ * Operands: two arrays of the same shape
+ * Attributes: direction; optionally type (FLOAT, TOTALORDER, SIGNED, UNSIGNED)
+ *
+ * A pred array: direction (EQ, NE, LT, LE, GT, GE) of each pair; the default
+ * type follows the element type; TOTALORDER orders -NaN < -inf < ... < -0 < +0
+ * < ... < inf < NaN.
+ *
+ * Rule: XLA operation semantics, element-wise comparison.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: select
+ * Operands: a pred array (or scalar), two arrays of the same shape (or tuples
+ *   with a scalar pred)
+ * Attributes: none
+ *
+ * on_true where the predicate holds, on_false elsewhere, element by element;
+ * with a scalar predicate the whole operand is picked.
+ *
+ * Rule: XLA operation semantics, Select.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: clamp
+ * Operands: min, operand, max (min and max may be scalars)
+ * Attributes: none
+ *
+ * Each element limited to [min, max]: min(max(operand, min), max) with XLA's
+ * NaN-propagating maximum and minimum.
+ *
+ * Rule: XLA operation semantics, Clamp.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: convert
+ * Operands: an array
+ * Attributes: none
+ *
+ * Each element converted to the result type: floats round to nearest even, to
+ * integers they truncate toward zero and saturate (NaN gives 0); to pred,
+ * nonzero is true.
+ *
+ * Rule: XLA operation semantics, ConvertElementType.
+ * Refuses: conversions from or to complex the kernel does not define.
+ */
+/* Op: bitcast-convert
+ * Operands: an array
+ * Attributes: none
+ *
+ * The bits of each element reinterpreted as the result type; a narrower result
+ * type adds a minor dimension, a wider one removes it.
+ *
+ * Rule: XLA operation semantics, BitcastConvertType.
+ * Refuses: nothing the verifier accepts.
+ */
+/* Op: reduce-precision
+ * Operands: a float array
+ * Attributes: exponent_bits, mantissa_bits
+ *
+ * Each element rounded as if stored with that many exponent and mantissa bits
+ * (to nearest even; overflow to inf, underflow to signed zero, NaN kept), in
+ * its own type.
+ *
+ * Rule: XLA operation semantics, ReducePrecision (the bit algorithm of
+ *   HloEvaluator).
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                      bool *handled, Error *err) {
-  *handled = false;
+                      Error *err) {
   EwKind kind;
   KUnaryOp uop = 0;
   KBinaryOp bop = 0;
-  switch (in->op) {
-  case OP_COMPARE: kind = EW_COMPARE; break;
-  case OP_SELECT: kind = EW_SELECT; break;
-  case OP_CLAMP: kind = EW_CLAMP; break;
-  case OP_CONVERT: kind = EW_CONVERT; break;
-  case OP_BITCAST_CONVERT: kind = EW_BITCAST_CONVERT; break;
-  case OP_REDUCE_PRECISION: kind = EW_REDUCE_PRECISION; break;
-  default:
-    if (!ew_lookup(in->op, &kind, &uop, &bop)) return false;
-  }
-  *handled = true;
+  ew_lookup(in->op, &kind, &uop, &bop);
+  if (kind == EW_NONE) return eval_unsupported(in, err); /* a row naming the wrong evaluator */
   int nops = in->noperands;
   if (nops > 3)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: too many operands", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "too many operands");
   Value *ops[3] = {0};
   for (int k = 0; k < nops; k++) {
     ops[k] = frame_operand(f, in, k);
@@ -307,8 +270,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
         /* select between tuples with a scalar predicate */
         continue;
       }
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand %d is not an array",
-                       in->name, k);
+      return error_set(err, ERR_RUNTIME, in->offset, "operand %d is not an array", k);
     }
   }
   if (kind == EW_SELECT && (ops[1]->ntuple || ops[2]->ntuple || !shape_is_array(rs))) {
@@ -317,12 +279,8 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     if (!ops[0]->info || !value_dense_read(&ctx->vc, ops[0], &pd, &tmp, err)) return false;
     bool p = *(const uint8_t *)pd != 0;
     value_tmp_free(&tmp);
-    char who[300];
-    eval_who(in, who, sizeof who);
-    return value_coerce(&ctx->vc, p ? ops[1] : ops[2], rs, who, out, err);
+    return value_coerce(&ctx->vc, p ? ops[1] : ops[2], rs, "", out, err);
   }
-  char who[300];
-  eval_who(in, who, sizeof who);
   const ArrayInfo *ri = value_array_info(&ctx->vc, rs, err);
   if (!ri) return false;
   /* Which operands are broadcast scalars (clamp bounds, select predicate). */
@@ -352,7 +310,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   Value *v;
   if (donor >= 0) {
     if (!(v = value_wrap_buffer(rs, ri, ops[donor]->buf))) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  } else if (!value_new_array(&ctx->vc, rs, false, who, &v, err)) {
+  } else if (!value_new_array(&ctx->vc, rs, false, "", &v, err)) {
     return false;
   }
   const void *src[3] = {0};
@@ -377,7 +335,7 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     if (scalar[k] || kind == EW_BITCAST_CONVERT) continue;
     if (ops[k]->info->elements != ri->elements)
       ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: operand %d has %lld elements, the result %lld", in->name, k,
+                     "operand %d has %lld elements, the result %lld", k,
                      (long long)ops[k]->info->elements, (long long)ri->elements);
   }
   if (ok && n > 0) {
@@ -385,8 +343,8 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
     if (kind == EW_COMPARE) ok = parse_cmp(in, &c.dir, &c.ct, err);
     if (kind == EW_BITCAST_CONVERT && k_bitcast_convert_count(c.rt, c.t0, n) != ri->elements)
       ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: bitcast-convert from %s to %s does not fit the result shape",
-                     in->name, etype_name(c.t0), etype_name(c.rt));
+                     "bitcast-convert from %s to %s does not fit the result shape",
+                     etype_name(c.t0), etype_name(c.rt));
     if (ok && donor >= 0) {
       int esize[3] = {0, 0, 0};
       for (int k = 0; k < nops; k++) esize[k] = ops[k]->info->esize;
@@ -515,17 +473,17 @@ bool eval_fusable(const Instr *in) {
   KUnaryOp u;
   KBinaryOp b;
   EwKind kind;
-  switch (in->op) {
-  case OP_COMPARE: case OP_CONVERT: case OP_SELECT: case OP_CLAMP: break;
-  case OP_BITCAST_CONVERT:
+  if (in->op == OP_BROADCAST) return broadcast_fusable(in);
+  ew_lookup(in->op, &kind, &u, &b);
+  switch (kind) {
+  case EW_UNARY: case EW_BINARY: case EW_COMPARE: case EW_CONVERT: case EW_SELECT: case EW_CLAMP:
+    break;
+  case EW_BITCAST_CONVERT:
     if (in->noperands != 1 || !shape_is_array(&in->operands[0]->shape) ||
         etype_storage_bytes(in->operands[0]->shape.etype) != etype_storage_bytes(in->shape.etype))
       return false;
     break;
-  case OP_COPY: case OP_REDUCE_PRECISION: return false;
-  case OP_BROADCAST: return broadcast_fusable(in);
-  default:
-    if (!ew_lookup(in->op, &kind, &u, &b)) return false;
+  default: return false; /* reduce-precision, copy, ... */
   }
   if (!shape_is_array(&in->shape) || in->shape.rank == 0 || in->noperands > 3 ||
       in->shape.layout.element_size_bits || eval_mixed_precision(in))
@@ -689,24 +647,16 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *
         taken[d] = true;
         m->donated = f->vals[d]->buf->data;
       } else {
-        char who[300];
-        eval_who(in, who, sizeof who);
-        if (!(ok = value_new_array(&ctx->vc, &in->shape, false, who, &f->vals[first + k], err))) break;
+        if (!(ok = value_new_array(&ctx->vc, &in->shape, false, "", &f->vals[first + k], err))) break;
         m->out = f->vals[first + k]->buf->data;
       }
       if (!n) n = ai->plan.slots;
     }
     if (in->op == OP_BROADCAST) continue; /* set up below, once n is known */
-    switch (in->op) {
-    case OP_COMPARE: m->kind = EW_COMPARE; ok = parse_cmp(in, &m->dir, &m->ct, err); break;
-    case OP_SELECT: m->kind = EW_SELECT; break;
-    case OP_CLAMP: m->kind = EW_CLAMP; break;
-    case OP_CONVERT: m->kind = EW_CONVERT; break;
-    case OP_BITCAST_CONVERT: m->kind = EW_BITCAST_CONVERT; break;
-    default:
-      if (!ew_lookup(in->op, &m->kind, &m->uop, &m->bop))
-        ok = error_set(err, ERR_RUNTIME, in->offset, "internal: %s not fusable", in->name);
-    }
+    ew_lookup(in->op, &m->kind, &m->uop, &m->bop);
+    if (m->kind == EW_COMPARE) ok = parse_cmp(in, &m->dir, &m->ct, err);
+    else if (m->kind == EW_NONE)
+      ok = error_set(err, ERR_RUNTIME, in->offset, "internal: %s not fusable", in->name);
     for (int o = 0; o < m->nops; o++) {
       const Instr *op = in->operands[o];
       if (op->parent == c && op->index >= first && op->index < first + k && eval_group_member(op))

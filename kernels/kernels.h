@@ -23,7 +23,10 @@
 #include "base/error.h"
 #include "layout/etype.h"
 
-/* KOP(ENUM, "hlo opcode") */
+/* KOP(ENUM, "hlo opcode").  The evaluator finds a kernel by its id: the
+ * kernel column of parser/opcodes.def names KU(ENUM) / KB(ENUM) for each
+ * elementwise op.  The spellings serve the kernels' own messages ("%s is
+ * not defined for element type %s") and k_*_lookup (tests, tools). */
 #define K_UNARY_OPS(KOP)                                                        \
   KOP(ABS, "abs") KOP(CEIL, "ceil") KOP(COS, "cosine") KOP(SIN, "sine")         \
   KOP(TAN, "tan") KOP(EXP, "exponential") KOP(EXPM1, "exponential-minus-one")   \

@@ -170,56 +170,18 @@ static bool infer_full_shape(ParseCtx *ctx, Instr *in) {
 }
 
 /* Attributes an opcode cannot do without (section 8, "R"). */
-static void required_attrs(Opcode op, AttrKey out[8]) {
-  int n = 0;
-#define REQ(k) out[n++] = ATTR_##k
-  switch (op) {
-  case OP_ALL_GATHER: case OP_ALL_GATHER_START: REQ(DIMENSIONS); break;
-  case OP_ALL_REDUCE: case OP_ALL_REDUCE_START: REQ(TO_APPLY); break;
-  case OP_ASYNC_START: REQ(CALLS); break;
-  case OP_BATCH_NORM_GRAD: case OP_BATCH_NORM_INFERENCE: case OP_BATCH_NORM_TRAINING:
-    REQ(EPSILON); REQ(FEATURE_INDEX); break;
-  case OP_CALL: REQ(TO_APPLY); break;
-  case OP_COLLECTIVE_PERMUTE: case OP_COLLECTIVE_PERMUTE_START: REQ(SOURCE_TARGET_PAIRS); break;
-  case OP_COMPARE: REQ(DIRECTION); break;
-  case OP_CONCATENATE: REQ(DIMENSIONS); break;
-  case OP_CONVOLUTION: REQ(DIM_LABELS); break;
-  case OP_CUSTOM_CALL: REQ(CUSTOM_CALL_TARGET); break;
-  case OP_DOMAIN: REQ(DOMAIN); break;
-  case OP_DYNAMIC_SLICE: REQ(DYNAMIC_SLICE_SIZES); break;
-  case OP_FFT: REQ(FFT_TYPE); REQ(FFT_LENGTH); break;
-  case OP_FUSION: REQ(KIND); REQ(CALLS); break;
-  case OP_GATHER:
-    REQ(OFFSET_DIMS); REQ(COLLAPSED_SLICE_DIMS); REQ(START_INDEX_MAP); REQ(INDEX_VECTOR_DIM);
-    REQ(SLICE_SIZES); break;
-  case OP_GET_DIMENSION_SIZE: case OP_SET_DIMENSION_SIZE: REQ(DIMENSIONS); break;
-  case OP_GET_TUPLE_ELEMENT: REQ(INDEX); break;
-  case OP_IOTA: REQ(IOTA_DIMENSION); break;
-  case OP_MAP: REQ(TO_APPLY); break;
-  case OP_PAD: REQ(PADDING); break;
-  case OP_REDUCE: REQ(DIMENSIONS); REQ(TO_APPLY); break;
-  case OP_REDUCE_PRECISION: REQ(EXPONENT_BITS); REQ(MANTISSA_BITS); break;
-  case OP_REDUCE_SCATTER: REQ(DIMENSIONS); REQ(TO_APPLY); break;
-  case OP_REDUCE_WINDOW: REQ(TO_APPLY); break;
-  case OP_REVERSE: REQ(DIMENSIONS); break;
-  case OP_RNG: REQ(DISTRIBUTION); break;
-  case OP_RNG_BIT_GENERATOR: REQ(ALGORITHM); break;
-  case OP_RNG_GET_AND_UPDATE_STATE: REQ(DELTA); break;
-  case OP_SCAN: REQ(DIMENSIONS); REQ(NUM_CARRIES); REQ(TO_APPLY); break;
-  case OP_SCATTER:
-    REQ(UPDATE_WINDOW_DIMS); REQ(INSERTED_WINDOW_DIMS); REQ(SCATTER_DIMS_TO_OPERAND_DIMS);
-    REQ(INDEX_VECTOR_DIM); REQ(TO_APPLY); break;
-  case OP_SELECT_AND_SCATTER: REQ(SELECT); REQ(SCATTER); break;
-  case OP_SLICE: REQ(SLICE); break;
-  case OP_SORT: REQ(DIMENSIONS); REQ(TO_APPLY); break;
-  case OP_TOPK: REQ(K); break;
-  case OP_TRANSPOSE: REQ(DIMENSIONS); break;
-  case OP_WHILE: REQ(CONDITION); REQ(BODY); break;
-  default: break;
-  }
+/* The attributes the parser requires of each op: the row's last column
+ * (parser/opcodes.def), ATTR_UNKNOWN-terminated. */
+static const AttrKey required_attrs[OP_COUNT][8] = {
+#define REQ(key) ATTR_##key,
+#define NOATTRS
+#define OPCODE(id, text, lo, hi, cls, infer, eval, kernel, flags, mixed, buffer, required) \
+  [OP_##id] = {required ATTR_UNKNOWN},
+#include "parser/opcodes.def"
+#undef OPCODE
+#undef NOATTRS
 #undef REQ
-  out[n] = ATTR_UNKNOWN;
-}
+};
 
 static const Attr *find_attr(const Attr *attrs, int n, AttrKey key) {
   for (int i = 0; i < n; i++)
@@ -326,8 +288,7 @@ static void check_instr(ParseCtx *ctx, Instr *in, int64_t name_off) {
         break;
       }
   /* Required attributes. */
-  AttrKey req[8];
-  required_attrs(op, req);
+  const AttrKey *req = required_attrs[op];
   for (int i = 0; req[i] != ATTR_UNKNOWN; i++)
     if (!find_attr(in->attrs, in->nattrs, req[i]))
       parse_error(ctx, in->opcode_offset, "attribute %s is required for %s", attr_key_name(req[i]),

@@ -385,6 +385,14 @@ bool infer_window_out(InferCtx *c, const Attr *attr, int64_t in, const WindowDim
 /* ---------------------------------------------------------------------------
  * Dispatch */
 
+/* The infer column of parser/opcodes.def. */
+typedef bool (*InferFn)(InferCtx *c, Shape *out);
+static const InferFn infer_of[OP_COUNT] = {
+#define OPCODE(id, text, lo, hi, cls, infer, ...) [OP_##id] = infer,
+#include "parser/opcodes.def"
+#undef OPCODE
+};
+
 static bool check_operand_count(InferCtx *c) {
   Opcode op = c->in->op;
   int n = c->in->noperands, lo = opcode_min_operands(op), hi = opcode_max_operands(op);
@@ -410,100 +418,8 @@ bool infer_shape_in_module(const Module *m, const Instr *instr, Arena *scratch, 
   }
   if (instr->shape.rank < 0 || instr->shape.rank > SHAPE_MAX_RANK)
     return infer_fail(c, "result rank %d exceeds %d", instr->shape.rank, SHAPE_MAX_RANK);
-  switch (instr->op) {
-    case OP_COMPARE:
-    case OP_SELECT:
-    case OP_CLAMP:
-    case OP_MAP:
-      return infer_elementwise(c, out);
-    case OP_CONVERT:
-    case OP_BITCAST_CONVERT:
-    case OP_STOCHASTIC_CONVERT:
-    case OP_BITCAST:
-      return infer_convert(c, out);
-    case OP_BROADCAST:
-    case OP_RESHAPE:
-    case OP_DYNAMIC_RESHAPE:
-    case OP_TRANSPOSE:
-    case OP_REVERSE:
-    case OP_SLICE:
-    case OP_DYNAMIC_SLICE:
-    case OP_DYNAMIC_UPDATE_SLICE:
-    case OP_CONCATENATE:
-    case OP_PAD:
-    case OP_IOTA:
-    case OP_GET_DIMENSION_SIZE:
-    case OP_SET_DIMENSION_SIZE:
-      return infer_shape_op(c, out);
-    case OP_REDUCE:
-    case OP_REDUCE_WINDOW:
-    case OP_SELECT_AND_SCATTER:
-    case OP_SORT:
-    case OP_TOPK:
-      return infer_reduce(c, out);
-    case OP_SCAN:
-      return infer_scan(c, out);
-    case OP_DOT:
-    case OP_RAGGED_DOT:
-    case OP_CONVOLUTION:
-    case OP_FFT:
-    case OP_TRIANGULAR_SOLVE:
-    case OP_CHOLESKY:
-    case OP_BATCH_NORM_TRAINING:
-    case OP_BATCH_NORM_INFERENCE:
-    case OP_BATCH_NORM_GRAD:
-      return infer_conv_dot(c, out);
-    case OP_GATHER:
-    case OP_SCATTER:
-      return infer_gather_scatter(c, out);
-    case OP_ALL_GATHER:
-    case OP_ALL_GATHER_START:
-    case OP_ALL_GATHER_DONE:
-    case OP_ALL_REDUCE:
-    case OP_ALL_REDUCE_START:
-    case OP_ALL_REDUCE_DONE:
-    case OP_ALL_TO_ALL:
-    case OP_RAGGED_ALL_TO_ALL:
-    case OP_REDUCE_SCATTER:
-    case OP_COLLECTIVE_BROADCAST:
-    case OP_COLLECTIVE_PERMUTE:
-    case OP_COLLECTIVE_PERMUTE_START:
-    case OP_COLLECTIVE_PERMUTE_DONE:
-    case OP_REPLICA_ID:
-    case OP_PARTITION_ID:
-      return infer_collective(c, out);
-    case OP_ADD_DEPENDENCY:
-    case OP_AFTER_ALL:
-    case OP_ASYNC_START:
-    case OP_ASYNC_UPDATE:
-    case OP_ASYNC_DONE:
-    case OP_CALL:
-    case OP_CONDITIONAL:
-    case OP_CONSTANT:
-    case OP_COPY_START:
-    case OP_COPY_DONE:
-    case OP_CUSTOM_CALL:
-    case OP_DOMAIN:
-    case OP_FUSION:
-    case OP_GET_TUPLE_ELEMENT:
-    case OP_INFEED:
-    case OP_OUTFEED:
-    case OP_OPT_BARRIER:
-    case OP_PARAMETER:
-    case OP_RECV:
-    case OP_RECV_DONE:
-    case OP_SEND:
-    case OP_SEND_DONE:
-    case OP_RNG:
-    case OP_RNG_BIT_GENERATOR:
-    case OP_RNG_GET_AND_UPDATE_STATE:
-    case OP_TUPLE:
-    case OP_WHILE:
-      return infer_control(c, out);
-    default:
-      if (opcode_class(instr->op) != OPC_OTHER) return infer_elementwise(c, out);
-      return infer_fail(c, "unknown opcode");
-  }
+  InferFn fn = (unsigned)instr->op < OP_COUNT ? infer_of[instr->op] : NULL;
+  return fn ? fn(c, out) : infer_fail(c, "unknown opcode");
 }
 
 bool infer_shape(const Instr *instr, Arena *scratch, Shape *out, Error *err) {

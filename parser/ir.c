@@ -6,11 +6,13 @@ typedef struct {
   const char *name;
   int min_ops, max_ops;
   OpClass cls;
+  unsigned flags;
 } OpInfo;
 
 static const OpInfo op_info[OP_COUNT] = {
-    [OP_INVALID] = {"<invalid>", 0, 0, OPC_OTHER},
-#define OPCODE(id, text, min_ops, max_ops, cls) [OP_##id] = {text, min_ops, max_ops, cls},
+    [OP_INVALID] = {"<invalid>", 0, 0, OPC_OTHER, 0},
+#define OPCODE(id, text, min_ops, max_ops, cls, infer, eval, kernel, flags, ...) \
+  [OP_##id] = {text, min_ops, max_ops, cls, flags},
 #include "parser/opcodes.def"
 #undef OPCODE
 };
@@ -23,6 +25,7 @@ const char *opcode_name(Opcode o) { return op(o)->name; }
 int opcode_min_operands(Opcode o) { return op(o)->min_ops; }
 int opcode_max_operands(Opcode o) { return op(o)->max_ops; }
 OpClass opcode_class(Opcode o) { return op(o)->cls; }
+unsigned opcode_flags(Opcode o) { return op(o)->flags; }
 
 Opcode opcode_from_name(const char *s, size_t len) {
   for (int o = 1; o < OP_COUNT; o++) {

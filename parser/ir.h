@@ -10,10 +10,11 @@
 
 #include "base/arena.h"
 #include "layout/shape.h"
+#include "parser/opcode_flags.h"
 
 typedef enum {
   OP_INVALID = 0,
-#define OPCODE(id, text, min_ops, max_ops, cls) OP_##id,
+#define OPCODE(id, text, min_ops, max_ops, cls, ...) OP_##id,
 #include "parser/opcodes.def"
 #undef OPCODE
   OP_COUNT
@@ -26,6 +27,7 @@ Opcode opcode_from_name(const char *s, size_t len); /* OP_INVALID if unknown */
 int opcode_min_operands(Opcode op);
 int opcode_max_operands(Opcode op);            /* -1 = any number */
 OpClass opcode_class(Opcode op);
+unsigned opcode_flags(Opcode op);             /* OPF_* bits (parser/opcode_flags.h) */
 
 /* Kinds of attribute values. */
 typedef enum {
