@@ -46,6 +46,23 @@ static bool conv_kernel(const Instr *in, const void *arg, const KArray *ins, KAr
   return ok;
 }
 
+/* Op: convolution
+ * Operands: lhs (input), rhs (kernel)
+ * Attributes: dim_labels, window (size, stride, pad, lhs_dilate, rhs_dilate,
+ *   rhs_reversal); optional feature_group_count, batch_group_count,
+ *   operand_precision
+ *
+ * The windowed product-sum of XLA's ConvGeneralDilated: dim_labels names the
+ * batch, feature and spatial dimensions of input, kernel and output; padding may be
+ * negative; grouped (feature_group_count) and batch-grouped convolutions included.
+ *
+ * Rule: XLA operation semantics, ConvWithGeneralPadding (Convolution); float
+ *   operands accumulate in f32/f64 as XLA's CPU backend; an operand whose type
+ *   differs from the result's is converted to it first, as XLA's HloEvaluator does;
+ *   operand_precision is ignored except packed_nibble (two s4 values per byte).
+ * Refuses: group counts or sizes that do not divide as the rule needs; element-type
+ *   combinations the kernel does not compute (complex operands with a real result).
+ */
 bool eval_convolution(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                       Error *err) {
   const Attr *a = ir_attr(in, ATTR_DIM_LABELS);

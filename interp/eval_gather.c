@@ -22,6 +22,23 @@ static bool index_vector_dim(const Instr *in, int64_t *ivd, Error *err) {
   return true;
 }
 
+/* Op: gather
+ * Operands: operand, start_indices
+ * Attributes: offset_dims, collapsed_slice_dims, start_index_map, index_vector_dim,
+ *   slice_sizes; optional operand_batching_dims, start_indices_batching_dims,
+ *   indices_are_sorted
+ *
+ * Reads one slice of `operand` (of size slice_sizes) per index vector in
+ * start_indices and stacks the slices: the batch dimensions of the result come from
+ * start_indices, its offset_dims from the slice (collapsed and batching dimensions,
+ * of size 1, dropped).  indices_are_sorted is a hint and is ignored.
+ *
+ * Rule: XLA operation semantics, Gather (with StableHLO's batching dimensions);
+ *   a start that would put the slice out of bounds is clamped into the operand, as
+ *   XLA does.
+ * Refuses: indices that are not integers; attributes that do not fit the operands'
+ *   shapes (the verifier's relaxed modules, docs/hlo-text.md 8.1).
+ */
 bool eval_gather(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                  Error *err) {
   const IntList *od = eval_attr_ints(in, ATTR_OFFSET_DIMS), *cd = eval_attr_ints(in, ATTR_COLLAPSED_SLICE_DIMS);
@@ -68,6 +85,24 @@ static bool scatter_known(const Computation *c, int nvals, KReduceOp *ops) {
   return true;
 }
 
+/* Op: scatter
+ * Operands: operands (N arrays), scatter_indices, updates (N arrays)
+ * Attributes: update_window_dims, inserted_window_dims, scatter_dims_to_operand_dims,
+ *   index_vector_dim, to_apply; optional input_batching_dims,
+ *   scatter_indices_batching_dims, indices_are_sorted, unique_indices
+ *
+ * Returns copies of the N operands in which every update window (located by its
+ * index vector, as gather locates a slice) is combined into place with to_apply
+ * (current, update) -> new; with several updates on one element they apply in the
+ * order of the updates.  Known combiners (add, multiply, maximum, minimum, and, or,
+ * xor of the two parameters, or returning the update) run as tight loops.
+ *
+ * Rule: XLA operation semantics, Scatter (with StableHLO's batching dimensions); an
+ *   update window that is out of bounds of the operand is skipped, as XLA does.
+ *   indices_are_sorted and unique_indices are hints and are ignored.
+ * Refuses: more than 7 operand/update pairs; indices that are not integers; attributes that do
+ *   not fit the operands' shapes; whatever to_apply refuses.
+ */
 bool eval_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                   Error *err) {
   int nvals = (in->noperands - 1) / 2;

@@ -152,6 +152,20 @@ static bool ragged_kernel(const Instr *in, const void *arg, const KArray *ins, K
   return ok;
 }
 
+/* Op: ragged-dot
+ * Operands: lhs, rhs, group_sizes
+ * Attributes: lhs_ragged_dims, lhs_contracting_dims, rhs_contracting_dims; optional
+ *   lhs_batch_dims, rhs_batch_dims, rhs_group_dims
+ *
+ * A dot in which lhs's ragged dimension is split into consecutive groups of
+ * group_sizes rows: ragged non-contracting, each group multiplies its own rhs (along
+ * rhs_group_dims); ragged contracting, each group gives its own [g, ...] result;
+ * ragged batch, the plain dot.  group_sizes may carry StableHLO's prefix dimensions.
+ *
+ * Rule: XLA's RaggedDotRewriter expansion (one dense dot over RaggedToDense
+ *   operands), StableHLO chlo.ragged_dot for group_sizes' prefix.
+ * Refuses: dimension numbers that do not fit the operands.
+ */
 bool eval_ragged_dot(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   const IntList *lb = eval_attr_ints(in, ATTR_LHS_BATCH_DIMS), *rb = eval_attr_ints(in, ATTR_RHS_BATCH_DIMS);

@@ -49,6 +49,17 @@ static bool u64_array(const Shape *s, int64_t n) {
   return shape_is_array(s) && s->etype == ET_U64 && s->rank == 1 && s->dims[0] == n;
 }
 
+/* Op: rng-get-and-update-state
+ * Operands: none
+ * Attributes: delta
+ *
+ * Returns the instruction's 128-bit counter as u64[2] {low, high}, then adds delta
+ * to it.  Each instruction owns its counter; it starts at 0x7012395 and persists
+ * across executions of the instruction (in loops) within one run.
+ *
+ * Rule: XLA CPU's RngGetAndUpdateState (its RngState starts at 0x7012395).
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_rng_get_and_update_state(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
                                    Value **out, Error *err) {
   const Attr *d = ir_attr(in, ATTR_DELTA);
@@ -71,6 +82,18 @@ bool eval_rng_get_and_update_state(EvalCtx *ctx, Frame *fr, const Instr *in, con
   return eval_outs_finish(ctx, rs, &o, out, err);
 }
 
+/* Op: rng-bit-generator
+ * Operands: initial_state (u64[n], n >= 2)
+ * Attributes: algorithm (rng_default, rng_three_fry, rng_philox)
+ *
+ * A pure function of its state: returns (new state, random bits of the result's
+ * shape).  The key is word 0; three_fry counts in word 1, philox in words 1-2; words
+ * the algorithm does not read are returned unchanged.  rng_default is philox.
+ *
+ * Rule: bit-exact with XLA's RngBitGeneratorExpander (prng.cc: Threefry-2x32,
+ *   Philox-4x32); rng_default = philox as on XLA's CPU backend.
+ * Refuses: a state shorter than two words; pred or complex result elements.
+ */
 bool eval_rng_bit_generator(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
                             Value **out, Error *err) {
   const Attr *a = ir_attr(in, ATTR_ALGORITHM);
@@ -97,6 +120,20 @@ bool eval_rng_bit_generator(EvalCtx *ctx, Frame *fr, const Instr *in, const Shap
   return eval_outs_close(ctx, rs, &o, ok, out, err);
 }
 
+/* Op: rng
+ * Operands: a, b (scalars: bounds, or mean and standard deviation)
+ * Attributes: distribution (rng_uniform, rng_normal)
+ *
+ * Random values of the result's shape: uniform in [a, b) (float and integer types),
+ * or normal with mean a and standard deviation b (float types).
+ *
+ * Rule: XLA's distribution code (prng.cc); the bits come from a philox state each
+ *   instruction owns (key = FNV-1a-64 of its name, counter 0, advanced by every
+ *   execution) instead of XLA's irreproducible process-global seed, so the same
+ *   module gives the same numbers on every run.
+ * Refuses: element types the distribution does not cover (uniform: f16, bf16, f32,
+ *   f64, s32, s64, u32, u64; normal: the float types).
+ */
 bool eval_rng(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
               Error *err) {
   const Attr *d = ir_attr(in, ATTR_DISTRIBUTION);

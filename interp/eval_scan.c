@@ -209,6 +209,21 @@ static bool finish(EvalCtx *ctx, const Instr *in, const Shape *rs, const Scan *s
   return ok;
 }
 
+/* Op: scan
+ * Operands: inputs..., inits... (the initial carries)
+ * Attributes: dimensions={d}, num_carries, to_apply; optional is_reverse,
+ *   is_associative
+ *
+ * Calls to_apply once per position t along d (from the end with is_reverse) on the
+ * inputs' slices at t and the carries, giving (outputs..., new carries...); each
+ * output is stacked at t of its result, the carries go on to the next step.  Result:
+ * (stacked outputs..., final carries...).  An empty d gives empty outputs and the
+ * initial carries.
+ *
+ * Rule: what XLA's ScanExpander lowers it to, run directly; is_associative only
+ *   licenses other orders, and the sequential one is always valid.
+ * Refuses: whatever to_apply refuses.
+ */
 bool eval_scan(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   Scan s = {0};

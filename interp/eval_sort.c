@@ -47,6 +47,20 @@ static bool compare_cb(void *vctx, int nops, const void *const *a, const void *c
   return vecfn_call(vctx, 2 * nops, args, 1, outs, n, err);
 }
 
+/* Op: sort
+ * Operands: operands (1 or more arrays of one shape)
+ * Attributes: dimensions={d}, to_apply; optional is_stable
+ *
+ * Sorts the operands together along dimension d: the comparator to_apply sees
+ * (lhs0, rhs0, lhs1, rhs1, ...) and returns whether lhs goes first; every operand is
+ * permuted the same way.  A comparator that is one compare LT/GT of one operand's
+ * pair runs as a radix sort (type=TOTALORDER keeps the total order, otherwise -0 == +0
+ * and NaN sorts last); any other is evaluated over whole vectors of pairs.
+ *
+ * Rule: XLA operation semantics, Sort; the result is always stable (equal elements
+ *   keep their order), which satisfies is_stable=true and false alike.
+ * Refuses: more than 64 operands; whatever to_apply refuses.
+ */
 bool eval_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
@@ -91,6 +105,18 @@ static bool run_topk(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
   return eval_outs_close(ctx, rs, &o, ok, out, err);
 }
 
+/* Op: topk
+ * Operands: operand (rank >= 1)
+ * Attributes: k; optional largest (default true)
+ *
+ * The k largest (largest=false: smallest) elements of each row of the last
+ * dimension, in order, with their positions: result (values, s32 indices).
+ *
+ * Rule: XLA's TopK (the op jax.lax.top_k lowers to); values compare in IEEE total
+ *   order (-NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN) and equal values keep
+ *   their original order (lower index first).
+ * Refuses: k outside [0, row length]; a row longer than s32 indices can name.
+ */
 bool eval_topk(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   const Attr *k = ir_attr(in, ATTR_K), *l = ir_attr(in, ATTR_LARGEST);

@@ -281,6 +281,87 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
   return eval_state_tuple(ctx, in, rs, first, 2, out, err);
 }
 
+/* Op: all-reduce, all-reduce-start
+ * Operands: operands (1 or more arrays)
+ * Attributes: to_apply, replica_groups; optional channel_id, use_global_device_ids
+ *
+ * Every device of a group gets the element-wise reduction of the group's operands
+ * by to_apply, folded left to right in the group's listed order (known reducers run
+ * as tight loops).  all-reduce-start returns what all-reduce-done later unwraps.
+ *
+ * Rule: XLA operation semantics, AllReduce; groups follow XLA's
+ *   CollectiveOpGroupMode (docs/interpreter.md, "Several devices").
+ * Refuses: a device whose operands differ in shape from its group's; a collective
+ *   inside a collective's reducer; devices that do not execute the same collectives
+ *   in the same order; shapes that imply more devices than the run has.
+ */
+/* Op: all-gather, all-gather-start
+ * Operands: operands (1 or more arrays)
+ * Attributes: dimensions={d}, replica_groups; optional channel_id,
+ *   use_global_device_ids
+ *
+ * The group members' operands concatenated along d, in the group's listed order.
+ * all-gather-start returns what all-gather-done later unwraps.
+ *
+ * Rule: XLA operation semantics, AllGather; groups as for all-reduce.
+ * Refuses: as all-reduce.
+ */
+/* Op: all-to-all
+ * Operands: operands (1 or more arrays)
+ * Attributes: replica_groups; optional dimensions={d}, channel_id
+ *
+ * Array form (dimensions={d}): the operand split into group-size chunks along d,
+ * chunk j sent to member j, the received chunks concatenated along d.  Tuple form:
+ * operand j sent to member j.
+ *
+ * Rule: XLA operation semantics, AllToAll; with channel_id the group members are
+ *   partitions.
+ * Refuses: as all-reduce.
+ */
+/* Op: ragged-all-to-all
+ * Operands: input, output, input_offsets, send_sizes, output_offsets, recv_sizes
+ * Attributes: replica_groups; optional channel_id
+ *
+ * Member j sends, for k = p * U + i, its input rows [input_offsets[k], +send_sizes[k])
+ * to member p, which stores them at row output_offsets[k] of its result; the result
+ * starts as the output operand, rows nobody writes keep it.
+ *
+ * Rule: XLA:GPU's memcpy form of RaggedAllToAll; recv_sizes must equal what the
+ *   sender sends.
+ * Refuses: offsets or sizes out of range, or unequal send and receive sizes (naming
+ *   the member); as all-reduce.
+ */
+/* Op: reduce-scatter
+ * Operands: operands (1 or more arrays)
+ * Attributes: to_apply, dimensions={d}, replica_groups; optional channel_id,
+ *   use_global_device_ids
+ *
+ * The all-reduce of the group's operands, of which each member keeps its own shard
+ * (its position in the group) along d.
+ *
+ * Rule: XLA operation semantics, ReduceScatter; groups as for all-reduce.
+ * Refuses: as all-reduce.
+ */
+/* Op: collective-broadcast
+ * Operands: operands (1 or more arrays)
+ * Attributes: replica_groups; optional channel_id
+ *
+ * Every member of a group gets the operand of the group's first listed member.
+ *
+ * Rule: XLA's CollectiveBroadcast (StableHLO collective_broadcast).
+ * Refuses: as all-reduce.
+ */
+/* Op: collective-permute, collective-permute-start
+ * Operands: operand (or the 4-operand in-place form on one device)
+ * Attributes: source_target_pairs; optional channel_id
+ *
+ * Each device receives the operand of the source whose pair targets it; a device no
+ * pair targets receives zeros.  collective-permute-start returns the state that
+ * collective-permute-done unwraps.
+ *
+ * Rule: XLA operation semantics, CollectivePermute.
+ * Refuses: the in-place 4-operand form across several devices; as all-reduce.
+ */
 bool eval_collective(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   if (!ctx->rendezvous) return single_device(ctx, f, in, rs, out, err);

@@ -151,6 +151,21 @@ static bool exchange(EvalCtx *ctx, const Instr *in, const Value *data, Error *er
   return ok && released;
 }
 
+/* Op: send
+ * Operands: data, token
+ * Attributes: channel_id; optional is_host_transfer, frontend_attributes
+ *   (_xla_send_recv_source_target_pairs)
+ *
+ * Host transfer: hands data's array leaves to the outfeed queue.  Between devices:
+ * every device executes the send at one rendezvous and the device a pair targets
+ * files a copy of its source's data under channel_id for a recv.  Result: XLA's
+ * state (data, u32[] context, token).
+ *
+ * Rule: XLA's Send / SendThunk; pairs name partitions with channel_id > 0, replicas
+ *   otherwise; a single-device run without a pair {0,0} sends nowhere, as XLA.
+ * Refuses: a pair naming a device the run does not have; a tuple sent between
+ *   devices.
+ */
 bool eval_send(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   if (in->noperands != 2)
@@ -197,6 +212,15 @@ static bool need_state_operand(const Instr *in, const Value *st, Error *err) {
                    in->name, opcode_name(in->op));
 }
 
+/* Op: send-done
+ * Operands: the send's state (data, context, token)
+ * Attributes: channel_id; optional is_host_transfer
+ *
+ * Completes a send: the transfer already happened at the send; returns a token.
+ *
+ * Rule: XLA's SendDone.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_send_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                     Error *err) {
   (void)ctx;
@@ -249,6 +273,20 @@ static bool claimed_context(EvalCtx *ctx, const Instr *in, const Shape *s, Value
   return value_dense_commit(&ctx->vc, *out, &tmp, err);
 }
 
+/* Op: recv
+ * Operands: token
+ * Attributes: channel_id; optional is_host_transfer, frontend_attributes
+ *   (_xla_send_recv_source_target_pairs)
+ *
+ * Host transfer: takes its data from the infeed queue.  Between devices: a message
+ * already filed for channel_id (its send ran first) becomes the recv's data at once;
+ * otherwise the recv waits and its recv-done takes the message.  Result: XLA's state
+ * (data, u32[] context, token), context 1 when data holds the message.
+ *
+ * Rule: XLA's Recv / RecvThunk; a device no pair targets receives zeros, as XLA.
+ * Refuses: a message whose type or shape differs from the recv's data; running out
+ *   of infeed data (host transfer).
+ */
 bool eval_recv(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   (void)f;
@@ -334,6 +372,17 @@ static bool context_is_claimed(EvalCtx *ctx, const Value *c) {
   return claimed;
 }
 
+/* Op: recv-done
+ * Operands: the recv's state (data, context, token)
+ * Attributes: channel_id; optional is_host_transfer
+ *
+ * Result (data, token): the data the recv already holds, or else the oldest message
+ * filed for channel_id (messages go to the recvs of a channel in order).
+ *
+ * Rule: XLA's RecvDone.
+ * Refuses: a channel that got no send before this recv-done; a message whose type or
+ *   shape differs from the data's.
+ */
 bool eval_recv_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                     Error *err) {
   if (in->noperands != 1)
