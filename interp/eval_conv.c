@@ -67,11 +67,10 @@ bool eval_convolution(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
                       Error *err) {
   const Attr *a = ir_attr(in, ATTR_DIM_LABELS);
   if (!a || a->kind != AV_CONV_DIMS)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs dim_labels", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs dim_labels");
   const ConvDims *cd = &a->v.conv;
   if (shape_is_tuple(rs))
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: result must be an array",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "result must be an array");
   EvalWindow w;
   if (!eval_window(in, cd->nspatial, &w, err)) return false;
   KConvParams p = {

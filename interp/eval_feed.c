@@ -40,9 +40,9 @@ bool eval_infeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Valu
   (void)fr;
   if (!shape_is_tuple(rs) || rs->ntuple != 2)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: infeed returns (data, token)", in->name);
+                     "infeed returns (data, token)");
   if (!ctx->infeed)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: no infeed data", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "no infeed data");
   Value *el[2] = {NULL, NULL};
   if (!build(ctx, &rs->tuple[0], &el[0], err)) return false;
   el[1] = value_new_token(&rs->tuple[1]);
@@ -82,8 +82,7 @@ bool eval_feed_give(EvalCtx *ctx, const Value *v, Error *err) {
 bool eval_outfeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                   Error *err) {
   if (in->noperands < 1)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: outfeed needs data",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "outfeed needs data");
   if (ctx->outfeed && !send(ctx, frame_operand(fr, in, 0), err)) return false;
   *out = value_new_token(rs);
   return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");

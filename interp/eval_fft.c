@@ -39,10 +39,10 @@ bool eval_fft(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
   int k = 0;
   while (k < 4 && strcmp(t, names[k]) != 0) k++;
   if (k == 4)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown fft_type '%s'",
-                     in->name, t);
+    return error_set(err, ERR_RUNTIME, in->offset, "unknown fft_type '%s'",
+                     t);
   if (!a.len)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs fft_length", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs fft_length");
   a.type = types[k];
   return eval_kernel_op(ctx, f, in, rs, 1, fft_kernel, &a, out, err);
 }

@@ -16,8 +16,7 @@ static const int64_t *list_v(const IntList *l) { return l ? l->v : NULL; }
 static bool index_vector_dim(const Instr *in, int64_t *ivd, Error *err) {
   const Attr *a = ir_attr(in, ATTR_INDEX_VECTOR_DIM);
   if (!a || a->kind != AV_INT)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs index_vector_dim",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs index_vector_dim");
   *ivd = a->v.i;
   return true;
 }
@@ -50,11 +49,11 @@ bool eval_gather(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Valu
   if (!index_vector_dim(in, &ivd, err)) return false;
   if (in->noperands != 2 || !ss || ss->kind != AV_INT_LISTS || ss->v.lists.depth != 1)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: gather needs two operands and slice_sizes", in->name);
+                     "gather needs two operands and slice_sizes");
   if (list_n(ob) != list_n(ib))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: operand_batching_dims and start_indices_batching_dims "
-                     "differ in length", in->name);
+                     "operand_batching_dims and start_indices_batching_dims "
+                     "differ in length");
   KGatherDims d = {list_n(od), list_v(od), list_n(cd), list_v(cd), list_n(sm), list_v(sm),
                    list_n(ob), list_v(ob), list_v(ib), ivd, ss->v.lists.flat.v};
   EvalViews vs = {0};
@@ -63,8 +62,8 @@ bool eval_gather(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Valu
             eval_view(ctx, &vs, frame_operand(fr, in, 1), in, err);
   if (ok && ss->v.lists.flat.n != vs.a[0].rank)
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: slice_sizes has %d entries for an operand of rank %d",
-                   in->name, ss->v.lists.flat.n, vs.a[0].rank);
+                   "slice_sizes has %d entries for an operand of rank %d",
+                   ss->v.lists.flat.n, vs.a[0].rank);
   ok = ok && eval_outs_new(ctx, in, rs, &o, err) && k_gather(&vs.a[0], &vs.a[1], &d, &o.a[0], err);
   eval_views_free(&vs);
   return eval_outs_close(ctx, rs, &o, ok, out, err);
@@ -108,11 +107,10 @@ bool eval_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Val
   int nvals = (in->noperands - 1) / 2;
   if (nvals < 1 || in->noperands != 2 * nvals + 1 || nvals > 7)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: scatter takes N operands, indices, N updates (N <= 7)",
-                     in->name);
+                     "scatter takes N operands, indices, N updates (N <= 7)");
   const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
   if (!comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs to_apply", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs to_apply");
   const IntList *uw = eval_attr_ints(in, ATTR_UPDATE_WINDOW_DIMS),
                 *iw = eval_attr_ints(in, ATTR_INSERTED_WINDOW_DIMS);
   const IntList *sm = eval_attr_ints(in, ATTR_SCATTER_DIMS_TO_OPERAND_DIMS);
@@ -122,8 +120,8 @@ bool eval_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Val
   if (!index_vector_dim(in, &ivd, err)) return false;
   if (list_n(ib) != list_n(sb))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: input_batching_dims and scatter_indices_batching_dims "
-                     "differ in length", in->name);
+                     "input_batching_dims and scatter_indices_batching_dims "
+                     "differ in length");
   KScatterDims d = {list_n(uw), list_v(uw), list_n(iw), list_v(iw), list_n(sm), list_v(sm),
                     list_n(ib), list_v(ib), list_v(sb), ivd};
   KReduceOp ops[8];
@@ -140,8 +138,8 @@ bool eval_scatter(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Val
   vf.out_types = ot;
   ok = ok && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != nvals)
-    ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results for %d operands",
-                   in->name, o.n, nvals);
+    ok = error_set(err, ERR_RUNTIME, in->offset, "%d results for %d operands",
+                   o.n, nvals);
   ok = ok && k_scatter(nvals, vs.a, &vs.a[nvals], &vs.a[nvals + 1], &d, &red, o.a, err);
   eval_views_free(&vs);
   vecfn_free(&vf);

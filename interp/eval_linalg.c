@@ -60,8 +60,8 @@ bool eval_triangular_solve(EvalCtx *ctx, Frame *f, const Instr *in, const Shape 
   if (!strcmp(t, "TRANSPOSE")) p.transpose_a = K_TRANS_T;
   else if (!strcmp(t, "ADJOINT")) p.transpose_a = K_TRANS_ADJOINT;
   else if (strcmp(t, "NO_TRANSPOSE") != 0)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown transpose_a '%s'",
-                     in->name, t);
+    return error_set(err, ERR_RUNTIME, in->offset, "unknown transpose_a '%s'",
+                     t);
   return eval_kernel_op(ctx, f, in, rs, 2, trsm_kernel, &p, out, err);
 }
 
@@ -75,8 +75,8 @@ static bool bn_kernel(const Instr *in, const void *arg, const KArray *x, KArray 
   const BnArg *a = arg;
   int want = in->op == OP_BATCH_NORM_INFERENCE ? 1 : 3;
   if (nouts != want)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results, expected %d",
-                     in->name, nouts, want);
+    return error_set(err, ERR_RUNTIME, in->offset, "%d results, expected %d",
+                     nouts, want);
   switch (in->op) {
   case OP_BATCH_NORM_TRAINING:
     return k_batch_norm_training(&x[0], &x[1], &x[2], a->epsilon, a->feature_index, &o[0], &o[1],

@@ -175,7 +175,7 @@ bool eval_ragged_dot(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, V
   int nb = lb ? lb->n : 0, nc = lc ? lc->n : 0;
   if (in->noperands != 3 || !lr || lr->n != 1 || nb != (rb ? rb->n : 0) || nc != (rc ? rc->n : 0) ||
       nb + nc > SHAPE_MAX_RANK)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: malformed ragged-dot", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "malformed ragged-dot");
   RaggedArgs a = {.lhs_ragged = lr->v[0],
                   .dn = {nb, nb ? lb->v : NULL, nb ? rb->v : NULL, nc, nc ? lc->v : NULL,
                          nc ? rc->v : NULL}};
@@ -192,8 +192,8 @@ bool eval_ragged_dot(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, V
     a.mode = RAGGED_NONCONTRACTING;
     if (!rg || rg->n != 1)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: a non-contracting ragged dimension needs one rhs group "
-                       "dimension", in->name);
+                       "a non-contracting ragged dimension needs one rhs group "
+                       "dimension");
     a.rhs_group = rg->v[0];
     for (int64_t d = 0; d < a.lhs_ragged; d++)
       if (!(nb && in_ints(lb->v, nb, d)) && !(nc && in_ints(lc->v, nc, d)))

@@ -65,8 +65,7 @@ bool eval_rng_get_and_update_state(EvalCtx *ctx, Frame *fr, const Instr *in, con
   const Attr *d = ir_attr(in, ATTR_DELTA);
   if (!d || d->kind != AV_INT || !u64_array(rs, 2))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: rng-get-and-update-state needs delta and returns u64[2]",
-                     in->name);
+                     "rng-get-and-update-state needs delta and returns u64[2]");
   uint64_t *st = instr_state(fr, in, XLA_CPU_RNG_STATE_INIT, 0, err);
   if (!st) return false;
   EvalOuts o = {0};
@@ -103,14 +102,14 @@ bool eval_rng_bit_generator(EvalCtx *ctx, Frame *fr, const Instr *in, const Shap
   else if (!strcmp(name, "rng_three_fry")) alg = K_RNG_THREE_FRY;
   else if (!strcmp(name, "rng_philox")) alg = K_RNG_PHILOX;
   else
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown algorithm %s",
-                     in->name, name);
+    return error_set(err, ERR_RUNTIME, in->offset, "unknown algorithm %s",
+                     name);
   const Value *st = frame_operand(fr, in, 0);
   if (!st->info || st->info->etype != ET_U64 || st->info->rank != 1 || !shape_is_tuple(rs) ||
       rs->ntuple != 2 || !u64_array(&rs->tuple[0], st->info->dims[0]))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: rng-bit-generator takes a u64[n] state and returns "
-                     "(u64[n] state, bits)", in->name);
+                     "rng-bit-generator takes a u64[n] state and returns "
+                     "(u64[n] state, bits)");
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = eval_view(ctx, &vs, st, in, err) && eval_outs_new(ctx, in, rs, &o, err) &&
@@ -141,8 +140,8 @@ bool eval_rng(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value *
   bool normal = !strcmp(dist, "rng_normal");
   if ((!normal && strcmp(dist, "rng_uniform")) || in->noperands != 2)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: rng needs two operands and distribution=rng_uniform or "
-                     "rng_normal", in->name);
+                     "rng needs two operands and distribution=rng_uniform or "
+                     "rng_normal");
   uint64_t *st = instr_state(fr, in, fnv1a64(in->name), 0, err);
   if (!st) return false;
   EvalViews vs = {0};
@@ -150,8 +149,7 @@ bool eval_rng(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value *
   bool ok = eval_view(ctx, &vs, frame_operand(fr, in, 0), in, err) &&
             eval_view(ctx, &vs, frame_operand(fr, in, 1), in, err) && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && (vs.a[0].rank != 0 || vs.a[1].rank != 0))
-    ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: rng bounds must be scalars",
-                   in->name);
+    ok = error_set(err, ERR_RUNTIME, in->offset, "rng bounds must be scalars");
   if (ok)
     ok = normal ? k_rng_normal(vs.a[0].data, vs.a[1].data, st, &o.a[0], err)
                 : k_rng_uniform(vs.a[0].data, vs.a[1].data, st, &o.a[0], err);

@@ -19,8 +19,6 @@ static bool ragged_group_of_one(EvalCtx *ctx, Frame *f, const Instr *in, const S
 static bool single_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                           Value **out, Error *err) {
   if (in->op == OP_RAGGED_ALL_TO_ALL) return ragged_group_of_one(ctx, f, in, rs, out, err);
-  char who[300];
-  eval_who(in, who, sizeof who);
   if (in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START) {
     /* Receives from the source whose target is us (0), else zeros. */
     const Attr *a = ir_attr(in, ATTR_SOURCE_TARGET_PAIRS);
@@ -67,9 +65,9 @@ static bool single_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *
   if (!eval_same_element_counts(src, res)) {
     if (own) value_unref(&ctx->vc, src);
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s: its shapes imply more than one device, but this "
+                     "%s: its shapes imply more than one device, but this "
                      "run has one (see --replicas / --partitions)",
-                     in->name, opcode_name(in->op));
+                     opcode_name(in->op));
   }
   Value *r;
   bool ok = eval_copy_to(ctx, in, src, res, &r, err);
@@ -134,9 +132,9 @@ static bool same_views(const Instr *in, const EvalViews *a, const EvalViews *b, 
     for (int k = 0; same && k < a->a[i].rank; k++) same = a->a[i].dims[k] == b->a[i].dims[k];
   }
   return same || error_set(err, ERR_RUNTIME, in->offset,
-                           "instruction %s: the operands of device %" PRId64
+                           "the operands of device %" PRId64
                            " differ in shape from this device's",
-                           in->name, dev);
+                           dev);
 }
 
 static const EvalViews *views_of(const EvalCtx *ctx, int64_t dev) {
@@ -168,7 +166,7 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalV
   bool ragged = in->op == OP_RAGGED_ALL_TO_ALL; /* 6 operands, 1 result */
   if (!ragged && o.n != mine->n)
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %d results for %d operands", in->name, o.n, mine->n);
+                   "%d results for %d operands", o.n, mine->n);
   Group *g = ok ? malloc(sizeof *g) : NULL;
   if (ok && !g) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
   bool permute = in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START;
@@ -185,7 +183,7 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalV
     case OP_RAGGED_ALL_TO_ALL:
       ok = o.n == 1 ? collective_ragged_all_to_all(in, &c, o.a, err)
                     : error_set(err, ERR_RUNTIME, in->offset,
-                                "instruction %s: ragged-all-to-all returns one array", in->name);
+                                "ragged-all-to-all returns one array");
       break;
     case OP_COLLECTIVE_BROADCAST:
       ok = collective_copy_from(in, g->ops[0], mine->a, mine->n, o.a, err);
@@ -217,8 +215,7 @@ static bool ragged_group_of_one(EvalCtx *ctx, Frame *f, const Instr *in, const S
   bool ok = eval_view_operands(ctx, f, in, in->noperands, &vs, err) &&
             eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != 1)
-    ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: ragged-all-to-all returns one array",
-                   in->name);
+    ok = error_set(err, ERR_RUNTIME, in->offset, "ragged-all-to-all returns one array");
   if (ok) {
     const KArray *ops[1] = {vs.a};
     CollectiveInputs c = {1, 0, vs.n, ops};
@@ -237,13 +234,12 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
                          Error *err) {
   if (computing)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: a collective inside a collective's reducer", in->name);
+                     "a collective inside a collective's reducer");
   if ((in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START) &&
       in->noperands == 4)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: the in-place collective-permute (4 operands) is not "
-                     "supported across devices",
-                     in->name);
+                     "the in-place collective-permute (4 operands) is not "
+                     "supported across devices");
   Form fm;
   result_form(in, rs, &fm);
   EvalViews vs = {0};
