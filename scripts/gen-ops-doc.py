@@ -20,7 +20,9 @@ Usage:
                                       header is missing, doubled, unknown or
                                       malformed
     scripts/gen-ops-doc.py --self-test  run the generator on the fixtures in
-                                      tests/ops_doc/ (each bad one must fail)
+                                      tests/ops_doc/ (each bad one must fail);
+                                      with --check, then check docs/ops.md
+                                      (what CTest's docs/ops runs)
 Options: --root DIR (the repository; default: this script's parent's parent),
 --allow-missing (report opcodes without a header instead of failing; only
 for branches that do not have every header yet).
@@ -306,8 +308,10 @@ def main():
                     help='report opcodes without a header instead of failing (temporary)')
     ap.add_argument('--self-test', action='store_true', help='run on tests/ops_doc/ fixtures')
     a = ap.parse_args()
-    if a.self_test:
-        return self_test(a.root)
+    if a.self_test:  # with --check, the check runs after the self-test passes
+        status = self_test(a.root)
+        if status or not a.check:
+            return status
     return generate(a.root, 'parser/opcodes.def', 'interp', 'docs/ops.md', a.check,
                     a.allow_missing)
 
