@@ -46,15 +46,31 @@ static bool conv_kernel(const Instr *in, const void *arg, const KArray *ins, KAr
   return ok;
 }
 
+/* Op: convolution
+ * Operands: lhs (input), rhs (kernel)
+ * Attributes: dim_labels, window (size, stride, pad, lhs_dilate, rhs_dilate,
+ *   rhs_reversal); optional feature_group_count, batch_group_count,
+ *   operand_precision
+ *
+ * The windowed product-sum of XLA's ConvGeneralDilated: dim_labels names the
+ * batch, feature and spatial dimensions of input, kernel and output; padding may be
+ * negative; grouped (feature_group_count) and batch-grouped convolutions included.
+ *
+ * Rule: XLA operation semantics, ConvWithGeneralPadding (Convolution); float
+ *   operands accumulate in f32/f64 as XLA's CPU backend; an operand whose type
+ *   differs from the result's is converted to it first, as XLA's HloEvaluator does;
+ *   operand_precision is ignored except packed_nibble (two s4 values per byte).
+ * Refuses: group counts or sizes that do not divide as the rule needs; element-type
+ *   combinations the kernel does not compute (complex operands with a real result).
+ */
 bool eval_convolution(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                       Error *err) {
   const Attr *a = ir_attr(in, ATTR_DIM_LABELS);
   if (!a || a->kind != AV_CONV_DIMS)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs dim_labels", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs dim_labels");
   const ConvDims *cd = &a->v.conv;
   if (shape_is_tuple(rs))
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: result must be an array",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "result must be an array");
   EvalWindow w;
   if (!eval_window(in, cd->nspatial, &w, err)) return false;
   KConvParams p = {

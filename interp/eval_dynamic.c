@@ -104,13 +104,13 @@ static bool unsupported(const Frame *f, const Instr *in, const char *what, Error
   const Value *v = frame_operand(f, in, k);
   if (!v->dyn) /* only inside a tuple operand */
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: operand %d holds a value with a dynamic size, which %s "
+                     "operand %d holds a value with a dynamic size, which %s "
                      "does not support yet",
-                     in->name, k, what);
+                     k, what);
   return error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: dynamic size of dimension %d of operand %d (%" PRId64
+                   "dynamic size of dimension %d of operand %d (%" PRId64
                    " of <=%" PRId64 ") reaches %s, which does not support dynamic sizes yet",
-                   in->name, d, k, v->dyn[d], v->info->dims[d], what);
+                   d, k, v->dyn[d], v->info->dims[d], what);
 }
 
 /* DK_KEEP ops: marks the dimensions the op works along (sort's dimension,
@@ -121,7 +121,7 @@ static bool own_dims(const Instr *in, int rank, bool *own, Error *err) {
   if (in->op == OP_PAD) {
     const Attr *a = ir_attr(in, ATTR_PADDING);
     if (!a || a->kind != AV_PADDING || a->v.padding.n != rank)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad padding", in->name);
+      return error_set(err, ERR_RUNTIME, in->offset, "bad padding");
     for (int d = 0; d < rank; d++) {
       const PadDim *p = &a->v.padding.dims[d];
       own[d] = p->lo || p->hi || p->interior;
@@ -131,7 +131,7 @@ static bool own_dims(const Instr *in, int rank, bool *own, Error *err) {
   const IntList *dl = eval_attr_ints(in, ATTR_DIMENSIONS);
   for (int k = 0; dl && k < dl->n; k++) {
     if (dl->v[k] < 0 || dl->v[k] >= rank)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad dimensions", in->name);
+      return error_set(err, ERR_RUNTIME, in->offset, "bad dimensions");
     own[dl->v[k]] = true;
   }
   return true;
@@ -141,8 +141,8 @@ static bool own_dims(const Instr *in, int rank, bool *own, Error *err) {
 
 /* A copy of array v whose slots past its sizes hold the scalar `fill`
  * (esize bytes), with v's sizes. */
-static bool masked_copy(EvalCtx *ctx, const Instr *in, const Value *v, const void *fill,
-                        Value **out, Error *err) {
+static bool masked_copy(EvalCtx *ctx, const Value *v, const void *fill, Value **out,
+                        Error *err) {
   const ArrayInfo *ai = v->info;
   const void *src;
   DenseTmp tmp;
@@ -162,9 +162,7 @@ static bool masked_copy(EvalCtx *ctx, const Instr *in, const Value *v, const voi
     if (pad) memcpy(dense + i * ai->esize, fill, (size_t)ai->esize);
     for (int d = r - 1; d >= 0 && ++idx[d] == ai->dims[d]; d--) idx[d] = 0;
   }
-  char who[300];
-  eval_who(in, who, sizeof who);
-  bool ok = value_from_dense(&ctx->vc, ai->shape, dense, who, out, err);
+  bool ok = value_from_dense(&ctx->vc, ai->shape, dense, "", out, err);
   free(dense);
   if (ok && !value_set_dyn(*out, v->dyn)) {
     value_unref(&ctx->vc, *out);
@@ -190,7 +188,7 @@ static bool swap_masked(EvalCtx *ctx, Frame *f, const Instr *in, int k, const vo
     return unsupported(f, in, opcode_name(in->op), err);
   memcpy(sw->fill[sw->n], fill, (size_t)es);
   Value *m;
-  if (!masked_copy(ctx, in, v, fill, &m, err)) return false;
+  if (!masked_copy(ctx, v, fill, &m, err)) return false;
   sw->idx[sw->n] = idx;
   sw->saved[sw->n++] = f->vals[idx];
   f->vals[idx] = m;
@@ -224,10 +222,10 @@ bool eval_dyn_before(EvalCtx *ctx, Frame *f, const Instr *in, DynSwap *sw, Error
       for (int d = 0; d < x->info->rank; d++)
         if (own[d] && x->dyn[d] < x->info->dims[d])
           return error_set(err, ERR_RUNTIME, in->offset,
-                           "instruction %s: dynamic size of dimension %d of operand %d (%" PRId64
+                           "dynamic size of dimension %d of operand %d (%" PRId64
                            " of <=%" PRId64 ") reaches %s along that dimension, which does not "
                            "support dynamic sizes yet",
-                           in->name, d, i, x->dyn[d], x->info->dims[d], opcode_name(in->op));
+                           d, i, x->dyn[d], x->info->dims[d], opcode_name(in->op));
     }
   } else if (k == DK_REDUCE) {
     int n = in->noperands / 2;
@@ -236,8 +234,8 @@ bool eval_dyn_before(EvalCtx *ctx, Frame *f, const Instr *in, DynSwap *sw, Error
       if (!x->dyn) continue;
       if (!init->info || init->info->rank != 0 || init->info->etype != x->info->etype)
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: init value %d must be a scalar of its input's type",
-                         in->name, i);
+                         "init value %d must be a scalar of its input's type",
+                         i);
       const void *fill;
       DenseTmp tmp;
       if (!value_dense_read(&ctx->vc, init, &fill, &tmp, err)) return false;
@@ -285,9 +283,9 @@ static bool merge(const Instr *in, int64_t *have, int64_t bound, int64_t size, i
   if (size >= bound) return true;
   if (*have < bound && *have != size)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: operands have different dynamic sizes in dimension %d "
+                     "operands have different dynamic sizes in dimension %d "
                      "(%" PRId64 " and %" PRId64 ")",
-                     in->name, d, *have, size);
+                     d, *have, size);
   *have = size;
   return true;
 }
@@ -306,13 +304,11 @@ static bool sizes_broadcast(const Instr *in, const Value *o, const Value *r, int
                             Error *err) {
   const IntList *dims = eval_attr_ints(in, ATTR_DIMENSIONS);
   if (!dims || dims->n != o->info->rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad broadcast dimensions",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "bad broadcast dimensions");
   for (int k = 0; k < dims->n; k++) {
     int64_t d = dims->v[k];
     if (d < 0 || d >= r->info->rank)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad broadcast dimensions",
-                       in->name);
+      return error_set(err, ERR_RUNTIME, in->offset, "bad broadcast dimensions");
     /* A size-1 operand dimension stretched to a bigger one broadcasts its
      * (single or missing) element: the result is full there. */
     if (o->info->dims[k] == r->info->dims[d]) sz[d] = value_dim_size(o, k);
@@ -324,10 +320,10 @@ static bool sizes_transpose(const Instr *in, const Value *o, const Value *r, int
                             Error *err) {
   const IntList *p = eval_attr_ints(in, ATTR_DIMENSIONS);
   if (!p || p->n != r->info->rank || o->info->rank != r->info->rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad permutation", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "bad permutation");
   for (int k = 0; k < p->n; k++) {
     if (p->v[k] < 0 || p->v[k] >= o->info->rank)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad permutation", in->name);
+      return error_set(err, ERR_RUNTIME, in->offset, "bad permutation");
     sz[k] = value_dim_size(o, (int)p->v[k]);
   }
   return true;
@@ -337,7 +333,7 @@ static bool sizes_slice(const Instr *in, const Value *o, const Value *r, int64_t
   const Attr *a = ir_attr(in, ATTR_SLICE);
   if (!a || a->kind != AV_SLICE || a->v.slice.n != o->info->rank ||
       o->info->rank != r->info->rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad slice", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "bad slice");
   for (int d = 0; d < o->info->rank; d++) {
     const SliceDim *s = &a->v.slice.dims[d];
     /* A full slice keeps the size; a partial one reads the bounded data
@@ -366,7 +362,7 @@ static bool sizes_reshape(const Frame *f, const Instr *in, const Value *o, const
       else if (pb < pa && j < n) pb *= b[j++];
       else
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: reshape changes the element count", in->name);
+                         "reshape changes the element count");
     }
     int k = -1;
     for (int d = i0; d < i; d++)
@@ -401,8 +397,7 @@ static bool sizes_reduce(const Instr *in, const Value *o, const Value *r, int64_
     for (int k = 0; dims && k < dims->n; k++) reduced |= dims->v[k] == d;
     if (reduced) continue;
     if (n >= r->info->rank)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad reduce dimensions",
-                       in->name);
+      return error_set(err, ERR_RUNTIME, in->offset, "bad reduce dimensions");
     sz[n++] = value_dim_size(o, d);
   }
   return true;
@@ -443,7 +438,7 @@ static bool sizes_dot(const Instr *in, const Value *l, const Value *rv, const Va
     }
   return true;
 bad:
-  return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad dot dimensions", in->name);
+  return error_set(err, ERR_RUNTIME, in->offset, "bad dot dimensions");
 }
 
 /* Concatenate: other dimensions merge; along dimension `cd` the valid part
@@ -454,16 +449,14 @@ static bool concat_dynamic(EvalCtx *ctx, const Frame *f, const Instr *in, Value 
   const IntList *dl = eval_attr_ints(in, ATTR_DIMENSIONS);
   const ArrayInfo *ri = (*v)->info;
   if (!dl || dl->n != 1 || dl->v[0] < 0 || dl->v[0] >= ri->rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad concatenate dimension",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "bad concatenate dimension");
   int cd = (int)dl->v[0], rank = ri->rank;
   int64_t total = 0;
   bool packed = true; /* every operand but the last full along cd: data already right */
   for (int k = 0; k < in->noperands; k++) {
     const Value *o = frame_operand(f, in, k);
     if (!o->info || o->info->rank != rank)
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad concatenate operand",
-                       in->name);
+      return error_set(err, ERR_RUNTIME, in->offset, "bad concatenate operand");
     for (int d = 0; d < rank; d++)
       if (d != cd && !merge(in, &sz[d], ri->dims[d], value_dim_size(o, d), d, err)) return false;
     if (k < in->noperands - 1 && value_dim_size(o, cd) < o->info->dims[cd]) packed = false;
@@ -559,10 +552,10 @@ bool eval_set_dimension_size(EvalCtx *ctx, const Frame *f, const Instr *in, Valu
   const IntList *dl = eval_attr_ints(in, ATTR_DIMENSIONS);
   int rank = v->info->rank;
   if (!dl || dl->n != 1 || dl->v[0] < 0 || dl->v[0] >= rank || o->info->rank != rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: bad dimension", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "bad dimension");
   if (!s->info || s->info->rank != 0 || !etype_is_int(s->info->etype))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: the size must be an integer scalar", in->name);
+                     "the size must be an integer scalar");
   const void *p;
   DenseTmp tmp;
   if (!value_dense_read(&ctx->vc, s, &p, &tmp, err)) return false;
@@ -573,9 +566,9 @@ bool eval_set_dimension_size(EvalCtx *ctx, const Frame *f, const Instr *in, Valu
    * the bound; here that is an error. */
   if (size < 0 || size > v->info->dims[d])
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: size %" PRId64 " for dimension %d is outside [0, %" PRId64
+                     "size %" PRId64 " for dimension %d is outside [0, %" PRId64
                      "]",
-                     in->name, size, d, v->info->dims[d]);
+                     size, d, v->info->dims[d]);
   int64_t sz[SHAPE_MAX_RANK];
   for (int k = 0; k < rank; k++) sz[k] = value_dim_size(o, k);
   sz[d] = size;

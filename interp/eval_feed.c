@@ -23,14 +23,26 @@ static bool build(EvalCtx *ctx, const Shape *s, Value **out, Error *err) {
   return value_build(&ctx->vc, s, "infeed data", feed_leaf, ctx, out, err);
 }
 
+/* Op: infeed
+ * Operands: token
+ * Attributes: optional infeed_config (not interpreted)
+ *
+ * Result (data, token): each array leaf of data takes the next array of the run's
+ * infeed queue (--infeed files in order, then --random-inputs data).
+ *
+ * Rule: XLA operation semantics, Infeed; one host queue (docs/interpreter.md,
+ *   "Infeed and outfeed").
+ * Refuses: running out of infeed data (without --random-inputs); an infeed array
+ *   that does not fit its leaf (the dtype rules of --inputs).
+ */
 bool eval_infeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                  Error *err) {
   (void)fr;
   if (!shape_is_tuple(rs) || rs->ntuple != 2)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: infeed returns (data, token)", in->name);
+                     "infeed returns (data, token)");
   if (!ctx->infeed)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: no infeed data", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "no infeed data");
   Value *el[2] = {NULL, NULL};
   if (!build(ctx, &rs->tuple[0], &el[0], err)) return false;
   el[1] = value_new_token(&rs->tuple[1]);
@@ -56,11 +68,21 @@ bool eval_feed_give(EvalCtx *ctx, const Value *v, Error *err) {
   return !ctx->outfeed || send(ctx, v, err);
 }
 
+/* Op: outfeed
+ * Operands: data, token
+ * Attributes: optional outfeed_shape, outfeed_config (not interpreted)
+ *
+ * Hands each array leaf of data to the run's outfeed queue (--outfeed-dir writes
+ * them as outfeed{N}.npy in execution order; without it they are discarded).
+ * Result: a token.
+ *
+ * Rule: XLA operation semantics, Outfeed; one host queue.
+ * Refuses: an outfeed file that cannot be written.
+ */
 bool eval_outfeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                   Error *err) {
   if (in->noperands < 1)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: outfeed needs data",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "outfeed needs data");
   if (ctx->outfeed && !send(ctx, frame_operand(fr, in, 0), err)) return false;
   *out = value_new_token(rs);
   return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");

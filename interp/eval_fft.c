@@ -20,6 +20,17 @@ static bool fft_kernel(const Instr *in, const void *arg, const KArray *ins, KArr
   return k_fft(&ins[0], a->type, a->len->n, a->len->v, &outs[0], err);
 }
 
+/* Op: fft
+ * Operands: operand
+ * Attributes: fft_type (FFT, IFFT, RFFT, IRFFT), fft_length
+ *
+ * The discrete Fourier transform over the innermost len(fft_length) dimensions:
+ * complex to complex (FFT, and IFFT scaled by 1/n), real to complex (RFFT, the
+ * n/2+1 non-negative frequencies of the last dimension) and back (IRFFT).
+ *
+ * Rule: XLA operation semantics, Fft.
+ * Refuses: operand or result dimensions that do not match fft_length for the type.
+ */
 bool eval_fft(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out, Error *err) {
   static const char *const names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
   static const KFftType types[] = {K_FFT_FFT, K_FFT_IFFT, K_FFT_RFFT, K_FFT_IRFFT};
@@ -28,10 +39,10 @@ bool eval_fft(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **
   int k = 0;
   while (k < 4 && strcmp(t, names[k]) != 0) k++;
   if (k == 4)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown fft_type '%s'",
-                     in->name, t);
+    return error_set(err, ERR_RUNTIME, in->offset, "unknown fft_type '%s'",
+                     t);
   if (!a.len)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs fft_length", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs fft_length");
   a.type = types[k];
   return eval_kernel_op(ctx, f, in, rs, 1, fft_kernel, &a, out, err);
 }

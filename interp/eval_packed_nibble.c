@@ -46,7 +46,7 @@ static bool split(const Instr *in, const KArray *src, EType rt, void *halves[2],
   EType t = src->etype;
   if (!etype_is_int(t))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: packed_nibble needs integer operands, not %s", in->name,
+                     "packed_nibble needs integer operands, not %s",
                      etype_name(t));
   int64_t n = elements_of(src);
   size_t es = (size_t)k_elem_size(t), rs = (size_t)k_elem_size(rt);
@@ -75,11 +75,11 @@ bool eval_packed_nibble_product(const Instr *in, const KArray *lhs, const KArray
                                 NibbleProductFn fn, const void *arg, KArray *out, Error *err) {
   if (eval_packed_nibble_count(in) != 2)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: packed_nibble must be given for both operands", in->name);
+                     "packed_nibble must be given for both operands");
   EType rt = out->etype;
   if (!etype_is_int(rt))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: packed_nibble needs an integer result, not %s", in->name,
+                     "packed_nibble needs an integer result, not %s",
                      etype_name(rt));
   void *l[2] = {NULL, NULL}, *r[2] = {NULL, NULL};
   int64_t n = elements_of(out);

@@ -152,6 +152,20 @@ static bool ragged_kernel(const Instr *in, const void *arg, const KArray *ins, K
   return ok;
 }
 
+/* Op: ragged-dot
+ * Operands: lhs, rhs, group_sizes
+ * Attributes: lhs_ragged_dims, lhs_contracting_dims, rhs_contracting_dims; optional
+ *   lhs_batch_dims, rhs_batch_dims, rhs_group_dims
+ *
+ * A dot in which lhs's ragged dimension is split into consecutive groups of
+ * group_sizes rows: ragged non-contracting, each group multiplies its own rhs (along
+ * rhs_group_dims); ragged contracting, each group gives its own [g, ...] result;
+ * ragged batch, the plain dot.  group_sizes may carry StableHLO's prefix dimensions.
+ *
+ * Rule: XLA's RaggedDotRewriter expansion (one dense dot over RaggedToDense
+ *   operands), StableHLO chlo.ragged_dot for group_sizes' prefix.
+ * Refuses: dimension numbers that do not fit the operands.
+ */
 bool eval_ragged_dot(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   const IntList *lb = eval_attr_ints(in, ATTR_LHS_BATCH_DIMS), *rb = eval_attr_ints(in, ATTR_RHS_BATCH_DIMS);
@@ -161,7 +175,7 @@ bool eval_ragged_dot(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, V
   int nb = lb ? lb->n : 0, nc = lc ? lc->n : 0;
   if (in->noperands != 3 || !lr || lr->n != 1 || nb != (rb ? rb->n : 0) || nc != (rc ? rc->n : 0) ||
       nb + nc > SHAPE_MAX_RANK)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: malformed ragged-dot", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "malformed ragged-dot");
   RaggedArgs a = {.lhs_ragged = lr->v[0],
                   .dn = {nb, nb ? lb->v : NULL, nb ? rb->v : NULL, nc, nc ? lc->v : NULL,
                          nc ? rc->v : NULL}};
@@ -178,8 +192,8 @@ bool eval_ragged_dot(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, V
     a.mode = RAGGED_NONCONTRACTING;
     if (!rg || rg->n != 1)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: a non-contracting ragged dimension needs one rhs group "
-                       "dimension", in->name);
+                       "a non-contracting ragged dimension needs one rhs group "
+                       "dimension");
     a.rhs_group = rg->v[0];
     for (int64_t d = 0; d < a.lhs_ragged; d++)
       if (!(nb && in_ints(lb->v, nb, d)) && !(nc && in_ints(lc->v, nc, d)))

@@ -33,7 +33,7 @@ typedef struct Stacked {
 } Stacked;
 
 static bool fail(const Instr *in, Error *err, const char *msg) {
-  return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s", in->name, msg);
+  return error_set(err, ERR_RUNTIME, in->offset, "%s", msg);
 }
 
 static bool setup(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Scan *s, Error *err) {
@@ -79,13 +79,11 @@ static const Shape *output_shape(const Scan *s, const Shape *rs, int k) {
 /* The stacked output arrays, filled step by step. */
 static bool new_stacked(EvalCtx *ctx, const Instr *in, const Scan *s, const Shape *rs,
                         Stacked *o, Error *err) {
-  char who[300];
-  eval_who(in, who, sizeof who);
   for (int k = 0; k < s->noutputs; k++) {
     const Shape *os = output_shape(s, rs, k);
     if (!shape_is_array(os) || os->rank <= s->d || os->dims[s->d] != s->len)
       return fail(in, err, "a stacked output does not have the scan length along the scan dimension");
-    if (!value_new_array(&ctx->vc, os, false, who, &o[k].v, err) ||
+    if (!value_new_array(&ctx->vc, os, false, "", &o[k].v, err) ||
         !value_dense_target(&ctx->vc, o[k].v, &o[k].data, &o[k].tmp, err))
       return false;
   }
@@ -100,12 +98,10 @@ static void drop_stacked(EvalCtx *ctx, Stacked *o, int n) {
 }
 
 /* The slice of input i at position pos along d (a fresh dense array). */
-static bool slice_at(EvalCtx *ctx, const Instr *in, const Scan *s, const KArray *src, int i,
-                     int64_t pos, Value **out, Error *err) {
-  char who[300];
-  eval_who(in, who, sizeof who);
+static bool slice_at(EvalCtx *ctx, const Scan *s, const KArray *src, int i, int64_t pos,
+                     Value **out, Error *err) {
   Value *v;
-  if (!value_new_array(&ctx->vc, s->slices[i], false, who, &v, err)) return false;
+  if (!value_new_array(&ctx->vc, s->slices[i], false, "", &v, err)) return false;
   int64_t start[SHAPE_MAX_RANK] = {0}, ones[SHAPE_MAX_RANK], box[SHAPE_MAX_RANK];
   for (int k = 0; k < src->rank; k++) {
     ones[k] = 1;
@@ -155,7 +151,7 @@ static bool step(EvalCtx *ctx, const Instr *in, const Scan *s, const EvalViews *
   int n = s->ninputs;
   for (int i = 0; i < n; i++) args[i] = NULL;
   bool ok = true;
-  for (int i = 0; ok && i < n; i++) ok = slice_at(ctx, in, s, &views->a[i], i, pos, &args[i], err);
+  for (int i = 0; ok && i < n; i++) ok = slice_at(ctx, s, &views->a[i], i, pos, &args[i], err);
   Value *r = NULL;
   if (ok) ok = eval_run(ctx, s->body, args, in->noperands, NULL, &r, err);
   for (int i = 0; i < n; i++)
@@ -182,13 +178,11 @@ static bool step(EvalCtx *ctx, const Instr *in, const Scan *s, const EvalViews *
 /* (stacked outputs..., carries...) or the one array, in rs's layouts. */
 static bool finish(EvalCtx *ctx, const Instr *in, const Shape *rs, const Scan *s, Stacked *o,
                    Value **carries, Value **out, Error *err) {
-  char who[300];
-  eval_who(in, who, sizeof who);
   for (int k = 0; k < s->noutputs; k++)
     if (!value_dense_commit(&ctx->vc, o[k].v, &o[k].tmp, err)) return false;
   if (!shape_is_tuple(rs)) {
     Value *only = s->noutputs ? o[0].v : carries[0];
-    return value_coerce(&ctx->vc, only, rs, who, out, err);
+    return value_coerce(&ctx->vc, only, rs, "", out, err);
   }
   int nres = rs->ntuple;
   Value **elems = calloc((size_t)(nres ? nres : 1), sizeof *elems);
@@ -196,7 +190,7 @@ static bool finish(EvalCtx *ctx, const Instr *in, const Shape *rs, const Scan *s
   bool ok = true;
   for (int k = 0; ok && k < nres; k++) {
     Value *v = k < s->noutputs ? o[k].v : carries[k - s->noutputs];
-    ok = value_coerce(&ctx->vc, v, &rs->tuple[k], who, &elems[k], err);
+    ok = value_coerce(&ctx->vc, v, &rs->tuple[k], "", &elems[k], err);
   }
   if (ok) {
     *out = value_new_tuple(rs, nres, elems);
@@ -209,6 +203,21 @@ static bool finish(EvalCtx *ctx, const Instr *in, const Shape *rs, const Scan *s
   return ok;
 }
 
+/* Op: scan
+ * Operands: inputs..., inits... (the initial carries)
+ * Attributes: dimensions={d}, num_carries, to_apply; optional is_reverse,
+ *   is_associative
+ *
+ * Calls to_apply once per position t along d (from the end with is_reverse) on the
+ * inputs' slices at t and the carries, giving (outputs..., new carries...); each
+ * output is stacked at t of its result, the carries go on to the next step.  Result:
+ * (stacked outputs..., final carries...).  An empty d gives empty outputs and the
+ * initial carries.
+ *
+ * Rule: what XLA's ScanExpander lowers it to, run directly; is_associative only
+ *   licenses other orders, and the sequential one is always valid.
+ * Refuses: whatever to_apply refuses.
+ */
 bool eval_scan(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   Scan s = {0};

@@ -47,6 +47,20 @@ static bool compare_cb(void *vctx, int nops, const void *const *a, const void *c
   return vecfn_call(vctx, 2 * nops, args, 1, outs, n, err);
 }
 
+/* Op: sort
+ * Operands: operands (1 or more arrays of one shape)
+ * Attributes: dimensions={d}, to_apply; optional is_stable
+ *
+ * Sorts the operands together along dimension d: the comparator to_apply sees
+ * (lhs0, rhs0, lhs1, rhs1, ...) and returns whether lhs goes first; every operand is
+ * permuted the same way.  A comparator that is one compare LT/GT of one operand's
+ * pair runs as a radix sort (type=TOTALORDER keeps the total order, otherwise -0 == +0
+ * and NaN sorts last); any other is evaluated over whole vectors of pairs.
+ *
+ * Rule: XLA operation semantics, Sort; the result is always stable (equal elements
+ *   keep their order), which satisfies is_stable=true and false alike.
+ * Refuses: more than 64 operands; whatever to_apply refuses.
+ */
 bool eval_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   const Computation *comp = eval_attr_comp(in, ATTR_TO_APPLY);
@@ -54,8 +68,8 @@ bool eval_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value 
   int nops = in->noperands;
   if (!comp || !dims || dims->n != 1 || nops < 1 || nops > EVAL_MAX_OUTS)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: sort needs 1..%d operands, dimensions={d} and to_apply",
-                     in->name, EVAL_MAX_OUTS);
+                     "sort needs 1..%d operands, dimensions={d} and to_apply",
+                     EVAL_MAX_OUTS);
   VecFn vf = {.ctx = ctx, .comp = comp, .in = in};
   KComparator cmp = {K_CMP_CALLBACK, 0, false, compare_cb, &vf};
   known_comparator(comp, nops, &cmp);
@@ -69,8 +83,8 @@ bool eval_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value 
   vf.out_types = &pred;
   ok = ok && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != nops)
-    ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %d results for %d operands",
-                   in->name, o.n, nops);
+    ok = error_set(err, ERR_RUNTIME, in->offset, "%d results for %d operands",
+                   o.n, nops);
   ok = ok && k_sort(nops, vs.a, dims->v[0], &cmp, o.a, err);
   eval_views_free(&vs);
   vecfn_free(&vf);
@@ -81,8 +95,7 @@ static bool run_topk(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
                      bool largest, Value **out, Error *err) {
   if (in->noperands != 1 || !shape_is_tuple(rs) || rs->ntuple != 2)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: top-k takes one operand and returns (values, indices)",
-                     in->name);
+                     "top-k takes one operand and returns (values, indices)");
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = eval_view(ctx, &vs, frame_operand(fr, in, 0), in, err) && eval_outs_new(ctx, in, rs, &o, err) &&
@@ -91,11 +104,23 @@ static bool run_topk(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, 
   return eval_outs_close(ctx, rs, &o, ok, out, err);
 }
 
+/* Op: topk
+ * Operands: operand (rank >= 1)
+ * Attributes: k; optional largest (default true)
+ *
+ * The k largest (largest=false: smallest) elements of each row of the last
+ * dimension, in order, with their positions: result (values, s32 indices).
+ *
+ * Rule: XLA's TopK (the op jax.lax.top_k lowers to); values compare in IEEE total
+ *   order (-NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN) and equal values keep
+ *   their original order (lower index first).
+ * Refuses: k outside [0, row length]; a row longer than s32 indices can name.
+ */
 bool eval_topk(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   const Attr *k = ir_attr(in, ATTR_K), *l = ir_attr(in, ATTR_LARGEST);
   if (!k || k->kind != AV_INT)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: topk needs k", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "topk needs k");
   bool largest = !l || l->kind != AV_BOOL || l->v.b;
   return run_topk(ctx, fr, in, rs, k->v.i, largest, out, err);
 }
@@ -111,13 +136,12 @@ bool eval_topk_custom_call(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape
   KComparator cmp;
   if (!comp || !known_comparator(comp, 1, &cmp))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: custom-call target \"TopK\" needs a comparator "
-                     "compare(p0, p1) with direction GT or LT", in->name);
+                     "custom-call target \"TopK\" needs a comparator "
+                     "compare(p0, p1) with direction GT or LT");
   if (!shape_is_tuple(rs) || rs->ntuple != 2 || !shape_is_array(&rs->tuple[0]) ||
       rs->tuple[0].rank < 1)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: custom-call target \"TopK\" returns (values, indices)",
-                     in->name);
+                     "custom-call target \"TopK\" returns (values, indices)");
   int64_t k = rs->tuple[0].dims[rs->tuple[0].rank - 1];
   return run_topk(ctx, fr, in, rs, k, cmp.kind == K_CMP_GT, out, err);
 }

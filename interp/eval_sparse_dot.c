@@ -16,7 +16,7 @@
 #include "parser/dot_sparsity.h"
 
 static bool fail(const Instr *in, Error *err, const char *what) {
-  return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: sparse dot: %s", in->name, what);
+  return error_set(err, ERR_RUNTIME, in->offset, "sparse dot: %s", what);
 }
 
 static bool contracting(const KDotDims *dn, int side, int64_t d) {
@@ -36,8 +36,8 @@ static bool read_descriptors(const Instr *in, const KDotDims *dn, DotSparsity *s
   for (int i = 0; i < *nsp; i++) {
     if (sp[i].n != 2 || sp[i].m != 4)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: sparse dot: %lld:%lld sparsity has no defined metadata "
-                       "format (XLA lowers 2:4 only)", in->name, (long long)sp[i].n,
+                       "sparse dot: %lld:%lld sparsity has no defined metadata "
+                       "format (XLA lowers 2:4 only)", (long long)sp[i].n,
                        (long long)sp[i].m);
     if (!contracting(dn, sp[i].side, sp[i].dim))
       return fail(in, err, "the sparse dimension must be a contracting dimension");

@@ -69,7 +69,7 @@ static bool prepare_per_element(VecFn *f, Error *err) {
     if (ci->op != OP_PARAMETER) continue;
     if (!shape_is_array(&ci->shape) || ci->shape.rank != 0)
       return error_set(err, ERR_RUNTIME, f->in->offset,
-                       "instruction %s: computation %s must take scalars", f->in->name, c->name);
+                       "computation %s must take scalars", c->name);
     if (ci->parameter_number >= 0 && ci->parameter_number < c->nparams)
       f->pshape[ci->parameter_number] = &ci->shape;
   }
@@ -99,8 +99,8 @@ static bool vecfn_prepare(VecFn *f, int64_t n, Error *err) {
     if (ci->op == OP_TUPLE) {
       if (ci != c->root)
         return error_set(err, ERR_RUNTIME, f->in->offset,
-                         "instruction %s: computation %s: tuples only at the root are supported",
-                         f->in->name, c->name);
+                         "computation %s: tuples only at the root are supported",
+                         c->name);
       Shape *t = arena_alloc(f->ctx->vc.arena, sizeof *t);
       if (!t) return error_set(err, ERR_RUNTIME, -1, "out of memory");
       t->etype = ET_TUPLE;
@@ -114,7 +114,7 @@ static bool vecfn_prepare(VecFn *f, int64_t n, Error *err) {
     }
     if (!shape_is_array(&ci->shape) || ci->shape.rank != 0)
       return error_set(err, ERR_RUNTIME, f->in->offset,
-                       "instruction %s: computation %s must be scalar", f->in->name, c->name);
+                       "computation %s must be scalar", c->name);
     f->ov[i] = value_dense_shape(&f->ctx->vc, ci->shape.etype, 1, &n, 0);
     if (!f->ov[i]) return error_set(err, ERR_RUNTIME, -1, "out of memory");
     if (ci->op == OP_PARAMETER && ci->parameter_number >= 0 && ci->parameter_number < c->nparams)

@@ -5,10 +5,9 @@
 
 bool eval_view(EvalCtx *ctx, EvalViews *vs, const Value *v, const Instr *in, Error *err) {
   if (vs->n >= EVAL_MAX_VIEWS)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: too many operands", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "too many operands");
   if (!v->info || !v->buf)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: operand is not an array",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "operand is not an array");
   const void *d;
   DenseTmp tmp;
   if (!value_dense_read(&ctx->vc, v, &d, &tmp, err)) return false;
@@ -37,15 +36,13 @@ bool eval_outs_new(EvalCtx *ctx, const Instr *in, const Shape *rs, EvalOuts *o, 
   o->n = 0;
   int n = shape_is_tuple(rs) ? rs->ntuple : 1;
   if (n > EVAL_MAX_OUTS)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: too many results", in->name);
-  char who[300];
-  eval_who(in, who, sizeof who);
+    return error_set(err, ERR_RUNTIME, in->offset, "too many results");
   for (int i = 0; i < n; i++) {
     const Shape *s = shape_is_tuple(rs) ? &rs->tuple[i] : rs;
     if (!shape_is_array(s))
-      return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: result %d is not an array",
-                       in->name, i);
-    if (!value_new_array(&ctx->vc, s, false, who, &o->v[i], err)) return false;
+      return error_set(err, ERR_RUNTIME, in->offset, "result %d is not an array",
+                       i);
+    if (!value_new_array(&ctx->vc, s, false, "", &o->v[i], err)) return false;
     o->n++;
     void *d;
     if (!value_dense_target(&ctx->vc, o->v[i], &d, &o->tmp[i], err)) return false;
@@ -89,8 +86,8 @@ bool eval_outs_finish(EvalCtx *ctx, const Shape *rs, EvalOuts *o, Value **out, E
 bool eval_kernel_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, int nin,
                     EvalKernelFn fn, const void *arg, Value **out, Error *err) {
   if (in->noperands < nin)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs %d operands",
-                     in->name, nin);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs %d operands",
+                     nin);
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = true;
@@ -134,11 +131,11 @@ bool eval_window(const Instr *in, int rank, EvalWindow *w, Error *err) {
   const Attr *wa = ir_attr(in, ATTR_WINDOW);
   const Window *win = wa && wa->kind == AV_WINDOW ? &wa->v.window : NULL;
   if (rank < 0 || rank > SHAPE_MAX_RANK)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: rank %d too large", in->name,
+    return error_set(err, ERR_RUNTIME, in->offset, "rank %d too large",
                      rank);
   if (win && win->rank != rank)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: window rank %d for rank %d",
-                     in->name, win->rank, rank);
+    return error_set(err, ERR_RUNTIME, in->offset, "window rank %d for rank %d",
+                     win->rank, rank);
   for (int k = 0; k < rank; k++) {
     const WindowDim *d = win ? &win->dims[k] : NULL;
     w->size[k] = d ? d->size : 1;

@@ -41,6 +41,10 @@ if(SYSTEM_PYTHON3)
   # Multi-device --output FILE.npz: entry names and values.
   add_test(NAME collectives/npz-output
            COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/check-collectives-npz.py ${CMAKE_BINARY_DIR}/bin)
+  # docs/ops.md: the generator's self-test, then every opcode has one header
+  # and the page is current (scripts/gen-ops-doc.py).
+  add_test(NAME docs/ops
+           COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/gen-ops-doc.py --self-test --check)
 endif()
 
 # Benchmarks: tests/bench/bench_<name>.c, run by scripts/bench-*.sh (not by ctest).

@@ -19,8 +19,6 @@ static bool ragged_group_of_one(EvalCtx *ctx, Frame *f, const Instr *in, const S
 static bool single_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
                           Value **out, Error *err) {
   if (in->op == OP_RAGGED_ALL_TO_ALL) return ragged_group_of_one(ctx, f, in, rs, out, err);
-  char who[300];
-  eval_who(in, who, sizeof who);
   if (in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START) {
     /* Receives from the source whose target is us (0), else zeros. */
     const Attr *a = ir_attr(in, ATTR_SOURCE_TARGET_PAIRS);
@@ -67,9 +65,9 @@ static bool single_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *
   if (!eval_same_element_counts(src, res)) {
     if (own) value_unref(&ctx->vc, src);
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s: its shapes imply more than one device, but this "
+                     "%s: its shapes imply more than one device, but this "
                      "run has one (see --replicas / --partitions)",
-                     in->name, opcode_name(in->op));
+                     opcode_name(in->op));
   }
   Value *r;
   bool ok = eval_copy_to(ctx, in, src, res, &r, err);
@@ -134,9 +132,9 @@ static bool same_views(const Instr *in, const EvalViews *a, const EvalViews *b, 
     for (int k = 0; same && k < a->a[i].rank; k++) same = a->a[i].dims[k] == b->a[i].dims[k];
   }
   return same || error_set(err, ERR_RUNTIME, in->offset,
-                           "instruction %s: the operands of device %" PRId64
+                           "the operands of device %" PRId64
                            " differ in shape from this device's",
-                           in->name, dev);
+                           dev);
 }
 
 static const EvalViews *views_of(const EvalCtx *ctx, int64_t dev) {
@@ -168,7 +166,7 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalV
   bool ragged = in->op == OP_RAGGED_ALL_TO_ALL; /* 6 operands, 1 result */
   if (!ragged && o.n != mine->n)
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %d results for %d operands", in->name, o.n, mine->n);
+                   "%d results for %d operands", o.n, mine->n);
   Group *g = ok ? malloc(sizeof *g) : NULL;
   if (ok && !g) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
   bool permute = in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START;
@@ -185,7 +183,7 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalV
     case OP_RAGGED_ALL_TO_ALL:
       ok = o.n == 1 ? collective_ragged_all_to_all(in, &c, o.a, err)
                     : error_set(err, ERR_RUNTIME, in->offset,
-                                "instruction %s: ragged-all-to-all returns one array", in->name);
+                                "ragged-all-to-all returns one array");
       break;
     case OP_COLLECTIVE_BROADCAST:
       ok = collective_copy_from(in, g->ops[0], mine->a, mine->n, o.a, err);
@@ -217,8 +215,7 @@ static bool ragged_group_of_one(EvalCtx *ctx, Frame *f, const Instr *in, const S
   bool ok = eval_view_operands(ctx, f, in, in->noperands, &vs, err) &&
             eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n != 1)
-    ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: ragged-all-to-all returns one array",
-                   in->name);
+    ok = error_set(err, ERR_RUNTIME, in->offset, "ragged-all-to-all returns one array");
   if (ok) {
     const KArray *ops[1] = {vs.a};
     CollectiveInputs c = {1, 0, vs.n, ops};
@@ -237,13 +234,12 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
                          Error *err) {
   if (computing)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: a collective inside a collective's reducer", in->name);
+                     "a collective inside a collective's reducer");
   if ((in->op == OP_COLLECTIVE_PERMUTE || in->op == OP_COLLECTIVE_PERMUTE_START) &&
       in->noperands == 4)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: the in-place collective-permute (4 operands) is not "
-                     "supported across devices",
-                     in->name);
+                     "the in-place collective-permute (4 operands) is not "
+                     "supported across devices");
   Form fm;
   result_form(in, rs, &fm);
   EvalViews vs = {0};
@@ -281,6 +277,87 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
   return eval_state_tuple(ctx, in, rs, first, 2, out, err);
 }
 
+/* Op: all-reduce, all-reduce-start
+ * Operands: operands (1 or more arrays)
+ * Attributes: to_apply, replica_groups; optional channel_id, use_global_device_ids
+ *
+ * Every device of a group gets the element-wise reduction of the group's operands
+ * by to_apply, folded left to right in the group's listed order (known reducers run
+ * as tight loops).  all-reduce-start returns what all-reduce-done later unwraps.
+ *
+ * Rule: XLA operation semantics, AllReduce; groups follow XLA's
+ *   CollectiveOpGroupMode (docs/interpreter.md, "Several devices").
+ * Refuses: a device whose operands differ in shape from its group's; a collective
+ *   inside a collective's reducer; devices that do not execute the same collectives
+ *   in the same order; shapes that imply more devices than the run has.
+ */
+/* Op: all-gather, all-gather-start
+ * Operands: operands (1 or more arrays)
+ * Attributes: dimensions={d}, replica_groups; optional channel_id,
+ *   use_global_device_ids
+ *
+ * The group members' operands concatenated along d, in the group's listed order.
+ * all-gather-start returns what all-gather-done later unwraps.
+ *
+ * Rule: XLA operation semantics, AllGather; groups as for all-reduce.
+ * Refuses: as all-reduce.
+ */
+/* Op: all-to-all
+ * Operands: operands (1 or more arrays)
+ * Attributes: replica_groups; optional dimensions={d}, channel_id
+ *
+ * Array form (dimensions={d}): the operand split into group-size chunks along d,
+ * chunk j sent to member j, the received chunks concatenated along d.  Tuple form:
+ * operand j sent to member j.
+ *
+ * Rule: XLA operation semantics, AllToAll; with channel_id the group members are
+ *   partitions.
+ * Refuses: as all-reduce.
+ */
+/* Op: ragged-all-to-all
+ * Operands: input, output, input_offsets, send_sizes, output_offsets, recv_sizes
+ * Attributes: replica_groups; optional channel_id
+ *
+ * Member j sends, for k = p * U + i, its input rows [input_offsets[k], +send_sizes[k])
+ * to member p, which stores them at row output_offsets[k] of its result; the result
+ * starts as the output operand, rows nobody writes keep it.
+ *
+ * Rule: XLA:GPU's memcpy form of RaggedAllToAll; recv_sizes must equal what the
+ *   sender sends.
+ * Refuses: offsets or sizes out of range, or unequal send and receive sizes (naming
+ *   the member); as all-reduce.
+ */
+/* Op: reduce-scatter
+ * Operands: operands (1 or more arrays)
+ * Attributes: to_apply, dimensions={d}, replica_groups; optional channel_id,
+ *   use_global_device_ids
+ *
+ * The all-reduce of the group's operands, of which each member keeps its own shard
+ * (its position in the group) along d.
+ *
+ * Rule: XLA operation semantics, ReduceScatter; groups as for all-reduce.
+ * Refuses: as all-reduce.
+ */
+/* Op: collective-broadcast
+ * Operands: operands (1 or more arrays)
+ * Attributes: replica_groups; optional channel_id
+ *
+ * Every member of a group gets the operand of the group's first listed member.
+ *
+ * Rule: XLA's CollectiveBroadcast (StableHLO collective_broadcast).
+ * Refuses: as all-reduce.
+ */
+/* Op: collective-permute, collective-permute-start
+ * Operands: operand (or the 4-operand in-place form on one device)
+ * Attributes: source_target_pairs; optional channel_id
+ *
+ * Each device receives the operand of the source whose pair targets it; a device no
+ * pair targets receives zeros.  collective-permute-start returns the state that
+ * collective-permute-done unwraps.
+ *
+ * Rule: XLA operation semantics, CollectivePermute.
+ * Refuses: the in-place 4-operand form across several devices; as all-reduce.
+ */
 bool eval_collective(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                      Error *err) {
   if (!ctx->rendezvous) return single_device(ctx, f, in, rs, out, err);

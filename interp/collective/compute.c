@@ -41,20 +41,19 @@ static bool expect_elements(const Instr *in, const KArray *out, int64_t want, in
   int64_t have = elements(out);
   return have == want ||
          error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: result %d has %" PRId64 " elements, the group of this "
+                   "result %d has %" PRId64 " elements, the group of this "
                    "device implies %" PRId64,
-                   in->name, i, have, want);
+                   i, have, want);
 }
 
 static bool one_dimension(const Instr *in, const KArray *a, int64_t *d, Error *err) {
   const IntList *l = eval_attr_ints(in, ATTR_DIMENSIONS);
   if (!l || l->n != 1)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs dimensions={d}",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs dimensions={d}");
   *d = l->v[0];
   if (a->rank > 0 && (*d < 0 || *d >= a->rank))
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: dimension %" PRId64
-                     " out of range", in->name, *d);
+    return error_set(err, ERR_RUNTIME, in->offset, "dimension %" PRId64
+                     " out of range", *d);
   return true;
 }
 
@@ -87,7 +86,7 @@ static bool is_scalar(const Shape *s) { return shape_is_array(s) && s->rank == 0
 static bool reducer_of(const Instr *in, Reducer *r, Error *err) {
   r->comp = eval_attr_comp(in, ATTR_TO_APPLY);
   if (!r->comp)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: needs to_apply", in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "needs to_apply");
   if (reducer_recognise(r->comp, 1, &r->op)) return true;
   r->op = K_RED_NONE;
   const Computation *c = r->comp;
@@ -97,9 +96,9 @@ static bool reducer_of(const Instr *in, Reducer *r, Error *err) {
   if (!c->root || !p0 || !p1 || !is_scalar(&c->root->shape) || !is_scalar(&p0->shape) ||
       !is_scalar(&p1->shape) || p0->shape.etype != c->root->shape.etype || !same)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: to_apply computation %s is not a scalar reducer of the "
+                     "to_apply computation %s is not a scalar reducer of the "
                      "operand type (unsupported)",
-                     in->name, c->name);
+                     c->name);
   return true;
 }
 
@@ -174,9 +173,9 @@ bool collective_reduce_scatter(EvalCtx *ctx, const Instr *in, const CollectiveIn
     }
     if (a->dims[d] % g->n != 0)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: dimension %" PRId64 " (%" PRId64
+                       "dimension %" PRId64 " (%" PRId64
                        ") is not divisible by the group size %d",
-                       in->name, d, a->dims[d], g->n);
+                       d, a->dims[d], g->n);
     int64_t chunk = a->dims[d] / g->n, outer;
     size_t inner;
     split_at(a, d, &outer, &inner);
@@ -225,9 +224,9 @@ bool collective_all_to_all(const Instr *in, const CollectiveInputs *g, KArray *o
   if (!eval_attr_ints(in, ATTR_DIMENSIONS)) {
     if (g->nops != g->n)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: the tuple form needs one operand per group member "
+                       "the tuple form needs one operand per group member "
                        "(%d operands, groups of %d)",
-                       in->name, g->nops, g->n);
+                       g->nops, g->n);
     for (int j = 0; j < g->n; j++) {
       const KArray *src = &g->ops[j][g->me];
       int64_t n = elements(src);
@@ -240,12 +239,12 @@ bool collective_all_to_all(const Instr *in, const CollectiveInputs *g, KArray *o
   int64_t d;
   if (g->nops != 1)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: the array form (dimensions=) takes one operand", in->name);
+                     "the array form (dimensions=) takes one operand");
   if (!one_dimension(in, a, &d, err)) return false;
   if (a->rank == 0 || a->dims[d] % g->n != 0)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: the split dimension is not divisible by the group size %d",
-                     in->name, g->n);
+                     "the split dimension is not divisible by the group size %d",
+                     g->n);
   if (!expect_elements(in, &outs[0], elements(a), 0, err)) return false;
   int64_t outer, chunk = a->dims[d] / g->n;
   size_t inner;

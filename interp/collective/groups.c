@@ -22,8 +22,7 @@ bool collective_group_mode(const Instr *in, CollectiveGroupMode *mode, Error *er
   if (!ch) {
     if (global)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: use_global_device_ids=true needs a channel_id",
-                       in->name);
+                       "use_global_device_ids=true needs a channel_id");
     *mode = CG_CROSS_REPLICA;
   } else if (!has_global_ids_field(in->op)) {
     *mode = CG_CROSS_PARTITION;
@@ -55,19 +54,19 @@ static bool find_group(const Instr *in, const ReplicaGroups *g, CollectiveGroupM
       int64_t x = g->groups[i].v[j];
       if (x < 0 || x >= count)
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: replica_groups name %s id %" PRId64
+                         "replica_groups name %s id %" PRId64
                          ", but the run has %" PRId64 " (see --replicas / --partitions)",
-                         in->name, mode_ids(mode), x, count);
+                         mode_ids(mode), x, count);
       if (x != id) continue;
       if (*out)
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: %s id %" PRId64 " appears twice in replica_groups",
-                         in->name, mode_ids(mode), id);
+                         "%s id %" PRId64 " appears twice in replica_groups",
+                         mode_ids(mode), id);
       *out = &g->groups[i];
     }
   if (!*out)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s id %" PRId64 " is in no replica group", in->name,
+                     "%s id %" PRId64 " is in no replica group",
                      mode_ids(mode), id);
   return true;
 }
@@ -80,8 +79,7 @@ bool collective_group(const Instr *in, int64_t replicas, int64_t partitions, int
   const ReplicaGroups *g = groups_of(in);
   if (!g && mode == CG_FLATTENED_ID)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: use_global_device_ids=true needs replica_groups",
-                     in->name);
+                     "use_global_device_ids=true needs replica_groups");
   int64_t count = mode == CG_CROSS_PARTITION ? partitions
                   : mode == CG_FLATTENED_ID  ? replicas * partitions
                                              : replicas;
@@ -117,25 +115,24 @@ bool collective_permute_source(const Instr *in, int64_t replicas, int64_t partit
   *source = -1;
   if (!a || a->kind != AV_INT_LISTS || (a->v.lists.depth != 2 && a->v.lists.flat.n > 0))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: source_target_pairs must be a list of {source,target} pairs",
-                     in->name);
+                     "source_target_pairs must be a list of {source,target} pairs");
   for (int i = 0; a->v.lists.depth == 2 && i < a->v.lists.n; i++) {
     const IntList *pr = &a->v.lists.lists[i];
     if (pr->n != 2)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: each source_target_pair must have two ids", in->name);
+                       "each source_target_pair must have two ids");
     for (int k = 0; k < 2; k++)
       if (pr->v[k] < 0 || pr->v[k] >= count)
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: source_target_pairs name %s id %" PRId64
+                         "source_target_pairs name %s id %" PRId64
                          ", but the run has %" PRId64 " (see --replicas / --partitions)",
-                         in->name, cross_partition ? "partition" : "replica", pr->v[k], count);
+                         cross_partition ? "partition" : "replica", pr->v[k], count);
     if (pr->v[1] != my) continue;
     int64_t from = cross_partition ? r * partitions + pr->v[0] : pr->v[0] * partitions + p;
     if (*source >= 0 && *source != from)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: %s %" PRId64 " is the target of more than one pair",
-                       in->name, cross_partition ? "partition" : "replica", my);
+                       "%s %" PRId64 " is the target of more than one pair",
+                       cross_partition ? "partition" : "replica", my);
     *source = from;
   }
   return true;

@@ -44,15 +44,14 @@ static bool check_shapes(const Instr *in, const KArray *ops, int64_t *total, siz
   const KArray *x = &ops[OP_INPUT], *o = &ops[OP_OUTPUT];
   if (x->etype != o->etype || x->rank != o->rank || x->rank < 1)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: input and output must be arrays of one type and rank >= 1",
-                     in->name);
+                     "input and output must be arrays of one type and rank >= 1");
   int64_t row = 1;
   for (int d = 1; d < x->rank; d++) {
     if (x->dims[d] != o->dims[d])
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: input and output rows differ in dimension %d (%" PRId64
+                       "input and output rows differ in dimension %d (%" PRId64
                        " vs %" PRId64 ")",
-                       in->name, d, x->dims[d], o->dims[d]);
+                       d, x->dims[d], o->dims[d]);
     row *= x->dims[d];
   }
   *row_bytes = (size_t)row * (size_t)k_elem_size(x->etype);
@@ -60,12 +59,12 @@ static bool check_shapes(const Instr *in, const KArray *ops, int64_t *total, siz
     const KArray *a = &ops[i];
     if (a->rank != 1 || !supported_index_type(a->etype))
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: %s must be an integer vector", in->name, index_names[i]);
+                       "%s must be an integer vector", index_names[i]);
     if (i == OP_INPUT_OFFSETS) *total = a->dims[0];
     if (a->dims[0] != *total)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: %s has %" PRId64 " entries, input_offsets %" PRId64,
-                       in->name, index_names[i], a->dims[0], *total);
+                       "%s has %" PRId64 " entries, input_offsets %" PRId64,
+                       index_names[i], a->dims[0], *total);
   }
   return true;
 }
@@ -79,9 +78,9 @@ bool collective_ragged_all_to_all(const Instr *in, const CollectiveInputs *g, KA
                                   Error *err) {
   if (g->nops != 6)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: ragged-all-to-all takes 6 operands (input, output, "
+                     "ragged-all-to-all takes 6 operands (input, output, "
                      "input_offsets, send_sizes, output_offsets, recv_sizes), got %d",
-                     in->name, g->nops);
+                     g->nops);
   const KArray *mine = g->ops[g->me];
   int64_t total;
   size_t row_bytes;
@@ -91,11 +90,11 @@ bool collective_ragged_all_to_all(const Instr *in, const CollectiveInputs *g, KA
   for (int d = 0; same && d < o->rank; d++) same = out->dims[d] == o->dims[d];
   if (!same)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: the result must have the output operand's shape", in->name);
+                     "the result must have the output operand's shape");
   if (g->n < 1 || total % g->n != 0)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %" PRId64 " offsets do not split evenly over a group of %d",
-                     in->name, total, g->n);
+                     "%" PRId64 " offsets do not split evenly over a group of %d",
+                     total, g->n);
   int64_t per_peer = total / g->n, out_rows = o->dims[0];
   if (row_bytes && out_rows) memcpy(out->data, o->data, (size_t)out_rows * row_bytes);
   for (int j = 0; j < g->n; j++) {
@@ -105,9 +104,9 @@ bool collective_ragged_all_to_all(const Instr *in, const CollectiveInputs *g, KA
     if (!check_shapes(in, theirs, &their_total, &their_row, err)) return false;
     if (their_total != total || their_row != row_bytes)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: group member %d's operands differ in shape from this "
+                       "group member %d's operands differ in shape from this "
                        "device's",
-                       in->name, j);
+                       j);
     int64_t in_rows = theirs[OP_INPUT].dims[0];
     for (int64_t i = 0; i < per_peer; i++) {
       int64_t k = (int64_t)g->me * per_peer + i;
@@ -116,21 +115,21 @@ bool collective_ragged_all_to_all(const Instr *in, const CollectiveInputs *g, KA
       int64_t expect = at(&mine[OP_RECV_SIZES], (int64_t)j * per_peer + i);
       if (!in_range(src, rows, in_rows))
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: group member %d sends input rows [%" PRId64 ", %" PRId64
+                         "group member %d sends input rows [%" PRId64 ", %" PRId64
                          " + %" PRId64 ") (input_offsets[%" PRId64 "], send_sizes[%" PRId64
                          "]) outside its %" PRId64 " input rows",
-                         in->name, j, src, src, rows, k, k, in_rows);
+                         j, src, src, rows, k, k, in_rows);
       if (!in_range(dst, rows, out_rows))
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: group member %d writes %" PRId64
+                         "group member %d writes %" PRId64
                          " rows at output_offsets[%" PRId64 "] = %" PRId64
                          ", outside this device's %" PRId64 " output rows",
-                         in->name, j, rows, k, dst, out_rows);
+                         j, rows, k, dst, out_rows);
       if (expect != rows)
         return error_set(err, ERR_RUNTIME, in->offset,
-                         "instruction %s: recv_sizes[%" PRId64 "] = %" PRId64
+                         "recv_sizes[%" PRId64 "] = %" PRId64
                          " but group member %d sends %" PRId64 " rows",
-                         in->name, (int64_t)j * per_peer + i, expect, j, rows);
+                         (int64_t)j * per_peer + i, expect, j, rows);
       if (rows && row_bytes)
         memcpy((char *)out->data + (size_t)dst * row_bytes,
                (const char *)theirs[OP_INPUT].data + (size_t)src * row_bytes,

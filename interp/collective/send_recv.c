@@ -70,9 +70,9 @@ static bool source_device(const EvalCtx *ctx, const Instr *in, int64_t device, i
   for (int i = 0; ok && i < n; i++) {
     if (pairs[i][0] < 0 || pairs[i][0] >= count || pairs[i][1] < 0 || pairs[i][1] >= count) {
       ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: source-target pair {%" PRId64 ",%" PRId64
+                     "source-target pair {%" PRId64 ",%" PRId64
                      "} names a %s this run does not have (it has %" PRId64 ")",
-                     in->name, pairs[i][0], pairs[i][1], by_partition ? "partition" : "replica",
+                     pairs[i][0], pairs[i][1], by_partition ? "partition" : "replica",
                      count);
     } else if (pairs[i][1] == me) {
       *source = by_partition ? r * np + pairs[i][0] : pairs[i][0] * np + p;
@@ -85,7 +85,7 @@ static bool source_device(const EvalCtx *ctx, const Instr *in, int64_t device, i
 static bool need_state_shape(const Instr *in, const Shape *rs, Error *err) {
   if (shape_is_tuple(rs) && rs->ntuple == 3) return true;
   return error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s returns (data, u32[] context, token)", in->name,
+                   "%s returns (data, u32[] context, token)",
                    opcode_name(in->op));
 }
 
@@ -126,8 +126,7 @@ static bool deliver(EvalCtx *ctx, int64_t channel, int64_t source, const KArray 
 static bool exchange(EvalCtx *ctx, const Instr *in, const Value *data, Error *err) {
   if (!data->info || !data->buf)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: device-to-device send of a tuple is not supported",
-                     in->name);
+                     "device-to-device send of a tuple is not supported");
   int64_t ch;
   channel_of(in, &ch);
   const void *d;
@@ -151,11 +150,25 @@ static bool exchange(EvalCtx *ctx, const Instr *in, const Value *data, Error *er
   return ok && released;
 }
 
+/* Op: send
+ * Operands: data, token
+ * Attributes: channel_id; optional is_host_transfer, frontend_attributes
+ *   (_xla_send_recv_source_target_pairs)
+ *
+ * Host transfer: hands data's array leaves to the outfeed queue.  Between devices:
+ * every device executes the send at one rendezvous and the device a pair targets
+ * files a copy of its source's data under channel_id for a recv.  Result: XLA's
+ * state (data, u32[] context, token).
+ *
+ * Rule: XLA's Send / SendThunk; pairs name partitions with channel_id > 0, replicas
+ *   otherwise; a single-device run without a pair {0,0} sends nowhere, as XLA.
+ * Refuses: a pair naming a device the run does not have; a tuple sent between
+ *   devices.
+ */
 bool eval_send(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   if (in->noperands != 2)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: send takes (data, token)",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "send takes (data, token)");
   if (!need_state_shape(in, rs, err)) return false;
   Value *data = frame_operand(f, in, 0);
   if (is_host_transfer(in)) {
@@ -178,8 +191,7 @@ bool eval_send(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *
     DenseTmp tmp = {NULL};
     if (!data->info || !data->buf)
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: device-to-device send of a tuple is not supported",
-                       in->name);
+                       "device-to-device send of a tuple is not supported");
     if (!value_dense_read(&ctx->vc, data, &d, &tmp, err)) return false;
     a = (KArray){data->info->etype, data->info->rank, data->info->dims, (void *)d};
     bool ok = deliver(ctx, ch, 0, &a, err);
@@ -193,17 +205,26 @@ bool eval_send(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *
 static bool need_state_operand(const Instr *in, const Value *st, Error *err) {
   if (st->ntuple == 3) return true;
   return error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s takes the (data, context, token) state of its start",
-                   in->name, opcode_name(in->op));
+                   "%s takes the (data, context, token) state of its start",
+                   opcode_name(in->op));
 }
 
+/* Op: send-done
+ * Operands: the send's state (data, context, token)
+ * Attributes: channel_id; optional is_host_transfer
+ *
+ * Completes a send: the transfer already happened at the send; returns a token.
+ *
+ * Rule: XLA's SendDone.
+ * Refuses: nothing the verifier accepts.
+ */
 bool eval_send_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                     Error *err) {
   (void)ctx;
   if (in->noperands != 1 || !need_state_operand(in, frame_operand(f, in, 0), err))
     return in->noperands == 1 ? false
                               : error_set(err, ERR_RUNTIME, in->offset,
-                                          "instruction %s: send-done takes one operand", in->name);
+                                          "send-done takes one operand");
   *out = value_new_token(rs);
   return *out ? true : error_set(err, ERR_RUNTIME, -1, "out of memory");
 }
@@ -249,12 +270,25 @@ static bool claimed_context(EvalCtx *ctx, const Instr *in, const Shape *s, Value
   return value_dense_commit(&ctx->vc, *out, &tmp, err);
 }
 
+/* Op: recv
+ * Operands: token
+ * Attributes: channel_id; optional is_host_transfer, frontend_attributes
+ *   (_xla_send_recv_source_target_pairs)
+ *
+ * Host transfer: takes its data from the infeed queue.  Between devices: a message
+ * already filed for channel_id (its send ran first) becomes the recv's data at once;
+ * otherwise the recv waits and its recv-done takes the message.  Result: XLA's state
+ * (data, u32[] context, token), context 1 when data holds the message.
+ *
+ * Rule: XLA's Recv / RecvThunk; a device no pair targets receives zeros, as XLA.
+ * Refuses: a message whose type or shape differs from the recv's data; running out
+ *   of infeed data (host transfer).
+ */
 bool eval_recv(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                Error *err) {
   (void)f;
   if (in->noperands != 1)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: recv takes a token",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "recv takes a token");
   if (!need_state_shape(in, rs, err)) return false;
   if (is_host_transfer(in)) {
     Value *first[1] = {NULL};
@@ -300,12 +334,10 @@ static bool from_message(EvalCtx *ctx, const Instr *in, const P2PMessage *m, con
   for (int k = 0; same && k < m->rank; k++) same = s->dims[k] == m->dims[k];
   if (!same)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: device %" PRId64 " sent %s data of rank %d on channel "
+                     "device %" PRId64 " sent %s data of rank %d on channel "
                      "%" PRId64 " that does not match this recv-done's data shape",
-                     in->name, m->source, etype_name(m->etype), m->rank, m->channel);
-  char who[300];
-  eval_who(in, who, sizeof who);
-  if (!value_new_array(&ctx->vc, s, false, who, out, err)) return false;
+                     m->source, etype_name(m->etype), m->rank, m->channel);
+  if (!value_new_array(&ctx->vc, s, false, "", out, err)) return false;
   void *d;
   DenseTmp tmp = {NULL};
   int64_t n;
@@ -334,27 +366,32 @@ static bool context_is_claimed(EvalCtx *ctx, const Value *c) {
   return claimed;
 }
 
+/* Op: recv-done
+ * Operands: the recv's state (data, context, token)
+ * Attributes: channel_id; optional is_host_transfer
+ *
+ * Result (data, token): the data the recv already holds, or else the oldest message
+ * filed for channel_id (messages go to the recvs of a channel in order).
+ *
+ * Rule: XLA's RecvDone.
+ * Refuses: a channel that got no send before this recv-done; a message whose type or
+ *   shape differs from the data's.
+ */
 bool eval_recv_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                     Error *err) {
   if (in->noperands != 1)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: recv-done takes one operand",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "recv-done takes one operand");
   Value *st = frame_operand(f, in, 0);
   if (!need_state_operand(in, st, err)) return false;
   if (!shape_is_tuple(rs) || rs->ntuple != 2)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: recv-done returns (data, token)",
-                     in->name);
+    return error_set(err, ERR_RUNTIME, in->offset, "recv-done returns (data, token)");
   Value *first[1] = {NULL};
   if (is_host_transfer(in)) {
-    char who[300];
-    eval_who(in, who, sizeof who);
-    if (!value_coerce(&ctx->vc, st->elems[0], &rs->tuple[0], who, &first[0], err)) return false;
+    if (!value_coerce(&ctx->vc, st->elems[0], &rs->tuple[0], "", &first[0], err)) return false;
     return eval_state_tuple(ctx, in, rs, first, 1, out, err);
   }
   if (context_is_claimed(ctx, st->elems[1])) {
-    char who[300];
-    eval_who(in, who, sizeof who);
-    if (!value_coerce(&ctx->vc, st->elems[0], &rs->tuple[0], who, &first[0], err)) return false;
+    if (!value_coerce(&ctx->vc, st->elems[0], &rs->tuple[0], "", &first[0], err)) return false;
     return eval_state_tuple(ctx, in, rs, first, 1, out, err);
   }
   int64_t ch;
@@ -371,9 +408,9 @@ bool eval_recv_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Va
   while (*pm && ((*pm)->channel != ch || (*pm)->waiting)) pm = &(*pm)->next;
   if (!*pm)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: nothing was sent to this device on channel %" PRId64
+                     "nothing was sent to this device on channel %" PRId64
                      " (no send with that channel_id ran before this recv-done)",
-                     in->name, ch);
+                     ch);
   P2PMessage *m = *pm;
   bool ok = m->nothing ? eval_zero_value(ctx, in, &rs->tuple[0], &first[0], err)
                        : from_message(ctx, in, m, &rs->tuple[0], &first[0], err);

@@ -66,7 +66,7 @@ bool send_recv_pairs(const Instr *in, int64_t (*pairs)[2], int *n, Error *err) {
   if (!s || !attr_value(s, key, &p, &end, &malformed)) {
     if (!malformed) return true;
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: malformed %s frontend attribute", in->name, key);
+                     "malformed %s frontend attribute", key);
   }
   /* {{s,t},{s,t},...}: each inner group exactly two ids. */
   int depth = 0, ningroup = 0;
@@ -83,8 +83,8 @@ bool send_recv_pairs(const Instr *in, int64_t (*pairs)[2], int *n, Error *err) {
     } else if (isdigit((unsigned char)*p)) {
       bad = depth != 2 || ningroup == 2;
       if (!bad && *n == SEND_RECV_MAX_PAIRS)
-        return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: more than %d pairs",
-                         in->name, SEND_RECV_MAX_PAIRS);
+        return error_set(err, ERR_RUNTIME, in->offset, "more than %d pairs",
+                         SEND_RECV_MAX_PAIRS);
       if (!bad) {
         char *stop;
         pairs[*n][ningroup++] = strtoll(p, &stop, 10);
@@ -96,13 +96,13 @@ bool send_recv_pairs(const Instr *in, int64_t (*pairs)[2], int *n, Error *err) {
     if (bad) {
       *n = 0;
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: %s must hold pairs {{source,target},...}", in->name, key);
+                       "%s must hold pairs {{source,target},...}", key);
     }
   }
   if (depth != 0) {
     *n = 0;
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s must hold pairs {{source,target},...}", in->name, key);
+                     "%s must hold pairs {{source,target},...}", key);
   }
   return true;
 }

@@ -295,7 +295,7 @@ bool backend_config_read(const Instr *in, const char *target, const ProtoMessage
   ok = ok && proto_json_check(bc->root, as, &e);
   if (!ok) {
     backend_config_free(bc);
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s: %s%s", in->name, target,
+    return error_set(err, ERR_RUNTIME, in->offset, "%s: %s%s", target,
                      parsed ? "" : "backend_config: ", e.msg);
   }
   bc->msg = as == m ? bc->root : member_of(bc->root, inner, strlen(inner));
@@ -376,6 +376,6 @@ bool bc_unsupported(const Instr *in, const char *target, const BackendConfig *bc
   else if (v) describe(v, val, sizeof val);
   else if (e) snprintf(val, sizeof val, "\"%s\"", e->names[0]);
   return error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s: backend_config field \"%s\": value %s is not supported%s%s",
-                   in->name, target, path, val, why ? "; " : "", why ? why : "");
+                   "%s: backend_config field \"%s\": value %s is not supported%s%s",
+                   target, path, val, why ? "; " : "", why ? why : "");
 }

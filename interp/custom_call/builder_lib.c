@@ -42,7 +42,7 @@ typedef struct LibFn {
 static bool named(const LibCall *c, Error *err) {
   char msg[sizeof err->msg];
   snprintf(msg, sizeof msg, "%s", err->msg);
-  return error_set(err, ERR_RUNTIME, c->in->offset, "instruction %s: %s: %s", c->in->name,
+  return error_set(err, ERR_RUNTIME, c->in->offset, "%s: %s",
                    c->target, msg);
 }
 
@@ -59,8 +59,8 @@ static bool einsum_shape(LibCall *c, LibShape *s, Error *err) {
   const Attr *a = ir_attr(c->in, ATTR_BACKEND_CONFIG);
   if (!a || (a->kind != AV_STRING && a->kind != AV_STRING_OR_RAW) || a->is_raw || !a->v.s)
     return error_set(err, ERR_RUNTIME, c->in->offset,
-                     "instruction %s: %s needs the einsum config (\"ab,bc->ac\") as backend_config",
-                     c->in->name, c->target);
+                     "%s needs the einsum config (\"ab,bc->ac\") as backend_config",
+                     c->target);
   const KArray *x = &c->ins[0], *y = &c->ins[c->nin - 1];
   char config[1100];
   if (c->nin == 1) {
@@ -74,8 +74,7 @@ static bool einsum_shape(LibCall *c, LibShape *s, Error *err) {
     x = &c->one;
   }
   if (snprintf(config, sizeof config, "%s%s", c->nin == 1 ? "," : "", a->v.s) >= (int)sizeof config)
-    return error_set(err, ERR_RUNTIME, c->in->offset, "instruction %s: einsum config too long",
-                     c->in->name);
+    return error_set(err, ERR_RUNTIME, c->in->offset, "einsum config too long");
   s->etype = y->etype;
   return (k_einsum_parse(config, x->rank, y->rank, &c->einsum, err) &&
           k_einsum_shape(&c->einsum, x, y, &s->rank, s->dims, err)) ||
@@ -93,7 +92,7 @@ static bool diagonal_shape(LibCall *c, LibShape *s, Error *err) {
   const KArray *x = &c->ins[0];
   if (x->rank < 2)
     return error_set(err, ERR_RUNTIME, c->in->offset,
-                     "instruction %s: %s needs an operand of rank >= 2, got rank %d", c->in->name,
+                     "%s needs an operand of rank >= 2, got rank %d",
                      c->target, x->rank);
   int64_t m = x->dims[x->rank - 2], n = x->dims[x->rank - 1];
   s->etype = x->etype;
@@ -120,7 +119,7 @@ static bool scramble_shape(LibCall *c, LibShape *s, Error *err) {
   const KArray *k = &c->ins[0];
   if (!etype_is_int(k->etype))
     return error_set(err, ERR_RUNTIME, c->in->offset,
-                     "instruction %s: %s needs an integer key, got %s", c->in->name, c->target,
+                     "%s needs an integer key, got %s", c->target,
                      etype_name(k->etype));
   s->etype = ET_U64;
   s->rank = k->rank;
@@ -182,13 +181,13 @@ bool eval_builder_lib_known(const char *target) { return lookup(target) != NULL;
 bool eval_builder_lib(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
                       const Shape *rs, Value **out, Error *err) {
   const LibFn *f = lookup(target);
-  if (!f) return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: unknown target %s", in->name, target);
+  if (!f) return error_set(err, ERR_RUNTIME, in->offset, "unknown target %s", target);
   bool count_ok = in->noperands >= 0 && in->noperands < 32 && (f->counts >> in->noperands & 1);
   if (!count_ok || !shape_is_array(rs))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s takes %s array operand(s) and returns one array, got %d "
+                     "%s takes %s array operand(s) and returns one array, got %d "
                      "operand(s)%s",
-                     in->name, target, f->counts_text, in->noperands,
+                     target, f->counts_text, in->noperands,
                      shape_is_array(rs) ? "" : " and a non-array result");
   EvalViews vs = {0};
   EvalOuts o = {0};
@@ -196,8 +195,8 @@ bool eval_builder_lib(EvalCtx *ctx, Frame *fr, const Instr *in, const char *targ
   for (int i = 0; i < in->noperands && ok; i++) {
     const Value *v = frame_operand(fr, in, i);
     ok = v->info ? eval_view(ctx, &vs, v, in, err)
-                 : error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s: operand %d is not an array",
-                             in->name, target, i);
+                 : error_set(err, ERR_RUNTIME, in->offset, "%s: operand %d is not an array",
+                             target, i);
   }
   LibCall c = {.in = in, .target = target, .ins = vs.a, .nin = in->noperands};
   LibShape s = {0};
@@ -208,7 +207,7 @@ bool eval_builder_lib(EvalCtx *ctx, Frame *fr, const Instr *in, const char *targ
     shape_text(s.etype, s.rank, s.dims, want, sizeof want);
     shape_text(rs->etype, rs->rank, rs->dims, got, sizeof got);
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s gives %s here, but the instruction declares %s", in->name,
+                   "%s gives %s here, but the instruction declares %s",
                    target, want, got);
   }
   ok = ok && eval_outs_new(ctx, in, rs, &o, err) && f->run(&c, &o.a[0], err);

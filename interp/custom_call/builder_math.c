@@ -196,13 +196,13 @@ static bool special_kernel(const Instr *in, const void *arg, const KArray *ins, 
     if (nouts != 1 || ins[k].etype != r->etype || ins[k].rank != r->rank ||
         (r->rank > 0 && memcmp(ins[k].dims, r->dims, sizeof(int64_t) * (size_t)r->rank)))
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: xla_builder.math.%s needs operands and result of one "
-                       "shape and element type", in->name, fn->name);
+                       "xla_builder.math.%s needs operands and result of one "
+                       "shape and element type", fn->name);
   EType t = r->etype;
   if (!etype_is_float(t))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: xla_builder.math.%s of %s: operands must be real floats",
-                     in->name, fn->name, etype_name(t));
+                     "xla_builder.math.%s of %s: operands must be real floats",
+                     fn->name, etype_name(t));
   int64_t n = 1;
   for (int d = 0; d < r->rank; d++) n *= r->dims[d];
   if (fn->kind == SF_NEXTAFTER && t != ET_F32 && t != ET_F64) {
@@ -217,8 +217,8 @@ static bool special_kernel(const Instr *in, const void *arg, const KArray *ins, 
   }
   if (t != ET_F32 && !upcasts_to_f32(fn->kind, t))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: xla_builder.math.%s of %s is not supported (XLA computes "
-                     "it in f32 only for f16/bf16%s)", in->name, fn->name, etype_name(t),
+                     "xla_builder.math.%s of %s is not supported (XLA computes "
+                     "it in f32 only for f16/bf16%s)", fn->name, etype_name(t),
                      fn->kind == SF_IGAMMA_GRAD_A ? ", the f8 types and f4e2m1fn" : "");
   /* f32 itself, or a narrow type converted to f32 scratch and back. */
   bool narrow = t != ET_F32;
@@ -251,13 +251,13 @@ static bool unary_kernel(const Instr *in, const void *arg, const KArray *ins, KA
   if (nouts != 1 || a->etype != r->etype || a->rank != r->rank ||
       (r->rank > 0 && memcmp(a->dims, r->dims, sizeof(int64_t) * (size_t)r->rank)))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: xla_builder.math.%s: the result must have the operand's "
+                     "xla_builder.math.%s: the result must have the operand's "
                      "shape",
-                     in->name, m->name);
+                     m->name);
   if (!etype_is_float(r->etype) && !etype_is_complex(r->etype))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: xla_builder.math.%s of %s: only float and complex types",
-                     in->name, m->name, etype_name(r->etype));
+                     "xla_builder.math.%s of %s: only float and complex types",
+                     m->name, etype_name(r->etype));
   int64_t n = 1;
   for (int d = 0; d < r->rank; d++) n *= r->dims[d];
   unary_apply(m, r->etype, a->data, r->data, n);
@@ -271,8 +271,8 @@ static bool check_operands(Frame *fr, const Instr *in, const char *fn, int nin, 
   for (int k = 0; ok && k < nin; k++) ok = frame_operand(fr, in, k)->info != NULL;
   if (!ok)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: xla_builder.math.%s takes %d array%s and returns one array",
-                     in->name, fn, nin, nin == 1 ? "" : "s");
+                     "xla_builder.math.%s takes %d array%s and returns one array",
+                     fn, nin, nin == 1 ? "" : "s");
   return true;
 }
 

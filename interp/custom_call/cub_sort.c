@@ -65,9 +65,8 @@ static bool sort_kernel(const Instr *in, const void *arg, const KArray *ins, KAr
          dims_eq(ins[i].dims, k->dims, k->rank) && dims_eq(outs[i].dims, k->dims, k->rank);
   if (!ok)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: __cub$DeviceRadixSort takes integer or float keys (and "
-                     "values of their shape) and returns them sorted with a u8 scratch",
-                     in->name);
+                     "__cub$DeviceRadixSort takes integer or float keys (and "
+                     "values of their shape) and returns them sorted with a u8 scratch");
   int64_t n = k->dims[k->rank - 1], rows = 1;
   for (int d = 0; d < k->rank - 1; d++) rows *= k->dims[d];
   int64_t sn = 1;
@@ -96,9 +95,8 @@ bool eval_cub_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Va
   if ((in->noperands != 1 && in->noperands != 2) || !shape_is_tuple(rs) ||
       rs->ntuple != in->noperands + 1)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: __cub$DeviceRadixSort takes keys (and values) and returns "
-                     "(keys, [values,] scratch)",
-                     in->name);
+                     "__cub$DeviceRadixSort takes keys (and values) and returns "
+                     "(keys, [values,] scratch)");
   BackendConfig bc;
   if (!backend_config_read(in, "__cub$DeviceRadixSort", &SCHEMA_SORT, NULL, NULL, &bc, err))
     return false;

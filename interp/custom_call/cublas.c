@@ -74,8 +74,8 @@ static bool gemm_config(const Instr *in, const char *target, GemmConfig *g, Erro
   bool ok = true;
   if (!bc_present(&bc, "dot_dimension_numbers"))
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s needs a GemmBackendConfig backend_config with "
-                   "dot_dimension_numbers", in->name, target);
+                   "%s needs a GemmBackendConfig backend_config with "
+                   "dot_dimension_numbers", target);
   int prec[8];
   const char *prec_path = "precision_config.operand_precision";
   int np = ok ? bc_enums(&bc, prec_path, &ENUM_PRECISION, prec, 8) : 0;
@@ -102,9 +102,9 @@ static bool gemm_config(const Instr *in, const char *target, GemmConfig *g, Erro
     if (g->nlb < 0 || g->nrb < 0 || g->nlc < 0 || g->nrc < 0 || g->nlb != g->nrb ||
         g->nlc != g->nrc)
       ok = error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s: backend_config field \"dot_dimension_numbers\": "
+                     "%s: backend_config field \"dot_dimension_numbers\": "
                      "lhs and rhs must list as many batch (and contracting) dimensions, at most "
-                     "%d", in->name, target, SHAPE_MAX_RANK);
+                     "%d", target, SHAPE_MAX_RANK);
   }
   if (ok && !strcmp(target, "__cublas$gemm") && g->epilogue != EPI_DEFAULT)
     ok = bc_unsupported(in, target, &bc, "epilogue", &ENUM_EPILOGUE,
@@ -198,9 +198,9 @@ static bool check_bias(const Instr *in, const char *target, const GemmConfig *g,
             (nf == 0 || dims_eq(bias->dims, d->dims + (d->rank - nf), nf));
   if (!ok)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s: the bias must be a float array of b's non-contracting "
+                     "%s: the bias must be a float array of b's non-contracting "
                      "dimensions (the result's last %d)",
-                     in->name, target, nf);
+                     target, nf);
   return true;
 }
 
@@ -220,7 +220,7 @@ static bool triangular_solve(EvalCtx *ctx, Frame *fr, const Instr *in, const Sha
                              Value **out, Error *err) {
   static const char *const target = "__cublas$triangularSolve";
   if (in->noperands != 2)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s takes a and b", in->name,
+    return error_set(err, ERR_RUNTIME, in->offset, "%s takes a and b",
                      target);
   BackendConfig bc;
   if (!backend_config_read(in, target, &SCHEMA_TRIANGULAR_SOLVE, NULL, NULL, &bc, err))
@@ -251,8 +251,8 @@ bool eval_cublas_gemm(EvalCtx *ctx, Frame *fr, const Instr *in, const char *targ
   int nin = 2 + has_c + has_bias;
   if (lt ? in->noperands != nin : (in->noperands < nin || in->noperands > 3))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s takes a, b%s%s (beta %g, epilogue %s), not %d operands",
-                     in->name, target, has_c ? ", c" : "", has_bias ? ", bias" : "", g.beta,
+                     "%s takes a, b%s%s (beta %g, epilogue %s), not %d operands",
+                     target, has_c ? ", c" : "", has_bias ? ", bias" : "", g.beta,
                      g.epilogue_name, in->noperands);
   EvalViews vs = {0};
   EvalOuts o = {0};
@@ -261,7 +261,7 @@ bool eval_cublas_gemm(EvalCtx *ctx, Frame *fr, const Instr *in, const char *targ
   ok = ok && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && o.n < 1 + has_aux)
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s with epilogue %s returns (d, aux[, workspace])", in->name,
+                   "%s with epilogue %s returns (d, aux[, workspace])",
                    target, g.epilogue_name);
   if (!ok) {
     eval_views_free(&vs);
@@ -273,19 +273,19 @@ bool eval_cublas_gemm(EvalCtx *ctx, Frame *fr, const Instr *in, const char *targ
   int64_t n = count(r);
   if (!etype_is_float(ct) && !etype_is_complex(ct))
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s of %s: only float and complex gemms", in->name, target,
+                   "%s of %s: only float and complex gemms", target,
                    etype_name(r->etype));
   if (ok && etype_is_complex(ct) && g.epilogue != EPI_DEFAULT)
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s: backend_config field \"epilogue\": value \"%s\" is not "
-                   "supported; complex gemms take DEFAULT only", in->name, target,
+                   "%s: backend_config field \"epilogue\": value \"%s\" is not "
+                   "supported; complex gemms take DEFAULT only", target,
                    g.epilogue_name);
   if (ok && c && !same_dims(c, r))
-    ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s: c must have the result's shape",
-                   in->name, target);
+    ok = error_set(err, ERR_RUNTIME, in->offset, "%s: c must have the result's shape",
+                   target);
   if (ok && aux && (!same_dims(aux, r) || !etype_is_float(aux->etype)))
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: %s: aux must be a float array of the result's shape", in->name,
+                   "%s: aux must be a float array of the result's shape",
                    target);
   if (ok && bias) ok = check_bias(in, target, &g, &vs.a[1], bias, r, err);
   int cs = etype_storage_bytes(ct);

@@ -49,7 +49,7 @@ typedef struct CudnnConfig {
 } CudnnConfig;
 
 static bool fail(const Instr *in, const char *target, Error *err, const char *msg) {
-  return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s: %s", in->name, target, msg);
+  return error_set(err, ERR_RUNTIME, in->offset, "%s: %s", target, msg);
 }
 
 bool eval_cudnn_known(const char *target) {
@@ -326,9 +326,9 @@ static bool check_types(const CudnnCall *c, const KArray *op0, const KArray *op1
     return fail(c->in, c->target, err, "an int8 convolution is supported with an f32 result only");
   }
   return error_set(err, ERR_RUNTIME, c->in->offset,
-                   "instruction %s: %s: unsupported element types %s, %s -> %s (f16, bf16, f32, "
+                   "%s: unsupported element types %s, %s -> %s (f16, bf16, f32, "
                    "f64 throughout%s)",
-                   c->in->name, c->target, etype_name(t), etype_name(op1->etype),
+                   c->target, etype_name(t), etype_name(op1->etype),
                    etype_name(res->etype),
                    c->kind == CUDNN_FWD || c->kind == CUDNN_FWD_ACT ? ", or s8 x s8 -> f32" : "");
 }

@@ -50,9 +50,9 @@ static bool threefry_kernel(const Instr *in, const void *arg, const KArray *ins,
   for (int i = 0; i < 4 && ok; i++) ok = same_u32_shape(&ins[i], &outs[0]);
   if (!ok)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s takes key0, key1, x0, x1 and returns (out0, out1), all "
+                     "%s takes key0, key1, x0, x1 and returns (out0, out1), all "
                      "u32 arrays of one shape",
-                     in->name, target);
+                     target);
   int64_t n = 1;
   for (int d = 0; d < outs[0].rank; d++) n *= outs[0].dims[d];
   const uint32_t *k0 = ins[0].data, *k1 = ins[1].data, *x0 = ins[2].data, *x1 = ins[3].data;
@@ -75,9 +75,9 @@ static bool pivots_kernel(const Instr *in, const void *arg, const KArray *ins, K
             pv->dims[r - 1] <= pm->dims[r - 1];
   if (!ok)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s takes pivots s32[..., K] and returns s32[..., P >= K] "
+                     "%s takes pivots s32[..., K] and returns s32[..., P >= K] "
                      "with the same batch dimensions",
-                     in->name, (const char *)arg);
+                     (const char *)arg);
   int64_t k = pv->dims[r - 1], p = pm->dims[r - 1], batch = 1;
   for (int d = 0; d < r - 1; d++) batch *= pv->dims[d];
   for (int64_t b = 0; b < batch; b++) {
@@ -99,15 +99,15 @@ bool eval_jaxlib(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target, c
   if (!is_threefry(target)) {
     if (in->noperands != 1 || !shape_is_array(rs))
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: %s takes pivots s32[..., K] and returns s32[..., P] with "
+                       "%s takes pivots s32[..., K] and returns s32[..., P] with "
                        "the same batch dimensions",
-                       in->name, target);
+                       target);
     return eval_kernel_op(ctx, fr, in, rs, 1, pivots_kernel, target, out, err);
   }
   if (in->noperands != 4 || !shape_is_tuple(rs) || rs->ntuple != 2)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s takes key0, key1, x0, x1 and returns (out0, out1), all "
+                     "%s takes key0, key1, x0, x1 and returns (out0, out1), all "
                      "u32 arrays of one shape",
-                     in->name, target);
+                     target);
   return eval_kernel_op(ctx, fr, in, rs, 4, threefry_kernel, target, out, err);
 }

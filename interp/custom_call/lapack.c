@@ -128,7 +128,7 @@ typedef struct LapackCall {
 } LapackCall;
 
 static bool fail(const Instr *in, const char *target, Error *err, const char *msg) {
-  return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s: %s", in->name, target, msg);
+  return error_set(err, ERR_RUNTIME, in->offset, "%s: %s", target, msg);
 }
 
 /* m x n row-major src -> column-major dst (or back when to_col is false). */

@@ -61,11 +61,11 @@ static bool float_operands(const Instr *in, const char *target, const KArray *in
   for (int i = 0; i < nin; i++)
     if (!same_shape(&ins[i], out))
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: %s: every operand must have the result's shape",
-                       in->name, target);
+                       "%s: every operand must have the result's shape",
+                       target);
   if (!etype_is_float(out->etype))
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s of %s: only float types",
-                     in->name, target, etype_name(out->etype));
+    return error_set(err, ERR_RUNTIME, in->offset, "%s of %s: only float types",
+                     target, etype_name(out->etype));
   return true;
 }
 
@@ -75,8 +75,8 @@ static bool unary_kernel(const Instr *in, const void *arg, const KArray *ins, KA
   static const char *const names[] = {"AwsNeuronGelu", "AwsNeuronGeluApprxTanh",
                                       "AwsNeuronGeluBackward"};
   if (nouts != 1)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s returns one array",
-                     in->name, names[op]);
+    return error_set(err, ERR_RUNTIME, in->offset, "%s returns one array",
+                     names[op]);
   if (!float_operands(in, names[op], ins, 1, &outs[0], err)) return false;
   double (*fd)(double) = op == NEURON_GELU ? gelu : op == NEURON_GELU_TANH ? gelu_tanh : gelu_grad;
   float (*ff)(float) = op == NEURON_GELU        ? gelu_f
@@ -111,13 +111,13 @@ static bool softmax_dim(const Instr *in, const char *target, int rank, int *dim,
   if (!s || end == s || *end) {
     if (rank == 0) return *dim = 0, true;
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s needs the dimension as backend_config=\"N\"", in->name,
+                     "%s needs the dimension as backend_config=\"N\"",
                      target);
   }
   if (d < 0) d += rank;
   if (d < 0 || d >= (rank ? rank : 1))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: %s: dimension %s out of range for rank %d", in->name, target,
+                     "%s: dimension %s out of range for rank %d", target,
                      s, rank);
   *dim = (int)d;
   return true;
@@ -191,8 +191,8 @@ static bool softmax_kernel(const Instr *in, const void *arg, const KArray *ins, 
   bool backward = *(const bool *)arg;
   const char *target = backward ? "AwsNeuronSoftmaxBackward" : "AwsNeuronSoftmax";
   if (nouts != 1)
-    return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: %s returns one array",
-                     in->name, target);
+    return error_set(err, ERR_RUNTIME, in->offset, "%s returns one array",
+                     target);
   int dim = 0;
   if (!float_operands(in, target, ins, backward ? 2 : 1, &outs[0], err) ||
       !softmax_dim(in, target, outs[0].rank, &dim, err))

@@ -53,8 +53,8 @@ typedef struct PartialReduce {
 } PartialReduce;
 
 static bool fail(const Instr *in, Error *err, const char *what) {
-  return error_set(err, ERR_RUNTIME, in->offset, "instruction %s: custom-call PartialReduce: %s",
-                   in->name, what);
+  return error_set(err, ERR_RUNTIME, in->offset, "custom-call PartialReduce: %s",
+                   what);
 }
 
 static const Computation *comparator_of(const Instr *in) {

@@ -57,15 +57,14 @@ static bool pad_to_static(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape 
   if (in->noperands != 1 || !src->info || !shape_is_tuple(rs) ||
       rs->ntuple != 1 + src->info->rank)
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: PadToStatic takes one array and returns (data, sizes...)",
-                     in->name);
+                     "PadToStatic takes one array and returns (data, sizes...)");
   EvalViews vs = {0};
   EvalOuts o = {0};
   bool ok = eval_view(ctx, &vs, src, in, err) && eval_outs_new(ctx, in, rs, &o, err);
   if (ok && (o.a[0].etype != src->info->etype || o.a[0].rank != src->info->rank ||
              memcmp(o.a[0].dims, src->info->dims, sizeof(int64_t) * (size_t)src->info->rank)))
     ok = error_set(err, ERR_RUNTIME, in->offset,
-                   "instruction %s: PadToStatic's data must have the operand's bounds", in->name);
+                   "PadToStatic's data must have the operand's bounds");
   if (ok) {
     const ArrayInfo *ai = src->info;
     char *d = o.a[0].data;
@@ -80,8 +79,7 @@ static bool pad_to_static(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape 
   }
   for (int i = 1; ok && i < o.n; i++) {
     if (o.a[i].rank != 0 || !etype_is_int(o.a[i].etype)) {
-      ok = error_set(err, ERR_RUNTIME, in->offset, "instruction %s: sizes must be integer scalars",
-                     in->name);
+      ok = error_set(err, ERR_RUNTIME, in->offset, "sizes must be integer scalars");
       break;
     }
     etype_store_int(o.a[i].etype, value_dim_size(src, i - 1), o.a[i].data);
@@ -102,16 +100,15 @@ static bool slice_to_dynamic(EvalCtx *ctx, Frame *fr, const Instr *in, const Sha
       rs->etype != src->info->etype || in->noperands != 1 + rs->rank ||
       memcmp(rs->dims, src->info->dims, sizeof(int64_t) * (size_t)rs->rank))
     return error_set(err, ERR_RUNTIME, in->offset,
-                     "instruction %s: SliceToDynamic takes an array and one size per dimension "
-                     "and returns the array's type and bounds",
-                     in->name);
+                     "SliceToDynamic takes an array and one size per dimension "
+                     "and returns the array's type and bounds");
   int64_t sz[SHAPE_MAX_RANK];
   for (int d = 0; d < rs->rank; d++) {
     const Value *s = frame_operand(fr, in, 1 + d);
     if (!s->info || s->info->rank != 0 || !etype_is_int(s->info->etype))
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: SliceToDynamic size %d must be an integer scalar",
-                       in->name, d);
+                       "SliceToDynamic size %d must be an integer scalar",
+                       d);
     const void *p;
     DenseTmp tmp;
     if (!value_dense_read(&ctx->vc, s, &p, &tmp, err)) return false;
@@ -120,14 +117,12 @@ static bool slice_to_dynamic(EvalCtx *ctx, Frame *fr, const Instr *in, const Sha
     bool dynamic = rs->dynamic && rs->dynamic[d];
     if (sz[d] < 0 || sz[d] > rs->dims[d] || (!dynamic && sz[d] != rs->dims[d]))
       return error_set(err, ERR_RUNTIME, in->offset,
-                       "instruction %s: SliceToDynamic size %" PRId64 " for %s dimension %d "
+                       "SliceToDynamic size %" PRId64 " for %s dimension %d "
                        "(bound %" PRId64 ") is out of range",
-                       in->name, sz[d], dynamic ? "dynamic" : "static", d, rs->dims[d]);
+                       sz[d], dynamic ? "dynamic" : "static", d, rs->dims[d]);
   }
-  char who[300];
-  eval_who(in, who, sizeof who);
   Value *v;
-  if (!value_coerce(&ctx->vc, (Value *)src, rs, who, &v, err)) return false;
+  if (!value_coerce(&ctx->vc, (Value *)src, rs, "", &v, err)) return false;
   if (v->refs > 1) { /* src itself: its sizes are not ours to change */
     Value *w = value_wrap_buffer(v->shape, v->info, v->buf);
     value_unref(&ctx->vc, v);
@@ -157,9 +152,7 @@ bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char
     return eval_builder_math(ctx, fr, in, target + 17, rs, out, handled, err);
   if (eval_builder_lib_known(target)) return eval_builder_lib(ctx, fr, in, target, rs, out, err);
   if (!strcmp(target, "AllocateBuffer") && shape_is_array(rs)) {
-    char who[300];
-    eval_who(in, who, sizeof who);
-    return value_new_array(&ctx->vc, rs, true, who, out, err);
+    return value_new_array(&ctx->vc, rs, true, "", out, err);
   }
   *handled = false;
   return false;

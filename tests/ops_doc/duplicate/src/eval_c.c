@@ -1,0 +1,11 @@
+/* Self-test fixture: a second header for negate must be refused. */
+/* Op: negate
+ * Operands: operand
+ * Attributes: none
+ *
+ * Again.
+ *
+ * Rule: none.
+ * Refuses: nothing.
+ */
+bool eval_negate_again(int x) { return x; }
