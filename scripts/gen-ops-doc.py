@@ -82,8 +82,13 @@ def source_files(src_dir):
 def parse_block(lines, start, header, problems):
     """Reads the block opening at lines[start]; returns the index after it."""
     where = '%s:%d' % (header.path, header.line)
-    header.ops = [op.strip() for op in HEADER_START.match(lines[start]).group(1).split(',')]
-    key, i = None, start + 1
+    names, i = HEADER_START.match(lines[start]).group(1), start + 1
+    # A long list of ops goes on over indented lines (" *   atan2, complex").
+    while i < len(lines) and lines[i].startswith(' *   ') and names.rstrip().endswith(','):
+        names += ' ' + lines[i][5:].strip()
+        i += 1
+    header.ops = [op.strip() for op in names.split(',')]
+    key = None
     while i < len(lines) and lines[i].strip() != '*/':
         text = lines[i].rstrip('\n')
         if not text.startswith(' *'):
