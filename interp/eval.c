@@ -37,16 +37,6 @@ static int64_t now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* Being retired: errors get their "instruction NAME: " prefix from the run
- * loop (prefix_error), so the description is always empty; the files of
- * interp/collective, interp/custom_call, eval_dynamic.c, eval_scan.c and
- * eval_views.c still call it. */
-void eval_who(const Instr *in, char *buf, int size) {
-  (void)in;
-  (void)size;
-  buf[0] = 0;
-}
-
 bool eval_unsupported(const Instr *in, Error *err) {
   const char *op = opcode_name(in->op);
   if ((in->op == OP_ASYNC_START || in->op == OP_ASYNC_UPDATE || in->op == OP_ASYNC_DONE) &&

@@ -112,9 +112,6 @@ bool eval_run(EvalCtx *ctx, const Computation *comp, Value *const *args, int nar
 bool eval_run_taking(EvalCtx *ctx, const Computation *comp, Value **args, int nargs, Value **out,
                      Error *err);
 
-/* Being retired (fills ""): pass "" as the description instead; the run
- * loop names the instruction. */
-void eval_who(const Instr *in, char *buf, int size);
 
 bool eval_unsupported(const Instr *in, Error *err);
 
