@@ -16,7 +16,9 @@
  * Lexical context: the lexer classifies "name=" by where it is (see
  * lexer.re), so instruction attributes arrive as one token kind per value
  * syntax (A_INT_LIST, A_WINDOW, ...), header attributes as H_* tokens, and
- * fields inside structured values as plain ATTRIBUTE_NAME.
+ * fields inside structured values as plain ATTRIBUTE_NAME.  Where a value
+ * is not a plain structured one (an inline body, raw braces, a verbatim
+ * unknown value), the grammar asks the lexer for that mode: want_* below.
  *
  * Error recovery: a syntax error inside a computation body discards the
  * rest of the instruction line (the lexer then hands us RESYNC) and parsing
@@ -215,8 +217,9 @@ header_attr
                                           build_header_attr(ctx, &$1, @2.first, @8.last); }
   | H_IO_ALIAS '{' io_aliases_opt '}'   { build_header_attr(ctx, &$1, @2.first, @4.last); }
   | H_BUFFER_DONOR '{' donors_opt '}'   { build_header_attr(ctx, &$1, @2.first, @4.last); }
-  | A_FRONTEND frontend_attrs           { build_header_attr(ctx, &$1, @2.first, @2.last); }
-  | A_UNKNOWN RAW                       { build_header_attr(ctx, &$1, @2.first, @2.last); }
+  | A_FRONTEND want_frontend frontend_attrs
+                                        { build_header_attr(ctx, &$1, @3.first, @3.last); }
+  | A_UNKNOWN want_raw_value RAW        { build_header_attr(ctx, &$1, @3.first, @3.last); }
   ;
 
 /* input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}) } */
@@ -372,8 +375,9 @@ attribute
   | A_INT INT                           { $$ = attr_int(ctx, &$1, $2, @2.first); }
   | A_FLOAT float_value                 { $$ = attr_float(ctx, &$1, $2); }
   | A_STRING STRING                     { $$ = attr_string(ctx, &$1, $2, @2.first); }
-  | A_STRING_OR_RAW STRING              { $$ = attr_string(ctx, &$1, $2, @2.first); }
-  | A_STRING_OR_RAW RAW                 { $$ = attr_raw_brace(ctx, &$1, $2); }
+  | A_STRING_OR_RAW want_raw_braces STRING
+                                        { $$ = attr_string(ctx, &$1, $3, @3.first); }
+  | A_STRING_OR_RAW want_raw_braces RAW { $$ = attr_raw_brace(ctx, &$1, $3); }
   | A_ENUM IDENT                        { $$ = attr_enum(ctx, &$1, $2, @2.first); }
   | A_ENUM_LIST '{' idents_opt '}'      { $$ = attr_enum_list(ctx, &$1, &$3); }
   | A_INT_LIST int_list                 { $$ = attr_int_list(ctx, &$1, &$2); }
@@ -386,7 +390,8 @@ attribute
   | A_REPLICA_GROUPS int_lists          { $$ = attr_replica_groups(ctx, &$1, &$2, @2.first); }
   | A_REPLICA_GROUPS '[' INT ',' INT ']' "<=" '[' ints ']' iota_perm_opt
                                         { $$ = attr_replica_groups_iota(ctx, &$1, $3, $5, &$9, &$11, @2.first); }
-  | A_COMPUTATION computation_ref       { $$ = attr_computation(ctx, &$1, $2); }
+  | A_COMPUTATION want_body computation_ref
+                                        { $$ = attr_computation(ctx, &$1, $3); }
   | A_COMPUTATION_LIST '{' comp_names_opt '}'
                                         { $$ = attr_computation_list(ctx, &$1, &$3); }
   | A_SHAPE shape                       { $$ = attr_shape(ctx, &$1, $2); }
@@ -397,17 +402,28 @@ attribute
     literal                             { $$ = attr_literal(ctx, &$1, lit_end(ctx, @4.last)); }
   | A_LITERAL '(' shaped_literals ')'   { $$ = attr_literal(ctx, &$1, lit_tuple_of(ctx, &$3, @2.first)); }
   | A_METADATA metadata                 { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
-  | A_SHARDING sharding                 { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
-  | A_SHARDING RAW                      { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
-  | A_FRONTEND frontend_attrs           { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
+  | A_SHARDING want_sharding sharding   { $$ = attr_raw_text(ctx, &$1, @3.first, @3.last); }
+  | A_SHARDING want_sharding RAW        { $$ = attr_raw_text(ctx, &$1, @3.first, @3.last); }
+  | A_FRONTEND want_frontend frontend_attrs
+                                        { $$ = attr_raw_text(ctx, &$1, @3.first, @3.last); }
   | A_STATISTICS statistics             { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_ORIGIN origin                     { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_RESULT_ACCURACY result_accuracy   { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_SPARSITY SPARSITY_DESC            { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_DOMAIN domain                     { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
   | A_OPERAND_ALIASING operand_aliasing { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
-  | A_UNKNOWN RAW                       { $$ = attr_raw_text(ctx, &$1, @2.first, @2.last); }
+  | A_UNKNOWN want_raw_value RAW        { $$ = attr_raw_text(ctx, &$1, @3.first, @3.last); }
   ;
+
+/* Lexer modes the parser asks for (lexer.re, lex_expect): reduced right
+ * after the attribute name is shifted, in a state with this reduction as
+ * its only action, so Bison runs them before reading the value's first
+ * token. */
+want_body:       %empty { lex_expect(&ctx->lx, LEX_EXPECT_BODY); };
+want_frontend:   %empty { lex_expect(&ctx->lx, LEX_EXPECT_FRONTEND); };
+want_raw_braces: %empty { lex_expect(&ctx->lx, LEX_EXPECT_RAW_BRACES); };
+want_raw_value:  %empty { lex_expect(&ctx->lx, LEX_EXPECT_RAW_VALUE); };
+want_sharding:   %empty { lex_expect(&ctx->lx, LEX_EXPECT_SHARDING); };
 
 bool
   : "true"                              { $$ = true; }
@@ -631,8 +647,8 @@ frontend_list
   ;
 
 frontend_attr
-  : ATTRIBUTE_NAME STRING
-  | ATTRIBUTE_NAME RAW
+  : ATTRIBUTE_NAME want_raw_braces STRING
+  | ATTRIBUTE_NAME want_raw_braces RAW
   ;
 
 /* statistics={visualizing_index=1,stat0=0.5} */

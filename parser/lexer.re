@@ -10,18 +10,20 @@
  * Context.  Whether "x=" is an instruction attribute, a header attribute or
  * a field of a structured value (window={size=3}, metadata={op_name=".."})
  * depends on where we are, so the lexer keeps a small stack of brace
- * contexts.  It knows which '{' opens what because it classified the
- * attribute name just before it: "to_apply=" followed by '{' opens an inline
- * computation body, "window=" a nested value, "frontend_attributes=" a list
- * whose values are raw {...}.  Attribute names of instructions come out as
- * one token kind per value syntax (A_INT_LIST, A_WINDOW, ...) so the grammar
- * can parse each value; unknown names come out as A_UNKNOWN and their value
- * is taken verbatim (balanced brackets) as one RAW token, which is how the
- * parser keeps attributes it does not know.  What a name expects next is
- * the lexer's re2c condition (opens_body, raw_braces, raw_value, ...: see
- * below); the brace contexts it opens are the stack.  The parser picks the
- * start: a module, or a lone shape (LX_SHAPE, where every '{' after ']' is
- * a layout).
+ * contexts.  Attribute names of instructions come out as one token kind per
+ * value syntax (A_INT_LIST, A_WINDOW, ...) so the grammar can parse each
+ * value; unknown names come out as A_UNKNOWN.
+ *
+ * Modes the parser asks for.  A '{' after an attribute name opens a
+ * structured value unless the grammar, having shifted the name, says
+ * otherwise with lex_expect (its want_* rules, as ninja's parser calls
+ * ReadEvalString): "to_apply=" expects an inline computation body,
+ * "frontend_attributes=" a list of raw values, "backend_config=" raw
+ * braces, an unknown name a verbatim value (balanced brackets, one RAW
+ * token: how the parser keeps attributes it does not know).  Each request
+ * is an re2c condition; the brace contexts it opens are the stack.  The
+ * parser also picks the start: a module, or a lone shape (LX_SHAPE, where
+ * every '{' after ']' is a layout).
  *
  * Line and column are never tracked here: tokens carry byte offsets and a
  * diagnostic computes line:col only when it is rendered. */
@@ -39,13 +41,26 @@ typedef HLOYYSTYPE YYSTYPE;
 typedef HLOYYLTYPE YYLTYPE;
 
 /* The re2c conditions (yycinit, yycopens_body, ...), kept in lx->cond.
- * Besides init, each says what an attribute name just lexed expects next
+ * Besides init, each says what the attribute name just lexed expects next
  * (blanks and comments between do not count):
- *   opens_body, opens_nested, opens_frontend - a '{' opens that LexContext;
- *   raw_braces - a '{' starts a raw {...} value, kept verbatim;
- *   raw_value  - the value of an unknown attribute, kept verbatim.
+ *   opens_nested - the default after a name: a '{' opens LX_NESTED;
+ *   opens_body, opens_frontend - asked for: a '{' opens that LexContext;
+ *   raw_braces - asked for: a '{' starts a raw {...} value, kept verbatim;
+ *   sharding   - asked for: raw_braces if the value names a mesh, else
+ *                opens_nested;
+ *   raw_value  - asked for: the value of an unknown attribute, verbatim.
  * Any other token ends the expectation and is lexed in init. */
 /*!types:re2c*/
+
+void lex_expect(Lexer *lx, LexExpect what) {
+  switch (what) {
+  case LEX_EXPECT_BODY: lx->cond = yycopens_body; break;
+  case LEX_EXPECT_FRONTEND: lx->cond = yycopens_frontend; break;
+  case LEX_EXPECT_RAW_BRACES: lx->cond = yycraw_braces; break;
+  case LEX_EXPECT_RAW_VALUE: lx->cond = yycraw_value; break;
+  case LEX_EXPECT_SHARDING: lx->cond = yycsharding; break;
+  }
+}
 
 void lex_init(Lexer *lx, const char *src, size_t len) {
   memset(lx, 0, sizeof *lx);
@@ -244,42 +259,30 @@ static bool sharding_is_named(const Lexer *lx, const char *p) {
   return false;
 }
 
-/* Classifies "name=" by the current brace context and arms the mode for the
- * value that follows. */
+/* Classifies "name=" by the current brace context.  After an instruction
+ * or header attribute name a '{' opens a structured value, unless the
+ * parser asks for another mode (lex_expect) once it has shifted the name. */
 static int lex_attribute_name(ParseCtx *ctx, Str name, YYSTYPE *lval, int64_t off) {
   Lexer *lx = &ctx->lx;
   lval->attr.name = name;
   lval->attr.off = off;
   lval->attr.key = ATTR_UNKNOWN;
-  int tok;
   switch ((LexContext)lx->stack[lx->sp - 1].kind) {
-  case LX_TOP:
-    tok = header_attr_token(name);
+  case LX_TOP: {
+    int tok = header_attr_token(name);
     if (tok == A_FRONTEND) lval->attr.key = ATTR_FRONTEND_ATTRIBUTES;
-    break;
+    lx->cond = yycopens_nested;
+    return tok;
+  }
   case LX_BODY: {
     void *k = names_get(&ctx->attr_keys, name.p, name.n);
     lval->attr.key = k ? (AttrKey)(intptr_t)k : ATTR_UNKNOWN;
-    tok = instr_attr_token(lval->attr.key);
-    break;
+    lx->cond = yycopens_nested;
+    return instr_attr_token(lval->attr.key);
   }
-  case LX_FRONTEND:
-    lx->cond = yycraw_braces;
-    return ATTRIBUTE_NAME;
   default:
     return ATTRIBUTE_NAME;
   }
-  switch (tok) {
-  case A_SHARDING:
-    lx->cond = sharding_is_named(lx, name.p + name.n + 1) ? yycraw_braces : yycopens_nested;
-    break;
-  case A_COMPUTATION: lx->cond = yycopens_body; break;
-  case A_FRONTEND: lx->cond = yycopens_frontend; break;
-  case A_STRING_OR_RAW: lx->cond = yycraw_braces; break;
-  case A_UNKNOWN: lx->cond = yycraw_value; break;
-  default: lx->cond = yycopens_nested; break;
-  }
-  return tok;
 }
 
 /* ---- raw values --------------------------------------------------------- */
@@ -533,15 +536,15 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
         }
         return lex_fail(ctx, tok, cur, "NUL byte in input");
       }
-      <init, opens_body, opens_nested, opens_frontend, raw_braces> [ \t\r\n]+ {
+      <init, opens_body, opens_nested, opens_frontend, raw_braces, sharding> [ \t\r\n]+ {
         lx->cur = cur;
         continue;
       }
-      <init, opens_body, opens_nested, opens_frontend, raw_braces> "//" [^\n\r\x00]* {
+      <init, opens_body, opens_nested, opens_frontend, raw_braces, sharding> "//" [^\n\r\x00]* {
         lx->cur = cur;
         continue;
       }
-      <init, opens_body, opens_nested, opens_frontend, raw_braces> "/*" {
+      <init, opens_body, opens_nested, opens_frontend, raw_braces, sharding> "/*" {
         /* Comments do not nest; an unterminated one is an error at its start. */
         const char *p = cur;
         for (;;) {
@@ -695,13 +698,18 @@ int hloyylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *ctx) {
       <init> "<="  { RET(LEQ); }
       <init> "..." { RET(ELLIPSIS); }
       /* What an attribute name expected did not come: lex it in init. */
-      <opens_body, opens_nested, opens_frontend, raw_braces> * {
+      <opens_body, opens_nested, opens_frontend, raw_braces, sharding> * {
         lx->cond = yycinit;
         continue;
       }
       <raw_value> * {
         lx->cond = yycinit;
         return lex_raw_value(ctx, lval, lloc);
+      }
+      <sharding> "{" {
+        /* A mesh-named sharding ({mesh[...]...}) is kept verbatim. */
+        lx->cond = sharding_is_named(lx, tok) ? yycraw_braces : yycopens_nested;
+        continue;
       }
       <raw_braces> "{" {
         lx->cond = yycinit;

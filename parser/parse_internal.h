@@ -198,10 +198,8 @@ typedef struct Lexer {
   const char *cur; /* next byte to scan */
   int last_tok;    /* kind of the previous token (0 at start) */
   int64_t last_end; /* end offset of the previous token */
-  /* Context tracking for attribute names and raw values. */
-  /* The re2c condition (lexer.re): init, or what the attribute name just
-   * lexed expects next ("to_apply=" a body, "backend_config=" raw
-   * braces, an unknown name a verbatim value). */
+  /* The re2c condition (lexer.re): init, opens_nested after an attribute
+   * name, or the value syntax the parser asked for with lex_expect. */
   int cond;
   int brace_depth;
   int nest; /* all brackets, for LEX_MAX_NESTING */
@@ -216,6 +214,19 @@ typedef struct Lexer {
 } Lexer;
 
 void lex_init(Lexer *lx, const char *src, size_t len);
+
+/* What the parser expects as the value of the attribute name it has just
+ * shifted; the grammar's want_* rules call lex_expect before the value's
+ * first token is read.  Without a request, a '{' after an attribute name
+ * opens a structured value (LX_NESTED). */
+typedef enum {
+  LEX_EXPECT_BODY,       /* to_apply=: a '{' opens an inline computation body */
+  LEX_EXPECT_FRONTEND,   /* frontend_attributes=: a '{' opens LX_FRONTEND */
+  LEX_EXPECT_RAW_BRACES, /* backend_config=: a '{' starts a raw {...} value */
+  LEX_EXPECT_RAW_VALUE,  /* an unknown attribute: its value verbatim, one RAW */
+  LEX_EXPECT_SHARDING    /* sharding=: structured, or raw {...} if it names a mesh */
+} LexExpect;
+void lex_expect(Lexer *lx, LexExpect what);
 /* Called when the parser reports a syntax error at the token [start, end):
  * the next token returned will be RESYNC, and scanning resumes at the
  * start of the next instruction line. */

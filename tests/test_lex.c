@@ -22,9 +22,26 @@ typedef struct {
   char *text; /* kept alive: token values point into it */
 } Lexed;
 
+/* What the grammar's want_* rules ask for after it shifts each attribute
+ * name (grammar.y): the lexer alone leaves every value structured. */
+static void ask_as_the_parser_does(Lexer *lx, int kind) {
+  switch (kind) {
+  case A_COMPUTATION: lex_expect(lx, LEX_EXPECT_BODY); break;
+  case A_FRONTEND: lex_expect(lx, LEX_EXPECT_FRONTEND); break;
+  case A_STRING_OR_RAW: lex_expect(lx, LEX_EXPECT_RAW_BRACES); break;
+  case A_UNKNOWN: lex_expect(lx, LEX_EXPECT_RAW_VALUE); break;
+  case A_SHARDING: lex_expect(lx, LEX_EXPECT_SHARDING); break;
+  case ATTRIBUTE_NAME:
+    if (lx->stack[lx->sp - 1].kind == LX_FRONTEND) lex_expect(lx, LEX_EXPECT_RAW_BRACES);
+    break;
+  default: break;
+  }
+}
+
 /* Lexes text (copied, so a NUL inside is possible with explicit len) until
- * end of file or the first error token. */
-static Lexed *lex_n(const char *text, size_t len) {
+ * end of file or the first error token, asking for modes as the parser
+ * does when as_parser is set. */
+static Lexed *lex_modes(const char *text, size_t len, bool as_parser) {
   Lexed *r = calloc(1, sizeof *r);
   r->text = malloc(len + 1);
   memcpy(r->text, text, len);
@@ -35,6 +52,7 @@ static Lexed *lex_n(const char *text, size_t len) {
     Tok t;
     memset(&t, 0, sizeof t);
     t.kind = hloyylex(&t.v, &t.loc, &ctx);
+    if (as_parser) ask_as_the_parser_does(&ctx.lx, t.kind);
     cr_assert(r->n < MAX_TOKS, "too many tokens");
     r->t[r->n++] = t;
     if (t.kind == HLOYYEOF || t.kind == HLOYYerror) break;
@@ -43,6 +61,7 @@ static Lexed *lex_n(const char *text, size_t len) {
   return r;
 }
 
+static Lexed *lex_n(const char *text, size_t len) { return lex_modes(text, len, true); }
 static Lexed *lex(const char *text) { return lex_n(text, strlen(text)); }
 
 static void lexed_free(Lexed *r) {
@@ -269,6 +288,29 @@ Test(lexer, unknown_attribute_values_are_verbatim) {
   cr_expect(str_eq(r->t[i + 4].v.str, "\"s, t\""));
   cr_expect_eq(r->t[i + 5].kind, IDENT);
   lexed_free(r);
+}
+
+Test(lexer, modes_are_the_parsers_to_ask) {
+  /* Unasked, the values of backend_config and of an unknown name are
+   * structured ('{' and names), not raw: the mode comes from the grammar. */
+  const char *text = "e { x = f32[] t(), backend_config={a=1}, zz={b=2}";
+  Lexed *r = lex_modes(text, strlen(text), false);
+  int i = 0;
+  while (r->t[i].kind != A_STRING_OR_RAW) i++;
+  cr_expect_eq(r->t[i + 1].kind, '{');
+  cr_expect_eq(r->t[i + 2].kind, ATTRIBUTE_NAME);
+  while (r->t[i].kind != A_UNKNOWN) i++;
+  cr_expect_eq(r->t[i + 1].kind, '{');
+  cr_expect_eq(r->t[i + 2].kind, ATTRIBUTE_NAME);
+  lexed_free(r);
+  /* Asked, the same text gives one RAW value each. */
+  KINDS(text, IDENT, '{', IDENT, '=', PRIMITIVE_TYPE, '[', ']', IDENT, '(', ')', ',',
+        A_STRING_OR_RAW, RAW, ',', A_UNKNOWN, RAW);
+  /* A sharding naming a mesh is kept raw; a plain one is structured. */
+  KINDS("e { x = f32[] t(), sharding={mesh[a=2], {}}", IDENT, '{', IDENT, '=', PRIMITIVE_TYPE,
+        '[', ']', IDENT, '(', ')', ',', A_SHARDING, RAW);
+  KINDS("e { x = f32[] t(), sharding={replicated}", IDENT, '{', IDENT, '=', PRIMITIVE_TYPE, '[',
+        ']', IDENT, '(', ')', ',', A_SHARDING, '{', KW_REPLICATED, '}');
 }
 
 Test(lexer, layout_braces) {
