@@ -66,7 +66,7 @@ static bool inputs_fit(const Module *m, int n, const MemHostBudget *host, Error 
                    n, a, b);
 }
 
-/* The error of the device that failed first, said once for every device
+/* The error of the first device that failed, said once for every device
  * that failed the same way on its own (same message, same instruction):
  * "devices 0-63 (64 of 64): msg" rather than one device's name, when e.g.
  * every device runs out of the same memory space.  Devices that stopped
@@ -90,6 +90,18 @@ static void report_failure(const DeviceJob *jobs, int n, int failed, Error *err)
   device_list_format(same, n, list, sizeof list);
   error_set(err, kind, first->offset, "devices %s (%d of %d): %s", list,
             count, n, first->msg);
+}
+
+/* The lowest-numbered device that failed on its own, not because the
+ * rendezvous aborted under it.  Which device aborts the rendezvous first is
+ * a race when several fail at once; the lowest one that failed is not, so
+ * the same run reports the same device every time.  Falls back to the
+ * aborting device. */
+static int first_own_failure(const DeviceJob *jobs, int n, Rendezvous *rdv, int aborting) {
+  if (aborting < 0) return aborting;
+  for (int d = 0; d < n; d++)
+    if (!jobs[d].ok && !rdv_stopped_by_abort(rdv, d)) return d;
+  return aborting;
 }
 
 bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
@@ -149,7 +161,7 @@ bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
   hostmem_trim();
   if (attr_ok) pthread_attr_destroy(&attr);
   const char *reason = NULL;
-  int failed = rdv_failed_device(rdv, &reason);
+  int failed = first_own_failure(jobs, started, rdv, rdv_failed_device(rdv, &reason));
   ok = reason == NULL && started == n;
   if (!ok) {
     if (failed >= 0 && failed < started)

@@ -287,3 +287,26 @@ Test(run_devices, results_per_device) {
   run_result_free(&res);
   module_free(m);
 }
+
+/* Devices 1 and 2 fail on their own at the same collective, each with its
+ * own message, while device 0 passes it.  Which of them aborts the run
+ * first is a race; the error must name the lowest one every time. */
+Test(run_devices, the_lowest_failing_device_is_named) {
+  Module *m = parse("HloModule t, replica_count=3\n"
+                    "ENTRY e {\n  x = s32[3] constant({1, 2, 3})\n"
+                    "  out = s32[3] constant({0, 0, 0})\n"
+                    "  io = s32[3] constant({0, 9, 9})\n  one = s32[3] constant({1, 1, 1})\n"
+                    "  oo = s32[3] constant({0, 1, 2})\n"
+                    "  ROOT r = s32[3] ragged-all-to-all(x, out, io, one, oo, one), "
+                    "replica_groups={}\n}\n");
+  RunOptions opt = {0};
+  for (int i = 0; i < 40; i++) {
+    RunResult res;
+    Error err = {0};
+    cr_assert_not(run_module(m, &opt, NULL, 0, &res, &err));
+    cr_assert(strstr(err.msg, "device 1 (replica 1)") &&
+                  strstr(err.msg, "input_offsets[1]"),
+              "run %d: %s", i, err.msg);
+  }
+  module_free(m);
+}

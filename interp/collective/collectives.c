@@ -255,7 +255,7 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
   computing = false;
   /* Peers may be reading our operands until everyone is released. */
   Error rel;
-  bool released = rdv_release(ctx->rendezvous, (int)ctx->device_id, &rel);
+  bool released = rdv_release(ctx->rendezvous, (int)ctx->device_id, ok ? &rel : NULL);
   eval_views_free(&vs);
   if (!ok) return false;
   if (!released) {

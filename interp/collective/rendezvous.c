@@ -19,6 +19,7 @@ struct Rendezvous {
   const Instr **posted;
   const void **payload;
   bool aborted;
+  bool *stopped;     /* per device: released by the abort, not failed itself */
   int failed_device; /* whose run failed, or -1 (a mismatch, an early end) */
   char reason[sizeof(((Error *)0)->msg)];
 };
@@ -28,9 +29,11 @@ Rendezvous *rdv_new(int ndevices, const char *const *names) {
   if (!r) return NULL;
   r->posted = calloc((size_t)ndevices, sizeof *r->posted);
   r->payload = calloc((size_t)ndevices, sizeof *r->payload);
-  if (!r->posted || !r->payload || pthread_mutex_init(&r->mu, NULL) != 0) {
+  r->stopped = calloc((size_t)ndevices, sizeof *r->stopped);
+  if (!r->posted || !r->payload || !r->stopped || pthread_mutex_init(&r->mu, NULL) != 0) {
     free(r->posted);
     free(r->payload);
+    free(r->stopped);
     free(r);
     return NULL;
   }
@@ -38,6 +41,7 @@ Rendezvous *rdv_new(int ndevices, const char *const *names) {
     pthread_mutex_destroy(&r->mu);
     free(r->posted);
     free(r->payload);
+    free(r->stopped);
     free(r);
     return NULL;
   }
@@ -53,6 +57,7 @@ void rdv_free(Rendezvous *r) {
   pthread_mutex_destroy(&r->mu);
   free(r->posted);
   free(r->payload);
+  free(r->stopped);
   free(r);
 }
 
@@ -66,7 +71,9 @@ static void abort_locked(Rendezvous *r, int failed_device, const char *reason) {
   pthread_cond_broadcast(&r->cv);
 }
 
-static bool aborted_error(const Rendezvous *r, Error *err) {
+/* With the lock held: device leaves a wait because of the abort. */
+static bool aborted_error(Rendezvous *r, int device, Error *err) {
+  r->stopped[device] = true;
   return error_set(err, ERR_RUNTIME, -1, "%s", r->reason);
 }
 
@@ -81,7 +88,7 @@ bool rdv_publish(Rendezvous *r, int device, const Instr *in, const void *payload
   char why[sizeof r->reason];
   pthread_mutex_lock(&r->mu);
   if (r->aborted) {
-    bool ok = aborted_error(r, err);
+    bool ok = aborted_error(r, device, err);
     pthread_mutex_unlock(&r->mu);
     return ok;
   }
@@ -91,7 +98,7 @@ bool rdv_publish(Rendezvous *r, int device, const Instr *in, const void *payload
              "(the devices ran different collectives)",
              r->names[device], in->name, r->finished, r->finished == 1 ? "" : "s");
     abort_locked(r, -1, why);
-    bool ok = aborted_error(r, err);
+    bool ok = aborted_error(r, device, err);
     pthread_mutex_unlock(&r->mu);
     return ok;
   }
@@ -104,7 +111,7 @@ bool rdv_publish(Rendezvous *r, int device, const Instr *in, const void *payload
                "the devices reached different collectives: %s is at %s, %s at %s",
                r->names[device], in->name, r->names[i], r->posted[i]->name);
       abort_locked(r, -1, why);
-      bool ok = aborted_error(r, err);
+      bool ok = aborted_error(r, device, err);
       pthread_mutex_unlock(&r->mu);
       return ok;
     }
@@ -119,7 +126,7 @@ bool rdv_publish(Rendezvous *r, int device, const Instr *in, const void *payload
   while (r->gen == my && !r->aborted) pthread_cond_wait(&r->cv, &r->mu);
   /* Passed when the generation moved, even if an abort came after it:
    * then every device passed and will call rdv_release. */
-  bool ok = r->gen != my || aborted_error(r, err);
+  bool ok = r->gen != my || aborted_error(r, device, err);
   pthread_mutex_unlock(&r->mu);
   return ok;
 }
@@ -137,7 +144,7 @@ bool rdv_release(Rendezvous *r, int device, Error *err) {
     uint64_t my = r->release_gen;
     while (r->release_gen == my) pthread_cond_wait(&r->cv, &r->mu);
   }
-  bool ok = !r->aborted || aborted_error(r, err);
+  bool ok = !r->aborted || !err || aborted_error(r, device, err);
   pthread_mutex_unlock(&r->mu);
   return ok;
 }
@@ -165,6 +172,13 @@ void rdv_finish(Rendezvous *r, int device) {
     abort_locked(r, -1, why);
   }
   pthread_mutex_unlock(&r->mu);
+}
+
+bool rdv_stopped_by_abort(Rendezvous *r, int device) {
+  pthread_mutex_lock(&r->mu);
+  bool stopped = r->stopped[device];
+  pthread_mutex_unlock(&r->mu);
+  return stopped;
 }
 
 int rdv_failed_device(const Rendezvous *r, const char **msg) {

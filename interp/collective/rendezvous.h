@@ -39,7 +39,9 @@ bool rdv_publish(Rendezvous *r, int device, const Instr *in, const void *payload
  * rdv_publish and rdv_release). */
 const void *rdv_payload(const Rendezvous *r, int device);
 /* Waits until every device has finished reading the posted operands.
- * False (err set) when the run was aborted meanwhile. */
+ * False (err set) when the run was aborted meanwhile.  A device that has
+ * failed on its own while computing passes err NULL: it keeps its error
+ * and is not counted as stopped by the abort (rdv_stopped_by_abort). */
 bool rdv_release(Rendezvous *r, int device, Error *err);
 
 /* The run of `device` failed with msg: abort the rendezvous (the first
@@ -47,6 +49,9 @@ bool rdv_release(Rendezvous *r, int device, Error *err);
 void rdv_fail(Rendezvous *r, int device, const char *msg);
 /* The run of `device` ended normally. */
 void rdv_finish(Rendezvous *r, int device);
+/* Whether device left a collective because the run was aborted (its error
+ * is the abort's reason), rather than failing on its own. */
+bool rdv_stopped_by_abort(Rendezvous *r, int device);
 /* The device whose failure aborted the run, or -1; its message. */
 int rdv_failed_device(const Rendezvous *r, const char **msg);
 

@@ -144,7 +144,7 @@ static bool exchange(EvalCtx *ctx, const Instr *in, const Value *data, Error *er
     ok = deliver(ctx, ch, src, theirs, err);
   }
   Error rel;
-  bool released = rdv_release(ctx->rendezvous, (int)ctx->device_id, &rel);
+  bool released = rdv_release(ctx->rendezvous, (int)ctx->device_id, ok ? &rel : NULL);
   value_tmp_free(&tmp);
   if (ok && !released && err) *err = rel;
   return ok && released;
