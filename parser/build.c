@@ -264,19 +264,6 @@ static bool same_attr_name(const Attr *a, const Attr *b) {
   return strcmp(a->name, b->name) == 0;
 }
 
-/* The transcendental unary ops whose precision result_accuracy can set
- * (XLA's IsUnaryOpWithResultAccuracy; StableHLO's ops with the attribute). */
-static bool takes_result_accuracy(Opcode op) {
-  switch (op) {
-  case OP_EXPONENTIAL: case OP_EXPONENTIAL_MINUS_ONE: case OP_LOG: case OP_LOG_PLUS_ONE:
-  case OP_LOGISTIC: case OP_RSQRT:
-  case OP_SQRT: case OP_CBRT: case OP_TANH: case OP_TAN: case OP_COSINE: case OP_SINE:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /* Checks that need the opcode, the operands and all attributes together. */
 static void check_instr(ParseCtx *ctx, Instr *in, int64_t name_off) {
   Opcode op = in->op == OP_ASYNC_START && in->wrapped_op ? in->wrapped_op : in->op;
@@ -300,7 +287,7 @@ static void check_instr(ParseCtx *ctx, Instr *in, int64_t name_off) {
                 "conditional requires branch_computations, or true_computation and false_computation");
   check_enums(ctx, op, in->attrs, in->nattrs);
   const Attr *acc = find_attr(in->attrs, in->nattrs, ATTR_RESULT_ACCURACY);
-  if (acc && !takes_result_accuracy(op))
+  if (acc && !(opcode_flags(op) & OPF_RESULT_ACCURACY))
     parse_error(ctx, acc->offset, "unexpected attribute \"result_accuracy\": %s has no result accuracy",
                 opcode_name(op));
   /* Operand counts are the verifier's: XLA's parser checks them only for

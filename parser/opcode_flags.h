@@ -7,6 +7,7 @@ enum {
   OPF_NO_TRAFFIC = 1, /* hands values on: its reads/writes are not memory traffic */
   OPF_UNTIMED = 2,    /* bookkeeping too cheap to read the clock for */
   OPF_SEQ_CALLS = 4,  /* runs its called computations as sequential code */
+  OPF_RESULT_ACCURACY = 8, /* may carry result_accuracy (XLA's IsUnaryOpWithResultAccuracy) */
 };
 
 #endif

@@ -81,6 +81,23 @@ Test(optable, untimed_ops_are_not_traffic) {
       cr_expect(rows[i].flags & OPF_NO_TRAFFIC, "%s", rows[i].name);
 }
 
+/* XLA's IsUnaryOpWithResultAccuracy, written out by hand: exactly these
+ * ops take result_accuracy. */
+Test(optable, result_accuracy_ops) {
+  static const char *const takes[] = {"exponential", "exponential-minus-one", "log",
+                                      "log-plus-one", "logistic", "rsqrt", "sqrt", "cbrt",
+                                      "tanh", "tan", "cosine", "sine"};
+  int found = 0;
+  for (int i = 0; i < NROWS; i++) {
+    bool listed = false;
+    for (size_t k = 0; k < sizeof takes / sizeof takes[0]; k++)
+      listed |= strcmp(rows[i].name, takes[k]) == 0;
+    cr_expect_eq(!!(rows[i].flags & OPF_RESULT_ACCURACY), listed, "%s", rows[i].name);
+    found += listed;
+  }
+  cr_expect_eq(found, 12);
+}
+
 /* Hand-checked against XLA's parser: gather's five required attributes, in
  * the row's order, and none for add. */
 Test(optable, required_attributes) {
