@@ -25,8 +25,10 @@ digest_one() {
     printf '%s\tskipped\n' "$rel"; return
   fi
   out="$work/$(printf '%s' "$rel" | tr '/' '_').npz"
-  msg=$(timeout 120 "$hlorun" "$f" --random-inputs --quiet --output "$out" 2>&1 >/dev/null | head -n 1 | cut -c1-200)
-  rc=${PIPESTATUS[0]}
+  timeout 120 "$hlorun" "$f" --random-inputs --quiet --output "$out" >/dev/null 2>"$out.err"
+  rc=$?
+  msg=$(head -n 1 "$out.err" | cut -c1-200)
+  rm -f "$out.err"
   sum=-
   [ -f "$out" ] && sum=$(sha256sum "$out" | cut -c1-16)
   rm -f "$out"
