@@ -102,7 +102,7 @@ struct EvalCtx {
    * plan after the module's; NULL where the computation is used as is. */
   const Computation **scalar_body;
   int64_t replica_id, partition_id;
-  /* Multi-device runs (interp/run.c): the meeting point of all devices'
+  /* Multi-device runs (interp/run_devices.c): the meeting point of all devices'
    * collectives, this device's global id (replica * num_partitions +
    * partition) and the device grid.  NULL for a single device, whose
    * collectives are groups of one. */

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp/custom_call/neuron.h"
 #include "interp/custom_call/targets.h"
 #include "interp/eval_internal.h"
 #include "interp/eval_ops.h"
@@ -472,10 +471,10 @@ bool eval_same_element_counts(const Value *src, const Shape *rs) {
  * Attributes: custom_call_target; optionally backend_config, api_version,
  *   called_computations, ...
  *
- * Runs the target named by custom_call_target: the sharding and placement
- * markers pass their operand through, the known library targets
- * (interp/custom_call/targets.c: cuBLAS, cuDNN, LAPACK, jaxlib, Neuron, ...)
- * compute what their library would.
+ * Runs the target named by custom_call_target through its row in
+ * interp/custom_call/targets.c: the sharding and placement markers pass
+ * their operand through, the library targets (cuBLAS, cuDNN, LAPACK,
+ * jaxlib, Neuron, ...) compute what their library would.
  *
  * Rule: XLA CustomCall: what a target computes is defined by its library.
  * Refuses: an unknown target; a sharding marker that changes the shape (a
@@ -485,26 +484,8 @@ bool eval_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
                       Error *err) {
   const Attr *t = ir_attr(in, ATTR_CUSTOM_CALL_TARGET);
   const char *target = t && (t->kind == AV_STRING) ? t->v.s : "";
-  static const char *const identity[] = {"Sharding", "SPMDFullToShardShape",
-                                         "SPMDShardToFullShape", "MoveToHost", "MoveToDevice",
-                                         "annotate_device_placement", "LayoutConstraint", "SetBound",
-                                         /* torch-neuronx's parameter transfer,
-                                            erased by the Neuron compiler */
-                                         "AwsNeuronTransferWithStaticRing", NULL};
-  for (int i = 0; identity[i]; i++) {
-    if (strcmp(target, identity[i]) == 0 && in->noperands == 1) {
-      if (!eval_same_element_counts(frame_operand(f, in, 0), rs))
-        return error_set(err, ERR_RUNTIME, in->offset,
-                         "custom-call %s changes the shape: the module is "
-                         "sharded across more than one device (single-device run)", target);
-      return eval_copy_to(ctx, in, frame_operand(f, in, 0), rs, out, err);
-    }
-  }
-  bool handled = false;
-  if (eval_custom_call_known(ctx, f, in, target, rs, out, &handled, err)) return true;
-  if (handled) return false;
-  if (eval_neuron_custom_call(ctx, f, in, target, rs, out, &handled, err)) return true;
-  if (handled) return false;
+  CustomCallEval run = custom_call_evaluator(target);
+  if (run) return run(ctx, f, in, target, rs, out, err);
   const Computation *c = eval_attr_comp(in, ATTR_TO_APPLY);
   const Attr *cc = ir_attr(in, ATTR_CALLED_COMPUTATIONS);
   const char *callee = c ? c->name

@@ -1,4 +1,4 @@
-/* convolution (eval_conv.c), dispatched by eval_compute. */
+/* convolution (eval_conv.c), reached through eval_of[] (opcodes.def). */
 #ifndef HLO_INTERP_EVAL_CONV_H
 #define HLO_INTERP_EVAL_CONV_H
 

@@ -1,4 +1,4 @@
-/* fft (eval_fft.c), dispatched by eval_compute. */
+/* fft (eval_fft.c), reached through eval_of[] (opcodes.def). */
 #ifndef HLO_INTERP_EVAL_FFT_H
 #define HLO_INTERP_EVAL_FFT_H
 

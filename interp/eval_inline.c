@@ -2,7 +2,7 @@
  *
  * Reducers, comparators, scatter combiners and map bodies run over whole
  * vectors: every instruction of the scalar computation gets a vector shape
- * (eval_vecfn.c, exec_map in eval.c).  That needs each instruction to be
+ * (eval_vecfn.c, eval_map in eval_control.c).  That needs each instruction to be
  * elementwise.  Real dumps also wrap parts of such computations in fusions
  * or calls and pass tuples between them -- e.g. a JAX argmin reducer whose
  * select_n is a kLoop fusion returning (s32[], f32[]).  Those are still

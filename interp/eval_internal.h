@@ -72,7 +72,7 @@ typedef bool (*EvalFn)(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs,
 /* Runs instruction `in` through eval_of[in->op] (eval.c). */
 bool eval_op(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out, Error *err);
 
-/* Mixed precision (eval_elementwise.c): whether some float operand of `in`
+/* Mixed precision (eval_mixed.c): whether some float operand of `in`
  * has another precision than the one the op computes in; before `in` runs,
  * eval_mixed_before puts converted copies of those operands in the frame,
  * eval_swap_restore puts the originals back. */

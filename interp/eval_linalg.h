@@ -1,5 +1,5 @@
 /* cholesky, triangular-solve, batch-norm-training/-inference/-grad
- * (eval_linalg.c), dispatched by eval_compute. */
+ * (eval_linalg.c), reached through eval_of[] (opcodes.def). */
 #ifndef HLO_INTERP_EVAL_LINALG_H
 #define HLO_INTERP_EVAL_LINALG_H
 

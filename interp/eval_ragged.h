@@ -1,4 +1,4 @@
-/* ragged-dot (eval_ragged.c), dispatched by eval_compute. */
+/* ragged-dot (eval_ragged.c), reached through eval_of[] (opcodes.def). */
 #ifndef HLO_INTERP_EVAL_RAGGED_H
 #define HLO_INTERP_EVAL_RAGGED_H
 

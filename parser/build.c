@@ -169,7 +169,6 @@ static bool infer_full_shape(ParseCtx *ctx, Instr *in) {
   return true;
 }
 
-/* Attributes an opcode cannot do without (section 8, "R"). */
 /* The attributes the parser requires of each op: the row's last column
  * (parser/opcodes.def), ATTR_UNKNOWN-terminated. */
 static const AttrKey required_attrs[OP_COUNT][8] = {

@@ -1,5 +1,6 @@
 /* The flags column of parser/opcodes.def: facts about an op that the
- * evaluator and the buffer report read (see the column comment there). */
+ * parser, the evaluator and the buffer report read (see the column comment
+ * there). */
 #ifndef HLO_PARSER_OPCODE_FLAGS_H
 #define HLO_PARSER_OPCODE_FLAGS_H
 

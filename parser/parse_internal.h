@@ -352,7 +352,7 @@ const char *ctx_unescape(ParseCtx *ctx, Str s, int64_t off);
 const char *ctx_source_text(ParseCtx *ctx, int64_t first, int64_t last);
 
 /* ---------------------------------------------------------------------------
- * Builder entry points called from grammar actions (build.c). */
+ * Builder entry points called from grammar actions (parser/build*.c). */
 Shape *build_array_shape(ParseCtx *ctx, EType t, int64_t t_off, Vec *dims, LayoutTok *layout);
 Shape *build_tuple_shape(ParseCtx *ctx, Vec *elems, int64_t off);
 Shape *build_buffer_shape(ParseCtx *ctx, Shape *inner, int64_t off);

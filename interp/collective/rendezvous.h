@@ -1,5 +1,5 @@
 /* The meeting point of the devices of a multi-device run (one thread per
- * device, interp/run.c): every collective is a rendezvous of all devices.
+ * device, interp/run_devices.c): every collective is a rendezvous of all devices.
  *
  * Devices execute the same program, so the k-th collective each device
  * executes is the same instruction.  A collective runs in two phases:

@@ -276,9 +276,22 @@ static bool check_operands(Frame *fr, const Instr *in, const char *fn, int nin, 
   return true;
 }
 
-bool eval_builder_math(EvalCtx *ctx, Frame *fr, const Instr *in, const char *fn,
-                       const Shape *rs, Value **out, bool *handled, Error *err) {
-  *handled = true;
+static const char prefix[] = "xla_builder.math.";
+enum { PREFIX_LEN = sizeof prefix - 1 };
+
+bool eval_builder_math_known(const char *target) {
+  if (strncmp(target, prefix, PREFIX_LEN) != 0) return false;
+  const char *fn = target + PREFIX_LEN;
+  for (size_t i = 0; i < sizeof unary_fns / sizeof unary_fns[0]; i++)
+    if (!strcmp(fn, unary_fns[i].name)) return true;
+  for (size_t i = 0; i < sizeof special_fns / sizeof special_fns[0]; i++)
+    if (!strcmp(fn, special_fns[i].name)) return true;
+  return false;
+}
+
+bool eval_builder_math(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
+                       const Shape *rs, Value **out, Error *err) {
+  const char *fn = target + PREFIX_LEN;
   for (size_t i = 0; i < sizeof unary_fns / sizeof unary_fns[0]; i++)
     if (!strcmp(fn, unary_fns[i].name))
       return check_operands(fr, in, fn, 1, rs, err) &&
@@ -288,6 +301,6 @@ bool eval_builder_math(EvalCtx *ctx, Frame *fr, const Instr *in, const char *fn,
       return check_operands(fr, in, fn, special_fns[i].nin, rs, err) &&
              eval_kernel_op(ctx, fr, in, rs, special_fns[i].nin, special_kernel, &special_fns[i],
                             out, err);
-  *handled = false;
-  return false;
+  return error_set(err, ERR_RUNTIME, in->offset, "custom-call target \"%s\" is not supported",
+                   target);
 }

@@ -11,7 +11,7 @@
  *   AwsNeuronSoftmaxBackward(g, y), backend_config="d"
  *                              y * (g - sum_d (g * y))
  * (AwsNeuronTransferWithStaticRing, an identity the Neuron compiler erases,
- * is with the other identity targets in eval.c.)  Float types only; f64 is
+ * is with the other identity targets in eval_control.c.)  Float types only; f64 is
  * computed in double, the others in float and rounded once. */
 #include "interp/custom_call/neuron.h"
 
@@ -208,22 +208,41 @@ static bool softmax_kernel(const Instr *in, const void *arg, const KArray *ins, 
                       err);
 }
 
+/* The targets, their operand counts and kernels. */
+static const NeuronUnary gelu_op = NEURON_GELU, tanh_op = NEURON_GELU_TANH,
+                         grad_op = NEURON_GELU_BACKWARD;
+static const bool fwd = false, bwd = true;
+static const struct {
+  const char *name;
+  int noperands;
+  EvalKernelFn kernel;
+  const void *arg;
+} targets[] = {
+    {"AwsNeuronGelu", 1, unary_kernel, &gelu_op},
+    {"AwsNeuronGeluApprxTanh", 1, unary_kernel, &tanh_op},
+    {"AwsNeuronGeluBackward", 1, unary_kernel, &grad_op},
+    {"AwsNeuronSoftmax", 1, softmax_kernel, &fwd},
+    {"AwsNeuronSoftmaxBackward", 2, softmax_kernel, &bwd},
+};
+
+static int find(const char *target) {
+  for (int i = 0; i < (int)(sizeof targets / sizeof targets[0]); i++)
+    if (!strcmp(target, targets[i].name)) return i;
+  return -1;
+}
+
+bool eval_neuron_known(const char *target) { return find(target) >= 0; }
+
 bool eval_neuron_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const char *target,
-                             const Shape *rs, Value **out, bool *handled, Error *err) {
-  static const NeuronUnary gelu_op = NEURON_GELU, tanh_op = NEURON_GELU_TANH,
-                           grad_op = NEURON_GELU_BACKWARD;
-  static const bool fwd = false, bwd = true;
-  *handled = true;
-  if (!strcmp(target, "AwsNeuronGelu") && in->noperands == 1)
-    return eval_kernel_op(ctx, f, in, rs, 1, unary_kernel, &gelu_op, out, err);
-  if (!strcmp(target, "AwsNeuronGeluApprxTanh") && in->noperands == 1)
-    return eval_kernel_op(ctx, f, in, rs, 1, unary_kernel, &tanh_op, out, err);
-  if (!strcmp(target, "AwsNeuronGeluBackward") && in->noperands == 1)
-    return eval_kernel_op(ctx, f, in, rs, 1, unary_kernel, &grad_op, out, err);
-  if (!strcmp(target, "AwsNeuronSoftmax") && in->noperands == 1)
-    return eval_kernel_op(ctx, f, in, rs, 1, softmax_kernel, &fwd, out, err);
-  if (!strcmp(target, "AwsNeuronSoftmaxBackward") && in->noperands == 2)
-    return eval_kernel_op(ctx, f, in, rs, 2, softmax_kernel, &bwd, out, err);
-  *handled = false;
-  return false;
+                             const Shape *rs, Value **out, Error *err) {
+  int i = find(target);
+  if (i < 0)
+    return error_set(err, ERR_RUNTIME, in->offset, "custom-call target \"%s\" is not supported",
+                     target);
+  if (in->noperands != targets[i].noperands)
+    return error_set(err, ERR_RUNTIME, in->offset, "custom-call %s takes %d operand%s, got %d",
+                     target, targets[i].noperands, targets[i].noperands == 1 ? "" : "s",
+                     in->noperands);
+  return eval_kernel_op(ctx, f, in, rs, targets[i].noperands, targets[i].kernel,
+                        targets[i].arg, out, err);
 }

@@ -5,9 +5,9 @@
 
 #include "interp/eval_internal.h"
 
-/* Runs `in` when target is one of these (*handled = true, returns success);
- * otherwise *handled = false. */
+/* Whether target is one of them. */
+bool eval_neuron_known(const char *target);
 bool eval_neuron_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const char *target,
-                             const Shape *rs, Value **out, bool *handled, Error *err);
+                             const Shape *rs, Value **out, Error *err);
 
 #endif

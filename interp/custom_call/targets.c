@@ -1,4 +1,8 @@
-/* Well-known custom-call targets:
+/* Well-known custom-call targets, one row each in the table at the end:
+ *   Sharding, SPMDFullToShardShape, SPMDShardToFullShape, MoveToHost,
+ *   MoveToDevice, annotate_device_placement, LayoutConstraint, SetBound,
+ *   AwsNeuronTransferWithStaticRing
+ *                  -- markers: their one operand, unchanged;
  *   TopK           -- XLA's top-k custom call (eval_sort.c);
  *   PartialReduce  -- the TPU approximate top-k stage XLA's ApproxTopK
  *                     emits (interp/custom_call/partial_reduce.c);
@@ -27,7 +31,9 @@
  *                  -- XlaBuilder's math helpers (interp/custom_call/builder_math.c);
  *   xla_builder.{matrix.Einsum, matrix.GetMatrixDiagonalViaGather,
  *                prng.ScramblePhiloxKey, tridiagonal.TridiagonalSolver}
- *                  -- other XlaBuilder helpers (interp/custom_call/builder_lib.c). */
+ *                  -- other XlaBuilder helpers (interp/custom_call/builder_lib.c);
+ *   AwsNeuron{Gelu, GeluApprxTanh, GeluBackward, Softmax, SoftmaxBackward}
+ *                  -- torch-neuronx's activations (interp/custom_call/neuron.c). */
 #include "interp/custom_call/targets.h"
 
 #include <inttypes.h>
@@ -41,6 +47,7 @@
 #include "interp/custom_call/cudnn.h"
 #include "interp/custom_call/jaxlib.h"
 #include "interp/custom_call/lapack.h"
+#include "interp/custom_call/neuron.h"
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"
 #include "interp/custom_call/partial_reduce.h"
@@ -51,8 +58,9 @@
 /* PadToStatic(x) -> (data, size of each dimension): the data at x's bounds
  * with its padding zeroed (XLA leaves it unspecified), sizes as the result's
  * integer scalars. */
-static bool pad_to_static(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
-                          Value **out, Error *err) {
+static bool pad_to_static(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
+                          const Shape *rs, Value **out, Error *err) {
+  (void)target;
   const Value *src = frame_operand(fr, in, 0);
   if (in->noperands != 1 || !src->info || !shape_is_tuple(rs) ||
       rs->ntuple != 1 + src->info->rank)
@@ -93,8 +101,9 @@ static bool pad_to_static(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape 
  * indices below the sizes (XLA's GPU/CPU emitters), so the data keeps its
  * place and only the sizes are new.  A static result dimension takes only
  * its bound. */
-static bool slice_to_dynamic(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs,
-                             Value **out, Error *err) {
+static bool slice_to_dynamic(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
+                             const Shape *rs, Value **out, Error *err) {
+  (void)target;
   const Value *src = in->noperands >= 1 ? frame_operand(fr, in, 0) : NULL;
   if (!src || !src->info || !shape_is_array(rs) || rs->rank != src->info->rank ||
       rs->etype != src->info->etype || in->noperands != 1 + rs->rank ||
@@ -136,24 +145,82 @@ static bool slice_to_dynamic(EvalCtx *ctx, Frame *fr, const Instr *in, const Sha
   return true;
 }
 
-bool eval_custom_call_known(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
-                            const Shape *rs, Value **out, bool *handled, Error *err) {
-  *handled = true;
-  if (!strcmp(target, "TopK")) return eval_topk_custom_call(ctx, fr, in, rs, out, err);
-  if (!strcmp(target, "PartialReduce")) return eval_partial_reduce(ctx, fr, in, rs, out, err);
-  if (!strcmp(target, "PadToStatic")) return pad_to_static(ctx, fr, in, rs, out, err);
-  if (!strcmp(target, "SliceToDynamic")) return slice_to_dynamic(ctx, fr, in, rs, out, err);
-  if (eval_cublas_known(target)) return eval_cublas_gemm(ctx, fr, in, target, rs, out, err);
-  if (eval_cudnn_known(target)) return eval_cudnn_conv(ctx, fr, in, target, rs, out, err);
-  if (eval_jaxlib_known(target)) return eval_jaxlib(ctx, fr, in, target, rs, out, err);
-  if (!strcmp(target, "__cub$DeviceRadixSort")) return eval_cub_sort(ctx, fr, in, rs, out, err);
-  if (eval_lapack_known(target)) return eval_lapack(ctx, fr, in, target, rs, out, err);
-  if (!strncmp(target, "xla_builder.math.", 17))
-    return eval_builder_math(ctx, fr, in, target + 17, rs, out, handled, err);
-  if (eval_builder_lib_known(target)) return eval_builder_lib(ctx, fr, in, target, rs, out, err);
-  if (!strcmp(target, "AllocateBuffer") && shape_is_array(rs)) {
-    return value_new_array(&ctx->vc, rs, true, "", out, err);
-  }
-  *handled = false;
-  return false;
+/* The sharding and placement markers: the operand, unchanged. */
+static bool identity(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
+                     const Shape *rs, Value **out, Error *err) {
+  if (in->noperands != 1)
+    return error_set(err, ERR_RUNTIME, in->offset, "custom-call %s takes one operand, got %d",
+                     target, in->noperands);
+  if (!eval_same_element_counts(frame_operand(fr, in, 0), rs))
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "custom-call %s changes the shape: the module is "
+                     "sharded across more than one device (single-device run)", target);
+  return eval_copy_to(ctx, in, frame_operand(fr, in, 0), rs, out, err);
+}
+
+static bool allocate_buffer(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
+                            const Shape *rs, Value **out, Error *err) {
+  (void)fr, (void)target;
+  if (!shape_is_array(rs))
+    return error_set(err, ERR_RUNTIME, in->offset, "AllocateBuffer must return one array");
+  return value_new_array(&ctx->vc, rs, true, "", out, err);
+}
+
+/* Evaluators that do not need the target's name. */
+static bool topk(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
+                 const Shape *rs, Value **out, Error *err) {
+  (void)target;
+  return eval_topk_custom_call(ctx, fr, in, rs, out, err);
+}
+
+static bool partial_reduce(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
+                           const Shape *rs, Value **out, Error *err) {
+  (void)target;
+  return eval_partial_reduce(ctx, fr, in, rs, out, err);
+}
+
+static bool cub_sort(EvalCtx *ctx, Frame *fr, const Instr *in, const char *target,
+                     const Shape *rs, Value **out, Error *err) {
+  (void)target;
+  return eval_cub_sort(ctx, fr, in, rs, out, err);
+}
+
+/* One row per target, or per library: an exact name, or (name NULL) the
+ * library's predicate over target names.  The first row that claims a
+ * target runs it. */
+static const struct TargetRow {
+  const char *name;
+  bool (*claims)(const char *target);
+  CustomCallEval eval;
+} rows[] = {
+    {"Sharding", NULL, identity},
+    {"SPMDFullToShardShape", NULL, identity},
+    {"SPMDShardToFullShape", NULL, identity},
+    {"MoveToHost", NULL, identity},
+    {"MoveToDevice", NULL, identity},
+    {"annotate_device_placement", NULL, identity},
+    {"LayoutConstraint", NULL, identity},
+    {"SetBound", NULL, identity},
+    /* torch-neuronx's parameter transfer, erased by the Neuron compiler */
+    {"AwsNeuronTransferWithStaticRing", NULL, identity},
+    {"TopK", NULL, topk},
+    {"PartialReduce", NULL, partial_reduce},
+    {"PadToStatic", NULL, pad_to_static},
+    {"SliceToDynamic", NULL, slice_to_dynamic},
+    {"AllocateBuffer", NULL, allocate_buffer},
+    {"__cub$DeviceRadixSort", NULL, cub_sort},
+    {NULL, eval_cublas_known, eval_cublas_gemm},
+    {NULL, eval_cudnn_known, eval_cudnn_conv},
+    {NULL, eval_jaxlib_known, eval_jaxlib},
+    {NULL, eval_lapack_known, eval_lapack},
+    {NULL, eval_builder_math_known, eval_builder_math},
+    {NULL, eval_builder_lib_known, eval_builder_lib},
+    {NULL, eval_neuron_known, eval_neuron_custom_call},
+};
+
+CustomCallEval custom_call_evaluator(const char *target) {
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    if (rows[i].name ? strcmp(rows[i].name, target) == 0 : rows[i].claims(target))
+      return rows[i].eval;
+  return NULL;
 }
