@@ -16,20 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "interp/collective/collectives.h"
-#include "interp/collective/send_recv.h"
-#include "interp/eval_conv.h"
 #include "interp/eval_dynamic.h"
-#include "interp/eval_feed.h"
-#include "interp/eval_fft.h"
-#include "interp/eval_gather.h"
 #include "interp/eval_internal.h"
-#include "interp/eval_linalg.h"
 #include "interp/eval_ops.h"
-#include "interp/eval_ragged.h"
-#include "interp/eval_rng.h"
-#include "interp/eval_scan.h"
-#include "interp/eval_sort.h"
 
 static int64_t now_ns(void) {
   struct timespec ts;

@@ -3,7 +3,7 @@
  * batch_group_count.  operand_precision is ignored (the kernel computes
  * floats in f32/f64 as XLA's CPU backend does) except packed_nibble, which
  * changes what the integer operands mean (eval_packed_nibble.h). */
-#include "interp/eval_conv.h"
+#include "interp/eval_ops.h"
 
 #include <stdlib.h>
 

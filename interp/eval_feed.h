@@ -1,14 +1,10 @@
-/* infeed and outfeed in the evaluator (eval_feed.c), through the
- * EvalCtx.infeed / EvalCtx.outfeed callbacks the runner installs. */
+/* The host side of infeed, outfeed and host transfers (eval_feed.c),
+ * through the EvalCtx.infeed / EvalCtx.outfeed callbacks the runner
+ * installs; the evaluators themselves are in eval_ops.h. */
 #ifndef HLO_INTERP_EVAL_FEED_H
 #define HLO_INTERP_EVAL_FEED_H
 
 #include "interp/eval_internal.h"
-
-bool eval_infeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
-                 Error *err);
-bool eval_outfeed(EvalCtx *ctx, Frame *fr, const Instr *in, const Shape *rs, Value **out,
-                  Error *err);
 
 /* The host side of host transfers (interp/collective/send_recv.c), shared with infeed /
  * outfeed: a value of shape s (tuples, tokens) built from the infeed

@@ -1,6 +1,6 @@
 /* fft through kernels/k_fft.h: fft_type FFT / IFFT / RFFT / IRFFT over the
  * innermost fft_length dimensions. */
-#include "interp/eval_fft.h"
+#include "interp/eval_ops.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * update" = K_RED_REPLACE) run as a tight loop, anything else evaluated over
  * whole vectors of (current, update) pairs.  indices_are_sorted and
  * unique_indices are hints and ignored. */
-#include "interp/eval_gather.h"
+#include "interp/eval_ops.h"
 
 #include "interp/eval_vecfn.h"
 #include "interp/eval_views.h"

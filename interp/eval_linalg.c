@@ -1,6 +1,6 @@
 /* cholesky, triangular-solve and the batch-norm ops through
  * kernels/k_linalg.h. */
-#include "interp/eval_linalg.h"
+#include "interp/eval_ops.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
-/* The evaluator functions of the files that keep several ops (the eval
- * column of parser/opcodes.def names one per opcode; ops with a file of
- * their own declare theirs in it: eval_gather.h, eval_sort.h, ...).  All
- * have the EvalFn signature (eval_internal.h). */
+/* Every evaluator function: the eval column of parser/opcodes.def names
+ * one per opcode, and eval.c builds eval_of[] from this header alone.  All
+ * have the EvalFn signature (eval_internal.h); each file's own helpers
+ * stay in its own header. */
 #ifndef HLO_INTERP_EVAL_OPS_H
 #define HLO_INTERP_EVAL_OPS_H
 
@@ -53,6 +53,44 @@ EVAL_FN(eval_dot);
 EVAL_FN(eval_reduce); /* reduce, reduce-window */
 EVAL_FN(eval_select_and_scatter);
 EVAL_FN(eval_stochastic_convert);
+
+/* eval_gather.c */
+EVAL_FN(eval_gather);
+EVAL_FN(eval_scatter);
+
+/* eval_sort.c */
+EVAL_FN(eval_sort);
+EVAL_FN(eval_topk);
+
+/* eval_conv.c, eval_fft.c, eval_ragged.c, eval_scan.c */
+EVAL_FN(eval_convolution);
+EVAL_FN(eval_fft);
+EVAL_FN(eval_ragged_dot);
+EVAL_FN(eval_scan);
+
+/* eval_linalg.c */
+EVAL_FN(eval_cholesky);
+EVAL_FN(eval_triangular_solve);
+EVAL_FN(eval_batch_norm); /* batch-norm-training, -inference and -grad */
+
+/* eval_rng.c */
+EVAL_FN(eval_rng);
+EVAL_FN(eval_rng_bit_generator);
+EVAL_FN(eval_rng_get_and_update_state);
+
+/* eval_feed.c */
+EVAL_FN(eval_infeed);
+EVAL_FN(eval_outfeed);
+
+/* collective/collectives.c: all-reduce, all-gather, reduce-scatter,
+ * all-to-all, collective-permute, collective-broadcast, -start forms */
+EVAL_FN(eval_collective);
+
+/* collective/send_recv.c */
+EVAL_FN(eval_send);
+EVAL_FN(eval_send_done);
+EVAL_FN(eval_recv);
+EVAL_FN(eval_recv_done);
 
 /* eval.c: an opcode the evaluator does not run (dynamic-reshape) */
 EVAL_FN(eval_unsupported_op);

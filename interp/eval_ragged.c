@@ -19,7 +19,7 @@
  * contracting ragged dim the contracting dims listed before it, for a
  * non-contracting one the free dims before it (for a batch one only the batch
  * dims before it).  An element takes the groups of its prefix indices. */
-#include "interp/eval_ragged.h"
+#include "interp/eval_ops.h"
 
 #include <stdlib.h>
 #include <string.h>

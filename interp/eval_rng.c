@@ -12,7 +12,7 @@
  *     owns a philox state [key, counter] with key = FNV-1a-64 of the
  *     instruction's name and counter 0, advanced by every execution, so
  *     runs are deterministic and instructions independent. */
-#include "interp/eval_rng.h"
+#include "interp/eval_ops.h"
 
 #include <stdlib.h>
 #include <string.h>

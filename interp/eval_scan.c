@@ -9,7 +9,7 @@
  * returns one.  L == 0 gives empty outputs and the initial carries.
  * is_associative only licenses other evaluation orders; the sequential
  * order is always a valid one. */
-#include "interp/eval_scan.h"
+#include "interp/eval_ops.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,14 @@
-/* Collectives over one device or many (interp/collective/collectives.h). */
-#include "interp/collective/collectives.h"
+/* Collectives over one device or many: all-reduce, all-gather, reduce-scatter, all-to-all,
+ * collective-permute, collective-broadcast (and their -start forms).
+ *
+ * A single-device run (EvalCtx.rendezvous NULL) runs each as a group of
+ * one.  In a multi-device run every device meets the others at the
+ * rendezvous (interp/collective/rendezvous.h), publishes dense views of its operands,
+ * computes its own result from its group's operands (groups per
+ * interp/collective/groups.h; the group's listed order is the order of
+ * concatenation and of the reduction), then waits until everyone has read
+ * before its operands may be released. */
+#include "interp/eval_ops.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

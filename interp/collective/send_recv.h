@@ -28,14 +28,6 @@
 
 #include "interp/eval_internal.h"
 
-bool eval_send(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-               Error *err);
-bool eval_send_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                    Error *err);
-bool eval_recv(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-               Error *err);
-bool eval_recv_done(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
-                    Error *err);
 
 /* Frees the messages a device received but no recv-done took. */
 void eval_p2p_inbox_free(EvalCtx *ctx);
