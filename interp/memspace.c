@@ -142,7 +142,7 @@ static MemSpace *space_fits(MemSystem *m, int64_t id, int64_t nbytes, const char
   MemSpace *s = mem_space(m, id, err);
   if (!s) return NULL;
   if (nbytes < 0) {
-    error_set(err, ERR_RUNTIME, -1, "%s: negative buffer size", who);
+    error_set(err, ERR_RUNTIME, -1, "%s%snegative buffer size", MEM_WHO(who));
     return NULL;
   }
   if (nbytes > s->capacity - s->live) {
@@ -153,11 +153,10 @@ static MemSpace *space_fits(MemSystem *m, int64_t id, int64_t nbytes, const char
     mem_format_bytes(s->peak, pk, sizeof pk);
     char label[MEM_NAME_MAX + 32];
     mem_space_label(s, label, sizeof label);
-    bool named = who && *who;
     error_set(err, ERR_RUNTIME, -1,
               "%s%smemory space %s is exhausted: asked for %" PRId64 " bytes (%s), %" PRId64
               " bytes free (%s) of capacity %s, peak use %" PRId64 " bytes (%s)",
-              named ? who : "", named ? ": " : "", label, nbytes, ask, s->capacity - s->live, fr,
+              MEM_WHO(who), label, nbytes, ask, s->capacity - s->live, fr,
               cap, s->peak, pk);
     return NULL;
   }
@@ -222,13 +221,13 @@ bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *
       char lim[48];
       mem_format_bytes(m->host->limit, lim, sizeof lim);
       return error_set(err, ERR_RUNTIME, -1,
-                       "%s: out of host memory allocating %" PRId64 " bytes for S(%" PRId64
+                       "%s%sout of host memory allocating %" PRId64 " bytes for S(%" PRId64
                        "): the devices of this run share %s of this machine's memory",
-                       who, nbytes, id, lim);
+                       MEM_WHO(who), nbytes, id, lim);
     }
     return error_set(err, ERR_RUNTIME, -1,
-                     "%s: out of host memory allocating %" PRId64 " bytes for S(%" PRId64 ")",
-                     who, nbytes, id);
+                     "%s%sout of host memory allocating %" PRId64 " bytes for S(%" PRId64 ")",
+                     MEM_WHO(who), nbytes, id);
   }
   *out = p;
   return true;

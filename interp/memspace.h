@@ -70,6 +70,10 @@ MemSpace *mem_space(MemSystem *m, int64_t id, Error *err);
  * on behalf of `who` (an instruction or parameter description that starts
  * the message; NULL or "" for none).
  * Errors (ERR_RUNTIME): the space is full, or the system is out of memory. */
+/* The arguments for a "%s%s" message prefix: "who: ", or nothing when who
+ * is NULL or empty (in the run loop, which prefixes the instruction). */
+#define MEM_WHO(who) ((who) && *(who) ? (who) : ""), ((who) && *(who) ? ": " : "")
+
 bool mem_alloc(MemSystem *m, int64_t id, int64_t nbytes, bool zero, const char *who, void **out, Error *err);
 /* The accounting half of mem_alloc / mem_release: counts nbytes in the
  * space (or fails as mem_alloc does) without touching host memory. */

@@ -258,7 +258,7 @@ static Buffer *buffer_alloc(void) {
 static bool buffer_new(ValueCtx *vc, int64_t space, int64_t nbytes, bool zero, const char *who,
                        Buffer **out, Error *err) {
   Buffer *b = buffer_alloc();
-  if (!b) return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", who);
+  if (!b) return error_set(err, ERR_RUNTIME, -1, "%s%sout of memory", MEM_WHO(who));
   b->refs = 1;
   b->space = space;
   b->nbytes = nbytes;
@@ -271,7 +271,7 @@ static bool buffer_new(ValueCtx *vc, int64_t space, int64_t nbytes, bool zero, c
     b->data = mem_raw_alloc(vc->mem, nbytes, zero);
     if (!b->data) {
       pool_give(&buffer_pool_, b);
-      return error_set(err, ERR_RUNTIME, -1, "%s: out of host memory (%" PRId64 " bytes)", who,
+      return error_set(err, ERR_RUNTIME, -1, "%s%sout of host memory (%" PRId64 " bytes)", MEM_WHO(who),
                        nbytes);
     }
   } else {
@@ -318,7 +318,7 @@ bool value_new_array(ValueCtx *vc, const Shape *s, bool zero, const char *who, V
   const ArrayInfo *ai = value_array_info(vc, s, err);
   if (!ai) return false;
   Value *v = value_alloc(false, 0);
-  if (!v) return error_set(err, ERR_RUNTIME, -1, "%s: out of memory", who);
+  if (!v) return error_set(err, ERR_RUNTIME, -1, "%s%sout of memory", MEM_WHO(who));
   v->shape = s;
   v->info = ai;
   if (!buffer_new(vc, ai->space, ai->phys_bytes, zero, who, &v->buf, err)) {
@@ -601,7 +601,7 @@ bool value_coerce(ValueCtx *vc, Value *v, const Shape *s, const char *who, Value
   }
   if (shape_is_tuple(s)) {
     if (v->ntuple != s->ntuple || !v->elems)
-      return error_set(err, ERR_RUNTIME, -1, "%s: value is not a %d-tuple", who, s->ntuple);
+      return error_set(err, ERR_RUNTIME, -1, "%s%svalue is not a %d-tuple", MEM_WHO(who), s->ntuple);
     Value **el = calloc((size_t)(s->ntuple ? s->ntuple : 1), sizeof *el);
     if (!el) return error_set(err, ERR_RUNTIME, -1, "out of memory");
     bool same = true;

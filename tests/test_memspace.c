@@ -70,6 +70,22 @@ Test(memspace, exhausted_names_who_space_and_numbers) {
   mem_release(&mem, 1, a, 600);
 }
 
+/* who starts the message when it names something; the run loop passes ""
+ * (it prefixes the instruction itself), which must not leave a stray ": ". */
+Test(memspace, who_prefix_only_when_named) {
+  MemHostBudget host = {.limit = 100};
+  mem.host = &host;
+  Error err;
+  void *p;
+  cr_assert_not(mem_alloc(&mem, 0, 4096, false, "", &p, &err));
+  cr_assert(strncmp(err.msg, "out of host memory allocating 4096 bytes", 40) == 0, "%s", err.msg);
+  cr_assert_not(mem_alloc(&mem, 0, 4096, false, "parameter 0", &p, &err));
+  cr_assert(strncmp(err.msg, "parameter 0: out of host memory", 31) == 0, "%s", err.msg);
+  cr_assert_not(mem_alloc(&mem, 1, 5000, false, NULL, &p, &err));
+  cr_assert(strncmp(err.msg, "memory space S(1) VMEM is exhausted", 35) == 0, "%s", err.msg);
+  mem.host = NULL;
+}
+
 Test(memspace, exact_fit_is_allowed) {
   Error err;
   void *a;
