@@ -13,6 +13,7 @@ typedef struct Row {
   Opcode op;
   const char *name;
   OpClass cls;
+  const char *eval; /* the eval column's function name */
   int kernel_kind, kernel_id;
   unsigned flags;
   AttrKey required[8];
@@ -26,7 +27,7 @@ static const Row rows[] = {
 #define REQ(key) ATTR_##key,
 #define NOATTRS
 #define OPCODE(id, text, lo, hi, cls, infer, eval, kernel, flags, mixed, buffer, required) \
-  {OP_##id, text, cls, kernel, flags, {required ATTR_UNKNOWN}},
+  {OP_##id, text, cls, #eval, kernel, flags, {required ATTR_UNKNOWN}},
 #include "parser/opcodes.def"
 #undef OPCODE
 };
@@ -75,6 +76,25 @@ Test(optable, elementwise_rows_have_kernels) {
 }
 
 /* Ops too cheap to time only hand values on: they are never traffic. */
+/* The evaluators that serve several rows dispatch again inside: each row
+ * naming one must be one its own table knows (eval_movement.c move_of,
+ * eval_elementwise.c's kernel column). */
+Test(optable, shared_evaluators_name_their_ops) {
+  static const char *const moves[] = {"broadcast", "reshape", "transpose", "slice", "reverse"};
+  int nmove = 0;
+  for (int i = 0; i < NROWS; i++) {
+    bool is_move = false;
+    for (size_t k = 0; k < sizeof moves / sizeof moves[0]; k++)
+      is_move |= strcmp(rows[i].name, moves[k]) == 0;
+    cr_expect_eq(strcmp(rows[i].eval, "eval_move") == 0, is_move, "%s: %s", rows[i].name,
+                 rows[i].eval);
+    nmove += is_move;
+    if (strcmp(rows[i].eval, "eval_elementwise") == 0)
+      cr_expect_neq(rows[i].kernel_kind, K_IS_NONE, "%s has no kernel", rows[i].name);
+  }
+  cr_expect_eq(nmove, 5);
+}
+
 Test(optable, untimed_ops_are_not_traffic) {
   for (int i = 0; i < NROWS; i++)
     if (rows[i].flags & OPF_UNTIMED)
