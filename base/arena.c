@@ -31,6 +31,18 @@ void arena_free(Arena *arena) {
   free(arena);
 }
 
+void arena_reset(Arena *arena) {
+  Block *keep = NULL;
+  for (Block *b = arena->head, *next; b; b = next) {
+    next = b->next;
+    if (!keep && b->size == ARENA_BLOCK) keep = b;
+    else free(b);
+  }
+  arena->head = keep;
+  arena->reserved = keep ? ARENA_BLOCK : 0;
+  if (keep) keep->next = NULL, keep->used = 0;
+}
+
 static Block *block_new(size_t size) {
   Block *b = malloc(sizeof(Block) + size);
   if (!b) return NULL;

@@ -16,6 +16,9 @@ void *arena_alloc(Arena *arena, size_t size);
 void *arena_alloc_array(Arena *arena, size_t count, size_t size);
 char *arena_strndup(Arena *arena, const char *s, size_t n);
 char *arena_strdup(Arena *arena, const char *s);
+/* Forgets every allocation but keeps one block for the next ones: for a
+ * scratch arena filled and emptied many times (one trace record each). */
+void arena_reset(Arena *arena);
 /* Total bytes obtained from the system (for memory budgets and benchmarks). */
 size_t arena_bytes_reserved(const Arena *arena);
 

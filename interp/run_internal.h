@@ -74,6 +74,7 @@ typedef struct RunTracer {
   RunFormat fmt;
   MemSystem *mem;   /* names the space each result lives in */
   DocYamlSeq *yaml; /* RUN_FMT_YAML: the records' sequence (NULL if it could not start) */
+  Arena *scratch;   /* one record's nodes, reset after each */
 } RunTracer;
 /* Starts a trace to f (the YAML sequence opens here). */
 void run_trace_start(RunTracer *t, FILE *f, RunFormat fmt, MemSystem *mem);

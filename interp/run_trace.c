@@ -7,13 +7,16 @@
 #include "interp/run_internal.h"
 
 void run_trace_start(RunTracer *t, FILE *f, RunFormat fmt, MemSystem *mem) {
-  *t = (RunTracer){f, fmt, mem, NULL};
+  *t = (RunTracer){f, fmt, mem, NULL, NULL};
   if (fmt == RUN_FMT_YAML) t->yaml = doc_yaml_seq_open(f, DOC_YAML_PLAIN);
+  if (fmt != RUN_FMT_TEXT) t->scratch = arena_new();
 }
 
 void run_trace_finish(RunTracer *t) {
   if (t->yaml) doc_yaml_seq_close(t->yaml);
   t->yaml = NULL;
+  arena_free(t->scratch);
+  t->scratch = NULL;
 }
 
 static void space_of(const Value *v, MemSystem *mem, char *buf, size_t size) {
@@ -54,7 +57,7 @@ void run_trace_instr(void *ud, const Instr *in, const Value *result, int64_t ns,
     free(shape);
     return;
   }
-  Arena *a = arena_new();
+  Arena *a = t->scratch;
   Doc *r = a ? trace_record(a, in, shape ? shape : "?", space, ns, depth) : NULL;
   if (r && t->fmt == RUN_FMT_JSON) { /* JSON Lines: one object a line */
     StrBuf sb;
@@ -65,6 +68,6 @@ void run_trace_instr(void *ud, const Instr *in, const Value *result, int64_t ns,
   } else if (r && t->yaml) {
     doc_yaml_seq_item(t->yaml, r);
   }
-  arena_free(a);
+  if (a) arena_reset(a);
   free(shape);
 }

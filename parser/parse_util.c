@@ -81,6 +81,8 @@ void *scratch_alloc(ParseCtx *ctx, size_t size) { return ctx_alloc(ctx, ctx->scr
 /* Everything the grammar built for the last top-level instruction is either
  * copied into the module or garbage now. */
 void scratch_reset(ParseCtx *ctx) {
+  /* parse_shape_text builds into the caller's arena as both: never free it. */
+  if (ctx->scratch == ctx->arena) return;
   if (arena_bytes_reserved(ctx->scratch) == 0) return;
   Arena *fresh = arena_new();
   if (!fresh) return; /* keep growing the old one */
