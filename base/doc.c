@@ -4,6 +4,7 @@
 #include <string.h>
 
 static Doc *node(Arena *a, DocKind k, const char *text) {
+  if (!text && k != DOC_MAP && k != DOC_SEQ) return NULL; /* its copy failed */
   Doc *d = arena_alloc(a, sizeof *d);
   if (!d) return NULL;
   d->kind = k;
@@ -35,8 +36,14 @@ Doc *doc_ints(Arena *a, const int64_t *v, int n) {
   return s;
 }
 
+/* A NULL val (out of memory) marks the container broken; a NULL container
+ * was itself lost, and its parent is marked. */
 Doc *doc_push(Doc *seq, Doc *val) {
-  if (!seq || !val) return val;
+  if (!val) {
+    if (seq) seq->broken = true;
+    return NULL;
+  }
+  if (!seq) return val;
   if (seq->last)
     seq->last->next = val;
   else
@@ -46,9 +53,8 @@ Doc *doc_push(Doc *seq, Doc *val) {
 }
 
 Doc *doc_put(Arena *a, Doc *map, const char *key, Doc *val) {
-  if (!val) return NULL;
-  val->key = arena_strdup(a, key);
-  return doc_push(map, val);
+  if (val) val->key = arena_strdup(a, key);
+  return doc_push(map, val && val->key ? val : NULL);
 }
 
 Doc *doc_flow(Doc *d) {
@@ -65,5 +71,12 @@ bool doc_short_scalars(const Doc *d) {
   for (const Doc *c = d->first; c; c = c->next)
     if (c->kind == DOC_MAP || c->kind == DOC_SEQ || (c->kind == DOC_STR && strlen(c->text) > 8))
       return false;
+  return true;
+}
+
+bool doc_complete(const Doc *d) {
+  if (!d || d->broken) return false;
+  for (const Doc *c = d->first; c; c = c->next)
+    if (!doc_complete(c)) return false;
   return true;
 }

@@ -18,8 +18,9 @@
 
 typedef struct Doc Doc;
 
-/* Nodes; NULL when out of memory (the functions below take NULL and give
- * NULL back, so a report is built without checks and fails once). */
+/* Nodes; NULL when out of memory.  The functions below take NULL and give
+ * NULL back, and a container that lost a child is marked, so a report is
+ * built without checks and fails once: its writer returns false. */
 Doc *doc_map(Arena *a);
 Doc *doc_seq(Arena *a);
 Doc *doc_int(Arena *a, int64_t v);
@@ -50,8 +51,9 @@ typedef enum {
   DOC_JSON_COMPACT,
 } DocJsonStyle;
 
-/* JSON, keys in insertion order, with a trailing newline. */
-void doc_json(const Doc *d, DocJsonStyle style, StrBuf *out);
+/* JSON, keys in insertion order, with a trailing newline; false (nothing
+ * written) when the tree lost a node to out of memory. */
+bool doc_json(const Doc *d, DocJsonStyle style, StrBuf *out);
 
 typedef enum {
   /* A string that a YAML reader would take for another type ("true", "12",
@@ -64,7 +66,8 @@ typedef enum {
 } DocYamlStyle;
 
 /* One YAML document, block style but for doc_flow containers and short
- * scalar lists; false if libyaml's emitter failed. */
+ * scalar lists; false if the tree lost a node to out of memory or
+ * libyaml's emitter failed. */
 bool doc_yaml(const Doc *d, DocYamlStyle style, StrBuf *out);
 
 /* A YAML document that is one block sequence, written to a file item by

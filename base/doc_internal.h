@@ -11,6 +11,7 @@ struct Doc {
   DocKind kind;
   bool flow;        /* doc_flow */
   bool newline;     /* doc_newline */
+  bool broken;      /* a child could not be made (out of memory) */
   const char *key;  /* when inside a map */
   const char *text; /* scalar text as written (numbers pre-formatted) */
   Doc *first, *last, *next;
@@ -19,5 +20,9 @@ struct Doc {
 /* A sequence of scalars only, none a string longer than 8 bytes: written
  * on one line ([2, 3], [*, 4, 4]). */
 bool doc_short_scalars(const Doc *d);
+
+/* Whether d and everything under it were built whole: no child was lost
+ * to out of memory.  The writers write nothing for a broken tree. */
+bool doc_complete(const Doc *d);
 
 #endif

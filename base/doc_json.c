@@ -62,7 +62,9 @@ static void json_node(const Doc *d, DocJsonStyle style, StrBuf *out, int depth) 
   sb_putc(out, map ? '}' : ']');
 }
 
-void doc_json(const Doc *d, DocJsonStyle style, StrBuf *out) {
+bool doc_json(const Doc *d, DocJsonStyle style, StrBuf *out) {
+  if (!doc_complete(d)) return false;
   json_node(d, style, out, 0);
   sb_putc(out, '\n');
+  return true;
 }

@@ -95,7 +95,7 @@ static bool yaml_close(yaml_emitter_t *e, bool ok) {
 
 bool doc_yaml(const Doc *d, DocYamlStyle style, StrBuf *out) {
   yaml_emitter_t e;
-  if (!yaml_open(&e, style)) return false;
+  if (!doc_complete(d) || !yaml_open(&e, style)) return false;
   yaml_emitter_set_output(&e, yaml_write, out);
   bool ok = yaml_begin(&e) && yaml_node(&e, style, d);
   return yaml_close(&e, ok);
@@ -121,7 +121,9 @@ DocYamlSeq *doc_yaml_seq_open(FILE *f, DocYamlStyle style) {
   return s;
 }
 
-bool doc_yaml_seq_item(DocYamlSeq *s, const Doc *item) { return yaml_node(&s->e, s->style, item); }
+bool doc_yaml_seq_item(DocYamlSeq *s, const Doc *item) {
+  return doc_complete(item) && yaml_node(&s->e, s->style, item);
+}
 
 bool doc_yaml_seq_close(DocYamlSeq *s) {
   yaml_event_t ev;

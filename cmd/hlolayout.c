@@ -271,13 +271,17 @@ static void print_steps(const LayoutLines *steps, const LayoutLines *notes) {
   for (int i = 0; notes && i < notes->count; i++) printf("note: %s\n", notes->items[i]);
 }
 
+/* Writes d; a tree that lost a node to out of memory (a huge --memory
+ * listing) is refused whole rather than written without it. */
 static void emit(const Doc *d, Format f) {
   StrBuf sb;
   sb_init(&sb);
-  if (f == FMT_JSON)
-    doc_json(d, DOC_JSON_INDENTED, &sb);
-  else
-    doc_yaml(d, DOC_YAML_TYPED, &sb);
+  bool ok = f == FMT_JSON ? doc_json(d, DOC_JSON_INDENTED, &sb) : doc_yaml(d, DOC_YAML_TYPED, &sb);
+  if (!ok || sb.oom) {
+    sb_free(&sb);
+    cli_error("hlolayout", "out of memory writing the %s output", f == FMT_JSON ? "JSON" : "YAML");
+    exit(EXIT_RUNTIME);
+  }
   fputs(sb.data ? sb.data : "", stdout);
   sb_free(&sb);
 }

@@ -656,7 +656,12 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
         else
           sb_printf(&sb, "replica %" PRId64 ":\n", r->replica_id);
       }
-      run_format_stats(r, a->stats_format, &sb);
+      if (!run_format_stats(r, a->stats_format, &sb)) {
+        fprintf(stderr, "%s: error: out of memory writing the --stats report\n", prog);
+        sb_free(&sb);
+        run_result_free(&res);
+        return 1;
+      }
     }
     if (json_array) sb_puts(&sb, "]\n");
     FILE *f = stderr;

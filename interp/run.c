@@ -128,7 +128,8 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   if (ok) ok = evaluate(ctx, e, args, opt->repeat > 1 ? opt->repeat : 1, res, &result, err);
   res->wall_ns = now_ns() - t0;
   run_debug_detach(debug);
-  run_trace_finish(&tracer);
+  if (!run_trace_finish(&tracer) && ok)
+    ok = error_set(err, ERR_RUNTIME, -1, "out of memory writing the --trace records");
   if (ok) {
     res->shape = &e->root->shape;
     int nl = run_count_leaves(result->shape ? result->shape : &e->root->shape);

@@ -144,8 +144,9 @@ void run_device_grid(const Module *m, const RunOptions *opt, int64_t *replicas,
 /* Device d's result (0 <= d < res->ndevices; 0 is res itself). */
 const RunResult *run_result_device(const RunResult *res, int d);
 
-/* The --stats report. */
-void run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out);
+/* The --stats report, appended to out; false when out of memory (out then
+ * holds no partial report). */
+bool run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out);
 
 /* Number of array leaves of a shape (tokens excluded). */
 int run_count_leaves(const Shape *s);

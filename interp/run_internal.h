@@ -75,13 +75,15 @@ typedef struct RunTracer {
   MemSystem *mem;   /* names the space each result lives in */
   DocYamlSeq *yaml; /* RUN_FMT_YAML: the records' sequence (NULL if it could not start) */
   Arena *scratch;   /* one record's nodes, reset after each */
+  bool lost;        /* a record could not be written (out of memory) */
 } RunTracer;
 /* Starts a trace to f (the YAML sequence opens here). */
 void run_trace_start(RunTracer *t, FILE *f, RunFormat fmt, MemSystem *mem);
 /* The evaluator's trace hook (EvalCtx.trace, trace_ud a RunTracer): one
  * record per executed instruction. */
 void run_trace_instr(void *ud, const Instr *in, const Value *result, int64_t ns, int depth);
-/* Ends the trace (a zeroed RunTracer that never started is fine). */
-void run_trace_finish(RunTracer *t);
+/* Ends the trace (a zeroed RunTracer that never started is fine); false
+ * when a record was lost to out of memory or the YAML emitter failed. */
+bool run_trace_finish(RunTracer *t);
 
 #endif

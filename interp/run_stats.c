@@ -239,15 +239,17 @@ static Doc *stats_doc(Arena *a, const RunResult *res, const StatsView *v, RunFor
   return d;
 }
 
-void run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out) {
+bool run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out) {
   StatsView v;
-  if (!stats_view(res, &v)) return;
+  if (!stats_view(res, &v)) return false;
   Arena *a = fmt == RUN_FMT_TEXT ? NULL : arena_new();
   Doc *d = a ? stats_doc(a, res, &v, fmt) : NULL;
+  bool ok = true;
   if (fmt == RUN_FMT_TEXT) stats_text(res, &v, out);
-  else if (d && fmt == RUN_FMT_YAML) doc_yaml(d, DOC_YAML_PLAIN, out);
-  else if (d) doc_json(d, DOC_JSON_COMPACT, out);
+  else if (fmt == RUN_FMT_YAML) ok = doc_yaml(d, DOC_YAML_PLAIN, out);
+  else ok = doc_json(d, DOC_JSON_COMPACT, out);
   arena_free(a);
   free(v.by_time);
   free(v.by_bytes);
+  return ok && !out->oom;
 }

@@ -7,16 +7,18 @@
 #include "interp/run_internal.h"
 
 void run_trace_start(RunTracer *t, FILE *f, RunFormat fmt, MemSystem *mem) {
-  *t = (RunTracer){f, fmt, mem, NULL, NULL};
+  *t = (RunTracer){f, fmt, mem, NULL, NULL, false};
   if (fmt == RUN_FMT_YAML) t->yaml = doc_yaml_seq_open(f, DOC_YAML_PLAIN);
   if (fmt != RUN_FMT_TEXT) t->scratch = arena_new();
+  t->lost = (fmt == RUN_FMT_YAML && !t->yaml) || (fmt != RUN_FMT_TEXT && !t->scratch);
 }
 
-void run_trace_finish(RunTracer *t) {
-  if (t->yaml) doc_yaml_seq_close(t->yaml);
+bool run_trace_finish(RunTracer *t) {
+  if (t->yaml && !doc_yaml_seq_close(t->yaml)) t->lost = true;
   t->yaml = NULL;
   arena_free(t->scratch);
   t->scratch = NULL;
+  return !t->lost;
 }
 
 static void space_of(const Value *v, MemSystem *mem, char *buf, size_t size) {
@@ -59,14 +61,14 @@ void run_trace_instr(void *ud, const Instr *in, const Value *result, int64_t ns,
   }
   Arena *a = t->scratch;
   Doc *r = a ? trace_record(a, in, shape ? shape : "?", space, ns, depth) : NULL;
-  if (r && t->fmt == RUN_FMT_JSON) { /* JSON Lines: one object a line */
+  if (t->fmt == RUN_FMT_JSON) { /* JSON Lines: one object a line */
     StrBuf sb;
     sb_init(&sb);
-    doc_json(r, DOC_JSON_COMPACT, &sb);
-    fputs(sb.data ? sb.data : "", t->f);
+    if (doc_json(r, DOC_JSON_COMPACT, &sb) && !sb.oom) fputs(sb.data, t->f);
+    else t->lost = true;
     sb_free(&sb);
-  } else if (r && t->yaml) {
-    doc_yaml_seq_item(t->yaml, r);
+  } else if (!t->yaml || !doc_yaml_seq_item(t->yaml, r)) {
+    t->lost = true;
   }
   if (a) arena_reset(a);
   free(shape);

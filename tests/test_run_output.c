@@ -72,7 +72,7 @@ static void fixture_fini(Fixture *f) { arena_free(f->arena); }
 static void expect_stats(const RunResult *r, RunFormat fmt, const char *want) {
   StrBuf sb;
   sb_init(&sb);
-  run_format_stats(r, fmt, &sb);
+  cr_expect(run_format_stats(r, fmt, &sb));
   const char *got = sb.data ? sb.data : "";
   cr_expect_str_eq(got, want, "format %d:\n--- got ---\n%s--- want ---\n%s", (int)fmt, got, want);
   sb_free(&sb);
