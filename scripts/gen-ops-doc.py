@@ -35,7 +35,9 @@ import os
 import re
 import sys
 
-OPCODE_ROW = re.compile(r'^OPCODE\(\s*(\w+)\s*,\s*"([^"]+)"\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(\w+)')
+# ENUM, "text", min, max, class, then (when given) infer and eval.
+OPCODE_ROW = re.compile(r'^OPCODE\(\s*(\w+)\s*,\s*"([^"]+)"\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(\w+)'
+                        r'(?:\s*,\s*(\w+)\s*,\s*(\w+))?')
 HEADER_START = re.compile(r'^/\* Op: (.*)$')
 FUNC_DEF = re.compile(r'^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\(')
 KEYS = ('Operands', 'Attributes', 'Rule', 'Refuses')
@@ -45,8 +47,9 @@ REGENERATE = 'python3 scripts/gen-ops-doc.py'
 
 
 class Opcode:
-    def __init__(self, enum, name, lo, hi, cls):
+    def __init__(self, enum, name, lo, hi, cls, eval_fn):
         self.enum, self.name, self.lo, self.hi, self.cls = enum, name, lo, hi, cls
+        self.eval_fn = eval_fn  # the row's eval column, or None
 
 
 class Header:
@@ -67,7 +70,7 @@ def read_opcodes(path):
             m = OPCODE_ROW.match(line)
             if m:
                 ops.append(Opcode(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)),
-                                  m.group(5)))
+                                  m.group(5), m.group(7)))
     return ops
 
 
@@ -159,13 +162,17 @@ def collect(root, src, opcodes, allow_missing):
     headers = []
     for path in source_files(os.path.join(root, src)):
         headers.extend(scan_file(path, os.path.relpath(path, root), problems))
-    known = {op.name for op in opcodes}
+    known = {op.name: op for op in opcodes}
     by_op = {}
     for h in headers:
         for name in h.ops:
             if name not in known:
                 problems.append('%s:%d: header names unknown op "%s" (not in opcodes.def)'
                                 % (h.path, h.line, name))
+            elif known[name].eval_fn and h.function != known[name].eval_fn:
+                problems.append('%s:%d: the header of "%s" stands before %s, but its row in '
+                                'opcodes.def names %s' % (h.path, h.line, name, h.function,
+                                                          known[name].eval_fn))
             elif name in by_op:
                 first = by_op[name]
                 problems.append('%s:%d: op "%s" has a second header (the first is at %s:%d)'
@@ -288,6 +295,8 @@ def self_test(root):
         ('duplicate', False, 1, 'op "negate" has a second header'),
         ('unknown', False, 1, 'header names unknown op "frobnicate"'),
         ('malformed', False, 1, 'header for negate has no Refuses:'),
+        ('wrongfn', False, 1, 'the header of "sort" stands before eval_sort, but its row in '
+                              'opcodes.def names eval_sorting'),
     ]
     failed = 0
     for name, allow, want, text in cases:

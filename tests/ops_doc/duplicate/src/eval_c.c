@@ -8,4 +8,4 @@
  * Rule: none.
  * Refuses: nothing.
  */
-bool eval_negate_again(int x) { return x; }
+bool eval_negate(int x) { return x; }
