@@ -56,7 +56,12 @@ void hlorun_run_usage(FILE *f) {
         "  --timeout SECONDS         stop a run still evaluating after SECONDS (exit 1,\n"
         "                            naming the instruction and while iteration it was at)\n"
         "  --max-instructions N      stop a run after N executed instructions (loop\n"
-        "                            iterations count their bodies'; exit 1, as --timeout)\n",
+        "                            iterations count their bodies'; exit 1, as --timeout)\n"
+        "  --unknown-custom-calls error|zeros|random\n"
+        "                            a custom call whose target hlotools cannot compute:\n"
+        "                            fail (default), or yield zeros / deterministic random\n"
+        "                            data (the --random-inputs seed) of its declared shape,\n"
+        "                            with a warning naming the target; --stats lists them\n",
         f);
   hlorun_debug_usage(f);
   hlorun_expect_usage(f);
@@ -104,11 +109,51 @@ static int hlorun_count(int argc, char **argv, int *i, const char *opt, int64_t 
   return 1;
 }
 
+/* --unknown-custom-calls error|zeros|random: as hlorun_run_option. */
+static int unknown_calls_option(int argc, char **argv, int *i, RunUnknownCalls *out) {
+  const char *opt = "--unknown-custom-calls";
+  if (!hlorun_is(argv[*i], opt)) return 0;
+  const char *v = hlorun_value(argc, argv, i, opt);
+  static const char *const names[] = {"error", "zeros", "random"};
+  for (int k = 0; v && k < 3; k++)
+    if (strcmp(v, names[k]) == 0) {
+      *out = (RunUnknownCalls)k;
+      return 1;
+    }
+  fprintf(stderr, "hlorun: error: %s takes error, zeros or random%s%s%s\n", opt,
+          v ? ", not '" : "", v ? v : "", v ? "'" : "");
+  return -1;
+}
+
+/* Warns once per target whose results --unknown-custom-calls made up,
+ * over every device. */
+static void warn_substituted(const char *prog, const RunResult *res, RunUnknownCalls how) {
+  for (int d = 0; d < res->ndevices; d++) {
+    const RunResult *r = run_result_device(res, d);
+    for (int i = 0; i < r->nsubstituted; i++) {
+      bool seen = false;
+      for (int e = 0; e < d && !seen; e++) {
+        const RunResult *q = run_result_device(res, e);
+        for (int j = 0; j < q->nsubstituted && !seen; j++)
+          seen = strcmp(q->substituted[j].target, r->substituted[i].target) == 0;
+      }
+      if (!seen)
+        fprintf(stderr,
+                "%s: warning: custom-call target \"%s\" is not supported: its %s"
+                " (--unknown-custom-calls)\n",
+                prog, r->substituted[i].target,
+                how == RUN_UNKNOWN_CALLS_ZEROS ? "results are zeros" : "results are random data");
+    }
+  }
+}
+
 /* 1: consumed argv[*i] (and maybe its value); 0: not a run option;
  * -1: usage error (message printed). */
 int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
   const char *arg = argv[*i];
   const char *v;
+  int unknown_opt = unknown_calls_option(argc, argv, i, &a->unknown_calls);
+  if (unknown_opt) return unknown_opt;
   int debug_opt = hlorun_debug_option(argc, argv, i, a);
   if (debug_opt) return debug_opt;
   int expect_opt = hlorun_expect_option(argc, argv, i, &a->expect);
@@ -585,6 +630,7 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.partitions = a->partitions;
   opt.random_inputs = a->random_inputs;
   opt.seed = a->seed;
+  opt.unknown_calls = a->unknown_calls;
   opt.stats = a->stats;
   opt.repeat = a->repeat;
   opt.timeout_ns = a->timeout_ns;
@@ -620,6 +666,7 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
     return 1;
   }
   hlorun_debug_summary(prog, a, debug);
+  warn_substituted(prog, &res, a->unknown_calls);
   int status = 0;
   for (int d = 0; print && d < res.ndevices; d++) {
     const RunResult *r = run_result_device(&res, d);

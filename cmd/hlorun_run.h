@@ -34,6 +34,7 @@ typedef struct HlorunRunArgs {
   RunFormat trace_format;
   bool random_inputs;
   uint64_t seed;
+  RunUnknownCalls unknown_calls; /* --unknown-custom-calls */
   int64_t replicas;   /* --replicas N (0: the module's replica_count) */
   int64_t partitions; /* --partitions N (0: the module's num_partitions) */
   int64_t repeat; /* --repeat N */

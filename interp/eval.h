@@ -129,6 +129,11 @@ struct EvalCtx {
   bool (*infeed)(void *ud, EvalCtx *ctx, const Shape *leaf, Value **out, Error *err);
   bool (*outfeed)(void *ud, EvalCtx *ctx, const Value *leaf, Error *err);
   void *feed_ud;
+  /* A custom call whose target has no evaluator (custom_call/targets.c):
+   * NULL makes it an error; else the run's fallback makes its result
+   * (--unknown-custom-calls; ud is feed_ud). */
+  bool (*unknown_call)(void *ud, EvalCtx *ctx, const Instr *in, const char *target,
+                       const Shape *rs, Value **out, Error *err);
   /* Device-to-device messages a peer's send delivered, waiting for this
    * device's recv-done (interp/collective/send_recv.c). */
   struct P2PMessage *p2p_inbox;

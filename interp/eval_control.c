@@ -477,8 +477,9 @@ bool eval_same_element_counts(const Value *src, const Shape *rs) {
  * jaxlib, Neuron, ...) compute what their library would.
  *
  * Rule: XLA CustomCall: what a target computes is defined by its library.
- * Refuses: an unknown target; a sharding marker that changes the shape (a
- *   multi-device module run on one device).
+ * Refuses: an unknown target (unless --unknown-custom-calls makes up its
+ *   result); a sharding marker that changes the shape (a multi-device module
+ *   run on one device).
  */
 bool eval_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value **out,
                       Error *err) {
@@ -486,6 +487,7 @@ bool eval_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
   const char *target = t && (t->kind == AV_STRING) ? t->v.s : "";
   CustomCallEval run = custom_call_evaluator(target);
   if (run) return run(ctx, f, in, target, rs, out, err);
+  if (ctx->unknown_call) return ctx->unknown_call(ctx->feed_ud, ctx, in, target, rs, out, err);
   const Computation *c = eval_attr_comp(in, ATTR_TO_APPLY);
   const Attr *cc = ir_attr(in, ATTR_CALLED_COMPUTATIONS);
   const char *callee = c ? c->name

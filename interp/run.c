@@ -35,6 +35,7 @@ static void wire(EvalCtx *ctx, const RunOptions *opt, const RunDevice *dev, cons
   ctx->infeed = run_infeed_leaf;
   ctx->outfeed = run_outfeed_leaf;
   ctx->feed_ud = feeds;
+  if (opt->unknown_calls != RUN_UNKNOWN_CALLS_ERROR) ctx->unknown_call = run_unknown_call;
   ctx->timing = opt->stats || opt->trace;
   ctx->max_instructions = opt->max_instructions;
   ctx->deadline_ns = opt->timeout_ns > 0 ? now_ns() + opt->timeout_ns : 0;
@@ -57,7 +58,7 @@ static void wire(EvalCtx *ctx, const RunOptions *opt, const RunDevice *dev, cons
  * res gets the times: the best, first and median evaluation, and the
  * least CPU time. */
 static bool evaluate(EvalCtx *ctx, const Computation *e, Value **args, int64_t reps,
-                     RunResult *res, Value **result, Error *err) {
+                     RunFeeds *feeds, RunResult *res, Value **result, Error *err) {
   int64_t *times = calloc((size_t)reps, sizeof *times);
   if (!times) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   bool ok = true;
@@ -66,6 +67,7 @@ static bool evaluate(EvalCtx *ctx, const Computation *e, Value **args, int64_t r
   for (; ok && done < reps; done++) {
     if (*result) value_unref(&ctx->vc, *result);
     *result = NULL;
+    feeds->unknown_rng = feeds->unknown_seed;
     int64_t ta = now_ns(), ca = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     ok = eval_computation(ctx, e, args, e->nparams, result, err);
     times[done] = now_ns() - ta;
@@ -113,7 +115,8 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   bool inited = ok && eval_init(ctx, m, mem, arena, err);
   ok = inited;
   RunTracer tracer = {0};
-  RunFeeds feeds = {opt, 0, opt->seed ^ 0x1f2e3d4c5b6a7988ull, res, 0};
+  uint64_t unknown_seed = opt->seed ^ 0x6c62272e07bb0142ull;
+  RunFeeds feeds = {opt, 0, opt->seed ^ 0x1f2e3d4c5b6a7988ull, res, 0, unknown_seed, unknown_seed};
   if (ok) wire(ctx, opt, dev, res, &feeds, &tracer);
   RunDebugDevice *debug = NULL;
   if (ok && opt->debug)
@@ -125,7 +128,7 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   Value *result = NULL;
   int64_t t0 = now_ns();
   if (ok) ok = run_bind_inputs(ctx, m, opt, inputs, ninputs, args, err);
-  if (ok) ok = evaluate(ctx, e, args, opt->repeat > 1 ? opt->repeat : 1, res, &result, err);
+  if (ok) ok = evaluate(ctx, e, args, opt->repeat > 1 ? opt->repeat : 1, &feeds, res, &result, err);
   res->wall_ns = now_ns() - t0;
   run_debug_detach(debug);
   if (!run_trace_finish(&tracer) && ok)

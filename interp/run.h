@@ -28,6 +28,15 @@ typedef struct RunInput {
   const NpyArray *array;
 } RunInput;
 
+/* What a custom call whose target hlotools cannot compute does
+ * (--unknown-custom-calls): fail the run, or yield data of its declared
+ * shape so that memory, layout and timing analysis still run. */
+typedef enum {
+  RUN_UNKNOWN_CALLS_ERROR,  /* the default */
+  RUN_UNKNOWN_CALLS_ZEROS,  /* every array leaf zero */
+  RUN_UNKNOWN_CALLS_RANDOM, /* as --random-inputs makes data, from the seed */
+} RunUnknownCalls;
+
 typedef struct RunOptions {
   const MemConfig *memory; /* NULL: the default ("cpu") preset */
   int64_t replicas;        /* 0: the module's replica_count */
@@ -56,6 +65,7 @@ typedef struct RunOptions {
   /* Debugging aids (interp/run_debug.h: --find-nonfinite, --dump-values,
    * the progress line), or NULL.  The run fills its report fields. */
   struct RunDebug *debug;
+  RunUnknownCalls unknown_calls;
 } RunOptions;
 
 /* One array leaf of the result, dense row-major natural storage of its
@@ -78,6 +88,12 @@ typedef struct RunShapeStat {
   const Shape *shape;
   int64_t allocs, logical_bytes, physical_bytes; /* per buffer */
 } RunShapeStat;
+
+/* A custom-call target whose results were made up (RunUnknownCalls). */
+typedef struct RunSubstitution {
+  char *target;
+  int64_t calls; /* executions */
+} RunSubstitution;
 
 typedef struct RunResult {
   const Module *module;
@@ -108,6 +124,8 @@ typedef struct RunResult {
   RunInstrStat *instr_stats; /* every instruction executed at least once */
   int nshape_stats;
   RunShapeStat *shape_stats; /* padded shapes, most wasteful first */
+  int nsubstituted;
+  RunSubstitution *substituted; /* unknown targets, in the order first met */
   /* Multi-device runs (replicas x partitions devices, each a thread with
    * its own memory spaces): the fields above are device 0's; devices holds
    * the results of devices 1 .. ndevices-1 (global id replica *

@@ -103,8 +103,8 @@ static uint64_t splitmix64(uint64_t *x) {
 /* Deterministic data: floats uniform in [-1, 1), integers small (so that
  * arithmetic stays meaningful), pred 0/1.  size_bound >= 0: integers in
  * [0, size_bound] (the value is a dynamic dimension size, see size_bound_of). */
-static bool random_value(EvalCtx *ctx, const Shape *s, uint64_t *state, int64_t size_bound,
-                         const char *pdesc, Value **out, Error *err) {
+bool run_random_value(EvalCtx *ctx, const Shape *s, uint64_t *state, int64_t size_bound,
+                      const char *pdesc, Value **out, Error *err) {
   const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
   if (!ai) return false;
   int64_t n = ai->elements;
@@ -172,7 +172,7 @@ static bool bind_leaf(void *ud, const Shape *s, const char *pdesc, Value **out, 
     return input_value(b->ctx, s, &b->inputs[k], pdesc, out, err);
   }
   if (b->opt->random_inputs)
-    return random_value(b->ctx, s, &b->rng, b->size_bound, pdesc, out, err);
+    return run_random_value(b->ctx, s, &b->rng, b->size_bound, pdesc, out, err);
   return error_set(err, ERR_RUNTIME, -1,
                    "%s is not bound: too few inputs (%d given%s%s; use --inputs or "
                    "--random-inputs)",
@@ -300,7 +300,7 @@ bool run_infeed_leaf(void *ud, EvalCtx *ctx, const Shape *s, Value **out, Error 
     return input_value(ctx, s, &f->opt->infeed[f->next++], desc, out, err);
   if (f->opt->random_inputs) {
     f->next++;
-    return random_value(ctx, s, &f->rng, -1, desc, out, err);
+    return run_random_value(ctx, s, &f->rng, -1, desc, out, err);
   }
   return error_set(err, ERR_RUNTIME, -1,
                    "%s: no infeed data left (%d given; use --infeed or --random-inputs)", desc,

@@ -48,9 +48,25 @@ typedef struct RunFeeds {
   uint64_t rng; /* random infeed data */
   RunResult *res;
   int cap;      /* room in res->outfeed */
+  /* Random results of unknown custom calls: the stream restarts at
+   * unknown_seed with each --repeat evaluation, so every evaluation gives
+   * the same result. */
+  uint64_t unknown_seed, unknown_rng;
 } RunFeeds;
 bool run_infeed_leaf(void *ud, EvalCtx *ctx, const Shape *s, Value **out, Error *err);
 bool run_outfeed_leaf(void *ud, EvalCtx *ctx, const Value *v, Error *err);
+/* Deterministic data for an array leaf: floats uniform in [-1, 1), small
+ * integers, pred 0/1 (--random-inputs); size_bound >= 0 puts integers in
+ * [0, size_bound].  state advances. */
+bool run_random_value(EvalCtx *ctx, const Shape *s, uint64_t *state, int64_t size_bound,
+                      const char *desc, Value **out, Error *err);
+
+/* --- unknown custom calls (run_unknown_calls.c) --- */
+
+/* EvalCtx.unknown_call (ud a RunFeeds): zeros or random data of the
+ * declared shape, the target counted in the result's substitutions. */
+bool run_unknown_call(void *ud, EvalCtx *ctx, const Instr *in, const char *target,
+                      const Shape *rs, Value **out, Error *err);
 
 /* --- results (run_results.c) --- */
 

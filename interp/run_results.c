@@ -107,6 +107,10 @@ void run_result_free(RunResult *res) {
   res->noutfeed = 0;
   free(res->instr_stats);
   free(res->shape_stats);
+  for (int i = 0; i < res->nsubstituted; i++) free(res->substituted[i].target);
+  free(res->substituted);
+  res->substituted = NULL;
+  res->nsubstituted = 0;
   if (res->shapes) arena_free(res->shapes);
   res->shapes = NULL;
   res->leaves = NULL;

@@ -160,6 +160,10 @@ static void stats_text(const RunResult *res, const StatsView *v, StrBuf *o) {
   }
   fmt_bytes(res->conversion_bytes, a, sizeof a);
   sb_printf(o, "layout conversions: %" PRId64 " (%s)\n", res->conversions, a);
+  if (res->nsubstituted) sb_printf(o, "custom calls with made-up results (--unknown-custom-calls):\n");
+  for (int i = 0; i < res->nsubstituted; i++)
+    sb_printf(o, "  %s: %" PRId64 " call%s\n", res->substituted[i].target,
+              res->substituted[i].calls, res->substituted[i].calls == 1 ? "" : "s");
   int64_t total = 0;
   for (int i = 0; i < v->n; i++)
     if (v->by_time[i].instr->parent == res->module->entry) total += v->by_time[i].s.ns;
@@ -222,6 +226,14 @@ static Doc *stats_doc(Arena *a, const RunResult *res, const StatsView *v, RunFor
           doc_num(a, pct(res->alloc_physical_bytes - res->alloc_logical_bytes,
                          res->alloc_logical_bytes), 2));
   doc_newline(doc_put(a, d, "layout_conversions", doc_int(a, res->conversions)));
+  if (res->nsubstituted) {
+    Doc *subs = doc_newline(doc_put(a, d, "substituted_custom_calls", doc_seq(a)));
+    for (int i = 0; i < res->nsubstituted; i++) {
+      Doc *m = doc_push(subs, doc_map(a));
+      doc_put(a, m, "target", doc_str(a, res->substituted[i].target));
+      doc_put(a, m, "calls", doc_int(a, res->substituted[i].calls));
+    }
+  }
   for (int pass = 0; pass < 2; pass++) {
     Doc *top = doc_newline(doc_put(a, d, pass ? "top_by_bytes" : "top_by_time", doc_seq(a)));
     const RunInstrStat *arr = pass ? v->by_bytes : v->by_time;
