@@ -17,6 +17,7 @@
 #include "interp/eval_views.h"
 #include "kernels/k_dot.h"
 #include "kernels/k_reduce.h"
+#include "kernels/k_window.h"
 #include "kernels/kernels.h"
 
 static bool select_cb(void *vctx, const void *a, const void *b, uint8_t *out, int64_t n,

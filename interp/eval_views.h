@@ -5,7 +5,7 @@
 #define HLO_INTERP_EVAL_VIEWS_H
 
 #include "interp/eval_internal.h"
-#include "kernels/k_reduce.h"
+#include "kernels/k_window.h"
 #include "kernels/k_types.h"
 
 /* Sort permutes up to 64 operands together (XLA sets no limit; its tests

@@ -17,7 +17,7 @@
 #ifndef HLO_KERNELS_K_CONV_H
 #define HLO_KERNELS_K_CONV_H
 
-#include "kernels/k_reduce.h"
+#include "kernels/k_window.h"
 #include "kernels/k_types.h"
 
 /* Dimension numbers: which array dimension plays which role (dim_labels

@@ -4,7 +4,7 @@
 /* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
 #pragma GCC optimize("vect-cost-model=dynamic")
 #include "kernels/k_common.h"
-#include "kernels/k_reduce.h"
+#include "kernels/k_window.h"
 
 bool k_window_out_size(int64_t in, int64_t size, int64_t stride, int64_t lo, int64_t hi,
                        int64_t bd, int64_t wd, int64_t *out, Error *err) {

@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 
 #include "kernels/k_reduce.h"
+#include "kernels/k_window.h"
 #include "kernels/k_internal.h"
 #include "ktest.h"
 
