@@ -26,7 +26,9 @@ static struct {
   void *ctx;
   int64_t nchunks;
   int joined;          /* threads in the job: ids 0..joined-1 */
-  int active;          /* workers still inside the job */
+  int active;          /* workers that joined the job and are still in it */
+  bool closed;         /* the caller has finished its chunks: workers waking
+                        * now stay out (nothing is left for them) */
   _Atomic int64_t next;
 } P = {.mu = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER,
        .done = PTHREAD_COND_INITIALIZER, .want = 1};
@@ -80,7 +82,8 @@ static void *worker_main(void *arg) {
     while (!P.stop && P.generation == seen) pthread_cond_wait(&P.wake, &P.mu);
     if (P.stop) break;
     seen = P.generation;
-    if (id >= P.joined) continue; /* not needed for this job */
+    if (id >= P.joined || P.closed) continue; /* not needed for this job */
+    P.active++;
     PoolFn fn = P.fn;
     void *ctx = P.ctx;
     int64_t n = P.nchunks;
@@ -136,7 +139,8 @@ void pool_for(int64_t nchunks, PoolFn fn, void *ctx) {
   P.ctx = ctx;
   P.nchunks = nchunks;
   P.joined = threads;
-  P.active = threads - 1;
+  P.active = 0;
+  P.closed = false;
   atomic_store(&P.next, 0);
   P.generation++;
   if (threads > 1) pthread_cond_broadcast(&P.wake);
@@ -146,7 +150,10 @@ void pool_for(int64_t nchunks, PoolFn fn, void *ctx) {
   run_chunks(fn, ctx, nchunks, 0);
   tls_inline = false;
 
+  /* Wait only for the workers that joined: one still waking up finds the
+   * job closed and does not touch it. */
   pthread_mutex_lock(&P.mu);
+  P.closed = true;
   while (P.active > 0) pthread_cond_wait(&P.done, &P.mu);
   pthread_mutex_unlock(&P.mu);
   pthread_mutex_unlock(&busy);
