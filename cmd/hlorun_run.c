@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/thread_pool.h"
 #include "interp/io/config.h"
 #include "interp/io/literal.h"
 #include "interp/io/npy.h"
@@ -61,7 +62,10 @@ void hlorun_run_usage(FILE *f) {
         "                            a custom call whose target hlotools cannot compute:\n"
         "                            fail (default), or yield zeros / deterministic random\n"
         "                            data (the --random-inputs seed) of its declared shape,\n"
-        "                            with a warning naming the target; --stats lists them\n",
+        "                            with a warning naming the target; --stats lists them\n"
+        "  --threads N               threads the run uses, OpenBLAS's included (default:\n"
+        "                            every online processor; 1: one thread in all); the\n"
+        "                            results are the same bytes for every N\n",
         f);
   hlorun_debug_usage(f);
   hlorun_expect_usage(f);
@@ -284,6 +288,8 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
   }
   if (hlorun_is(arg, "--repeat"))
     return hlorun_count(argc, argv, i, "--repeat", 1000000, &a->repeat);
+  if (hlorun_is(arg, "--threads"))
+    return hlorun_count(argc, argv, i, "--threads", 1024, &a->threads);
   if (hlorun_is(arg, "--max-instructions"))
     return hlorun_count(argc, argv, i, "--max-instructions", INT64_MAX, &a->max_instructions);
   if (hlorun_is(arg, "--replicas"))
@@ -635,6 +641,7 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.repeat = a->repeat;
   opt.timeout_ns = a->timeout_ns;
   opt.max_instructions = a->max_instructions;
+  opt.threads = a->threads > 0 ? (int)a->threads : pool_default_threads();
   FILE *trace = a->trace ? stderr : NULL;
   if (a->trace_file && !(trace = fopen(a->trace_file, "w"))) {
     fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->trace_file, strerror(errno));

@@ -38,6 +38,7 @@ typedef struct HlorunRunArgs {
   int64_t replicas;   /* --replicas N (0: the module's replica_count) */
   int64_t partitions; /* --partitions N (0: the module's num_partitions) */
   int64_t repeat; /* --repeat N */
+  int64_t threads; /* --threads N (0: every online processor) */
   int64_t timeout_ns;       /* --timeout SECONDS (0: none) */
   int64_t max_instructions; /* --max-instructions N (0: none) */
   /* Debugging (cmd/hlorun_debug.c). */

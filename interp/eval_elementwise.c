@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/thread_pool.h"
 #include "interp/eval_internal.h"
 #include "interp/eval_views.h"
 #include "kernels/kernels.h"
@@ -136,6 +137,44 @@ static bool ew_kernel_donated(const EwCall *c, int nops, const int *esize, void 
     memcpy((unsigned char *)dst + at * rsize, scratch, (size_t)(m * rsize));
   }
   return true;
+}
+
+/* One elementwise call split into chunks over the pool: chunk boundaries
+ * depend on the element count and sizes only, and every element is computed
+ * alone, so the bytes are the same for every thread count. */
+typedef struct EwSplit {
+  const EwCall *c;
+  int nops;
+  int esize[3];
+  void *dst;
+  int rsize;
+  const void *src[3];
+  int64_t n;
+  bool donated; /* dst is an operand's buffer (ew_kernel_donated) */
+  int64_t per;  /* elements per chunk */
+} EwSplit;
+
+static bool ew_split_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
+  (void)worker;
+  const EwSplit *sp = ctx;
+  int64_t lo = chunk * sp->per, m = sp->n - lo < sp->per ? sp->n - lo : sp->per;
+  const void *s[3] = {0};
+  for (int k = 0; k < sp->nops; k++)
+    s[k] = sp->c->scalar[k] ? sp->src[k] : (const unsigned char *)sp->src[k] + lo * sp->esize[k];
+  void *d = (unsigned char *)sp->dst + lo * sp->rsize;
+  if (sp->donated) return ew_kernel_donated(sp->c, sp->nops, sp->esize, d, sp->rsize, s, m, err);
+  return ew_kernel(sp->c, d, s, m, err);
+}
+
+static bool ew_split(EwSplit *sp, Error *err) {
+  int64_t bytes = sp->n * sp->rsize;
+  for (int k = 0; k < sp->nops; k++)
+    if (!sp->c->scalar[k]) bytes += sp->n * sp->esize[k];
+  int64_t chunks = pool_chunks(bytes, (sp->n + 255) / 256);
+  sp->per = (sp->n + chunks - 1) / chunks;
+  sp->per = (sp->per + 63) / 64 * 64; /* whole cache lines for every type */
+  chunks = (sp->n + sp->per - 1) / sp->per;
+  return pool_for_err(chunks, ew_split_chunk, sp, err);
 }
 
 /* Op: add, subtract, multiply, divide, remainder, power, maximum, minimum,
@@ -345,12 +384,12 @@ bool eval_elementwise(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
       ok = error_set(err, ERR_RUNTIME, in->offset,
                      "bitcast-convert from %s to %s does not fit the result shape",
                      etype_name(c.t0), etype_name(c.rt));
-    if (ok && donor >= 0) {
-      int esize[3] = {0, 0, 0};
-      for (int k = 0; k < nops; k++) esize[k] = ops[k]->info->esize;
-      ok = ew_kernel_donated(&c, nops, esize, dst, ri->esize, src, n, err);
+    if (ok && kind == EW_BITCAST_CONVERT) {
+      ok = ew_kernel(&c, dst, src, n, err); /* counts differ in and out: one call */
     } else if (ok) {
-      ok = ew_kernel(&c, dst, src, n, err);
+      EwSplit sp = {&c, nops, {0, 0, 0}, dst, ri->esize, {src[0], src[1], src[2]}, n, donor >= 0, 0};
+      for (int k = 0; k < nops; k++) sp.esize[k] = ops[k]->info->esize;
+      ok = ew_split(&sp, err);
     }
   }
   for (int k = 0; k < nops; k++) value_tmp_free(&tmps[k]);
@@ -391,6 +430,8 @@ typedef struct Member {
   const Instr *bin;       /* a re-derived broadcast: its instruction */
   bool splat;             /* a broadcast of one element: scratch filled once */
   bool own;               /* scratch allocated for this member alone */
+  int wslot;              /* 1 + its block's index in a worker's scratch set
+                           * (0: none, or read-only and shared) */
   /* EW_BROADCAST: the operand (dense row-major) read through a view with
    * stride 0 along the broadcast dimensions; never materialised. */
   int brank;
@@ -604,6 +645,7 @@ static bool assign_slots(Member *ms, int nm, const int *last_in, unsigned char *
       ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
     slot_of[k] = sl;
     ms[k].scratch = slots[sl];
+    ms[k].wslot = sl + 1;
     /* free the slots whose last in-group use is k (after k took its own) */
     for (int j = 0; j < k; j++)
       if (slot_of[j] >= 0 && last_in[j] == k) { free_list[nfree++] = slot_of[j]; slot_of[j] = -1; }
@@ -612,6 +654,74 @@ static bool assign_slots(Member *ms, int nm, const int *last_in, unsigned char *
   free(free_list);
   free(slot_of);
   return ok;
+}
+
+/* Elements lo..lo+cnt of every member, member by member (one block). */
+static bool group_block(Member *ms, int nm, int nv, int64_t lo, int64_t cnt, Error *err) {
+  for (int k = nm; k < nv; k++)
+    if (!ms[k].splat) broadcast_fill(&ms[k], ms[k].scratch, lo, cnt);
+  for (int k = 0; k < nm; k++) {
+    Member *m = &ms[k];
+    if (m->kind == EW_SKIP) continue;
+    void *d = m->out ? (void *)(m->out + lo * m->esize) : (void *)m->scratch;
+    if (m->kind == EW_BROADCAST) {
+      if (!m->own) broadcast_fill(m, d, lo, cnt);
+      if (m->donated) memcpy(m->donated + lo * m->esize, d, (size_t)(cnt * m->esize));
+      continue;
+    }
+    const void *s[3];
+    for (int o = 0; o < m->nops; o++) {
+      const Member *src = m->src[o] >= 0 ? &ms[m->src[o]] : NULL;
+      s[o] = !src ? (const void *)(m->ext[o] + lo * m->ext_esize[o])
+             : src->out ? (const void *)(src->out + lo * src->esize)
+                        : (const void *)src->scratch;
+    }
+    if (!member_apply(m, d, s, cnt, err)) return false;
+    if (m->donated) memcpy(m->donated + lo * m->esize, d, (size_t)(cnt * m->esize));
+  }
+  return true;
+}
+
+/* A fused group's blocks spread over the pool: blocks are independent (a
+ * donor's block is read only by the same block), so any thread may run any
+ * chunk of blocks.  Worker 0 uses the members as set up; every other worker
+ * a copy of them with scratch blocks of its own (one allocation, made the
+ * first time that worker runs a chunk). */
+typedef struct GroupRun {
+  Member *ms;
+  int nm, nv;
+  int64_t n, blocks_per_chunk;
+  int nwslots;         /* scratch blocks a worker needs */
+  int nworkers;
+  unsigned char **workers; /* per worker >= 1: nv members, then the blocks */
+} GroupRun;
+
+static Member *group_worker(GroupRun *g, int w, Error *err) {
+  if (w == 0) return g->ms;
+  if (!g->workers[w]) {
+    size_t head = (sizeof(Member) * (size_t)g->nv + 63) / 64 * 64;
+    unsigned char *p = aligned_alloc(64, head + (size_t)g->nwslots * EW_BLOCK * 16);
+    if (!p) return error_set(err, ERR_RUNTIME, -1, "out of memory"), NULL;
+    Member *wm = (Member *)(void *)p;
+    memcpy(wm, g->ms, sizeof(Member) * (size_t)g->nv);
+    for (int k = 0; k < g->nv; k++)
+      if (wm[k].wslot) wm[k].scratch = p + head + (size_t)(wm[k].wslot - 1) * EW_BLOCK * 16;
+    g->workers[w] = p;
+  }
+  return (Member *)(void *)g->workers[w];
+}
+
+static bool group_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
+  GroupRun *g = ctx;
+  Member *ms = group_worker(g, worker, err);
+  if (!ms) return false;
+  int64_t lo = chunk * g->blocks_per_chunk * EW_BLOCK;
+  int64_t hi = lo + g->blocks_per_chunk * EW_BLOCK;
+  if (hi > g->n) hi = g->n;
+  for (; lo < hi; lo += EW_BLOCK)
+    if (!group_block(ms, g->nm, g->nv, lo, hi - lo < EW_BLOCK ? hi - lo : EW_BLOCK, err))
+      return false;
+  return true;
 }
 
 bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *err) {
@@ -709,28 +819,24 @@ bool eval_elementwise_group(EvalCtx *ctx, Frame *f, int first, int last, Error *
     }
   }
   ok = ok && assign_slots(ms, nm, last_in, slots, &nslots, EW_BLOCK, err);
-  for (int64_t lo = 0; lo < n && ok; lo += EW_BLOCK) {
-    int64_t cnt = n - lo < EW_BLOCK ? n - lo : EW_BLOCK;
-    for (int k = nm; k < nv; k++)
-      if (!ms[k].splat) broadcast_fill(&ms[k], ms[k].scratch, lo, cnt);
-    for (int k = 0; k < nm && ok; k++) {
-      Member *m = &ms[k];
-      if (m->kind == EW_SKIP) continue;
-      void *d = m->out ? (void *)(m->out + lo * m->esize) : (void *)m->scratch;
-      if (m->kind == EW_BROADCAST) {
-        if (!m->own) broadcast_fill(m, d, lo, cnt);
-        if (m->donated) memcpy(m->donated + lo * m->esize, d, (size_t)(cnt * m->esize));
-        continue;
-      }
-      const void *s[3];
-      for (int o = 0; o < m->nops; o++) {
-        const Member *src = m->src[o] >= 0 ? &ms[m->src[o]] : NULL;
-        s[o] = !src ? (const void *)(m->ext[o] + lo * m->ext_esize[o])
-               : src->out ? (const void *)(src->out + lo * src->esize)
-                          : (const void *)src->scratch;
-      }
-      ok = member_apply(m, d, s, cnt, err);
-      if (m->donated) memcpy(m->donated + lo * m->esize, d, (size_t)(cnt * m->esize));
+  /* re-derived broadcasts other than splats write their scratch per block */
+  int nwslots = nslots;
+  for (int k = nm; k < nv; k++)
+    if (!ms[k].splat) ms[k].wslot = ++nwslots;
+  if (ok && n > 0) {
+    GroupRun g = {ms, nm, nv, n, 0, nwslots, pool_threads(), NULL};
+    int64_t bytes = 0;
+    for (int k = 0; k < nv; k++) bytes += n * ms[k].esize;
+    int64_t nblocks = (n + EW_BLOCK - 1) / EW_BLOCK;
+    int64_t chunks = pool_chunks(bytes, nblocks);
+    g.blocks_per_chunk = (nblocks + chunks - 1) / chunks;
+    chunks = (nblocks + g.blocks_per_chunk - 1) / g.blocks_per_chunk;
+    if (!(g.workers = calloc((size_t)g.nworkers, sizeof *g.workers))) {
+      ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+    } else {
+      ok = pool_for_err(chunks, group_chunk, &g, err);
+      for (int w = 0; w < g.nworkers; w++) free(g.workers[w]);
+      free(g.workers);
     }
   }
   for (int k = 0; k < nv && ms; k++) value_tmp_free(&ms[k].btmp);

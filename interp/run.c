@@ -13,6 +13,7 @@
 #include "interp/collective/groups.h"
 #include "interp/run_debug.h"
 #include "interp/run_internal.h"
+#include "kernels/k_threads.h"
 
 static int64_t clock_ns(clockid_t id) {
   struct timespec ts;
@@ -175,6 +176,7 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
                 RunResult *res, Error *err) {
   memset(res, 0, sizeof *res);
   res->module = m;
+  if (opt->threads > 0) k_set_threads(opt->threads);
   if (!m->entry) return error_set(err, ERR_RUNTIME, -1, "the module has no entry computation");
   int64_t replicas, partitions;
   run_device_grid(m, opt, &replicas, &partitions);

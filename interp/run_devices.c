@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/hostmem.h"
+#include "base/thread_pool.h"
 #include "interp/collective/groups.h"
 #include "interp/device_list.h"
 #include "interp/run_internal.h"
@@ -30,6 +31,7 @@ typedef struct DeviceJob {
 
 static void *device_main(void *arg) {
   DeviceJob *j = arg;
+  pool_thread_serial(true); /* the devices share the cores: no pool inside */
   j->ok = run_device(j->m, j->opt, j->inputs, j->ninputs, &j->dev, &j->res, &j->err);
   if (j->ok) rdv_finish(j->dev.rendezvous, (int)j->dev.id);
   else rdv_fail(j->dev.rendezvous, (int)j->dev.id, j->err.msg);

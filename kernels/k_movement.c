@@ -3,6 +3,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "base/thread_pool.h"
+
 typedef struct {
   uint64_t lo, hi;
 } K128;
@@ -116,8 +118,9 @@ static void run_transpose2d(unsigned char *d, int64_t dj, const unsigned char *s
 #undef TR
 }
 
-void k_strided_copy(void *dst, const int64_t *dst_strides, const void *src,
-                    const int64_t *src_strides, const int64_t *dims, int rank, size_t esize) {
+static void strided_copy_serial(void *dst, const int64_t *dst_strides, const void *src,
+                                const int64_t *src_strides, const int64_t *dims, int rank,
+                                size_t esize) {
   int64_t n[K_MAX_RANK], a[K_MAX_RANK], b[K_MAX_RANK];
   int r = 0;
   for (int i = 0; i < rank; i++) {
@@ -294,4 +297,51 @@ void k_iota_s64(int64_t *dst, const int64_t *dims, int rank, int iota_dim) {
   for (int64_t o = 0; o < outer; o++)
     for (int64_t i = 0; i < n; i++)
       for (int64_t j = 0; j < inner; j++) dst[p++] = i;
+}
+
+/* A big copy runs in chunks over the pool (base/thread_pool.h): slabs of its
+ * largest dimension, each a strided copy of its own.  Every element is
+ * copied once whoever runs its slab, so the bytes never depend on the
+ * thread count. */
+typedef struct CopySplit {
+  unsigned char *dst;
+  const unsigned char *src;
+  int64_t a[K_MAX_RANK], b[K_MAX_RANK], n[K_MAX_RANK];
+  int rank, dim;
+  size_t esize;
+  int64_t per; /* slab thickness along dim */
+} CopySplit;
+
+static void copy_slab(void *ctx, int64_t chunk, int worker) {
+  (void)worker;
+  const CopySplit *c = ctx;
+  int64_t n[K_MAX_RANK], lo = chunk * c->per;
+  memcpy(n, c->n, sizeof(int64_t) * (size_t)c->rank);
+  n[c->dim] = c->n[c->dim] - lo < c->per ? c->n[c->dim] - lo : c->per;
+  int64_t es = (int64_t)c->esize;
+  strided_copy_serial(c->dst + lo * c->a[c->dim] * es, c->a, c->src + lo * c->b[c->dim] * es, c->b,
+                      n, c->rank, c->esize);
+}
+
+void k_strided_copy(void *dst, const int64_t *dst_strides, const void *src,
+                    const int64_t *src_strides, const int64_t *dims, int rank, size_t esize) {
+  int64_t total = 1;
+  int dim = -1;
+  for (int i = 0; i < rank; i++) {
+    if (dims[i] <= 0) return; /* empty */
+    total *= dims[i];
+    if (dim < 0 || dims[i] > dims[dim]) dim = i;
+  }
+  int64_t chunks = dim < 0 ? 1 : pool_chunks(total * (int64_t)esize, dims[dim]);
+  if (chunks <= 1) {
+    strided_copy_serial(dst, dst_strides, src, src_strides, dims, rank, esize);
+    return;
+  }
+  CopySplit c = {dst, src, {0}, {0}, {0}, rank, dim, esize, 0};
+  memcpy(c.a, dst_strides, sizeof(int64_t) * (size_t)rank);
+  memcpy(c.b, src_strides, sizeof(int64_t) * (size_t)rank);
+  memcpy(c.n, dims, sizeof(int64_t) * (size_t)rank);
+  c.per = (dims[dim] + chunks - 1) / chunks;
+  if (dims[dim] >= 64) c.per = (c.per + 31) / 32 * 32; /* whole transpose tiles */
+  pool_for((dims[dim] + c.per - 1) / c.per, copy_slab, &c);
 }

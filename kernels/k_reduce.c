@@ -4,6 +4,7 @@
 #pragma GCC optimize("vect-cost-model=dynamic")
 #include "kernels/k_reduce.h"
 
+#include "base/thread_pool.h"
 #include "kernels/k_common.h"
 
 typedef float v8f __attribute__((vector_size(32)));
@@ -130,6 +131,34 @@ static bool reduce_row(KReduceOp op, EType ct, const void *row, int64_t n, void 
 
 typedef struct Run { int64_t size, in_stride, out_stride; bool reduced; } Run;
 
+static bool reduce_runs(KReduceOp op, EType ct, const void *src, const Run *runs, int nr, void *acc,
+                        Error *err);
+
+/* One reduction split along the kept run `split`: chunk c takes indices
+ * c*per .. of that run (all of the others). */
+typedef struct ReduceSplit {
+  KReduceOp op;
+  EType ct;
+  const char *src;
+  char *acc;
+  Run runs[K_MAX_RANK + 1];
+  int nr, split;
+  int64_t per;
+} ReduceSplit;
+
+static bool reduce_slab(void *ctx, int64_t chunk, int worker, Error *err) {
+  (void)worker;
+  const ReduceSplit *sp = ctx;
+  Run runs[K_MAX_RANK + 1];
+  memcpy(runs, sp->runs, sizeof(Run) * (size_t)sp->nr);
+  Run *r = &runs[sp->split];
+  int64_t lo = chunk * sp->per;
+  r->size = r->size - lo < sp->per ? r->size - lo : sp->per;
+  int es = etype_storage_bytes(sp->ct);
+  return reduce_runs(sp->op, sp->ct, sp->src + lo * r->in_stride * es, runs, sp->nr,
+                     sp->acc + lo * r->out_stride * es, err);
+}
+
 /* Known-op reduction of one operand already in compute type. */
 static bool reduce_known(KReduceOp op, EType ct, const void *src, int rank, const int64_t *dims,
                          const bool *red, void *acc, int64_t nout, Error *err) {
@@ -152,6 +181,27 @@ static bool reduce_known(KReduceOp op, EType ct, const void *src, int rank, cons
   int64_t ost = 1;
   for (int i = nr - 1; i >= 0; i--) if (!runs[i].reduced) { runs[i].out_stride = ost; ost *= runs[i].size; }
   (void)nout;
+  /* Parallel over the outputs: slabs of the largest kept run.  Each output
+   * still sees its inputs combined in the same order, so the result does
+   * not depend on the thread count; a reduction to one value stays serial. */
+  ReduceSplit sp = {op, ct, src, acc, {{0}}, nr, -1, 0};
+  memcpy(sp.runs, runs, sizeof(Run) * (size_t)nr);
+  for (int i = 0; i < nr; i++)
+    if (!runs[i].reduced && (sp.split < 0 || runs[i].size > runs[sp.split].size)) sp.split = i;
+  int64_t total = 1;
+  for (int i = 0; i < nr; i++) total *= runs[i].size;
+  int64_t chunks = sp.split < 0 ? 1 : pool_chunks(total * es, runs[sp.split].size);
+  if (chunks <= 1) return reduce_runs(op, ct, src, runs, nr, acc, err);
+  int64_t size = runs[sp.split].size;
+  sp.per = (size + chunks - 1) / chunks;
+  if (size >= 256) sp.per = (sp.per + 63) / 64 * 64; /* whole vectors of outputs */
+  return pool_for_err((size + sp.per - 1) / sp.per, reduce_slab, &sp, err);
+}
+
+/* The reduction of runs[0..nr) of src into acc, in odometer order. */
+static bool reduce_runs(KReduceOp op, EType ct, const void *src, const Run *runs, int nr, void *acc,
+                        Error *err) {
+  int es = etype_storage_bytes(ct);
   Run last = runs[nr - 1];
   int64_t idx[K_MAX_RANK + 1] = {0};
   const char *s = src;

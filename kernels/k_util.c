@@ -9,6 +9,7 @@
 #include "base/cmplx.h"
 
 #include "base/hostmem.h"
+#include "base/thread_pool.h"
 
 bool k_num_elements(int rank, const int64_t *dims, int64_t *out, Error *err) {
   int64_t n = 1;
@@ -64,6 +65,31 @@ EType k_compute_etype(EType t) {
   }
 }
 
+/* etype_convert_array over the pool in chunks of the element range (each
+ * element converts alone: the same bytes for any thread count). */
+typedef struct ConvertSplit {
+  EType dt, st;
+  void *dst;
+  const void *src;
+  int64_t n, per;
+} ConvertSplit;
+
+static void convert_chunk(void *ctx, int64_t chunk, int worker) {
+  (void)worker;
+  const ConvertSplit *c = ctx;
+  int64_t lo = chunk * c->per, m = c->n - lo < c->per ? c->n - lo : c->per;
+  etype_convert_array(c->dt, (char *)c->dst + lo * etype_storage_bytes(c->dt), c->st,
+                      (const char *)c->src + lo * etype_storage_bytes(c->st), m);
+}
+
+static void convert_split(EType dt, void *dst, EType st, const void *src, int64_t n) {
+  if (n <= 0) return;
+  int64_t chunks = pool_chunks(n * (etype_storage_bytes(dt) + etype_storage_bytes(st)), (n + 255) / 256);
+  ConvertSplit c = {dt, st, dst, src, n, (n + chunks - 1) / chunks};
+  c.per = (c.per + 63) / 64 * 64;
+  pool_for((n + c.per - 1) / c.per, convert_chunk, &c);
+}
+
 void k_to_compute(EType t, const void *src, void *dst, int64_t n) {
   if (k_is_narrow_float(t)) {
     if (src == dst) { /* widening in place: convert backwards in blocks */
@@ -77,7 +103,7 @@ void k_to_compute(EType t, const void *src, void *dst, int64_t n) {
       }
       return;
     }
-    etype_convert_array(ET_F32, dst, t, src, n);
+    convert_split(ET_F32, dst, t, src, n);
     return;
   }
   if (src != dst) memmove(dst, src, (size_t)n * (size_t)etype_storage_bytes(t));
@@ -95,7 +121,7 @@ void k_from_compute(EType t, const void *src, void *dst, int64_t n) {
       }
       return;
     }
-    etype_convert_array(t, dst, ET_F32, src, n);
+    convert_split(t, dst, ET_F32, src, n);
     return;
   }
   int bits = etype_bits(t);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/thread_pool.h"
 #include "layout/layout.h"
 
 enum {
@@ -148,6 +149,55 @@ static CopyRunsFn copy_runs_for(size_t es) {
 
 static const int64_t ZERO_TABLE[1] = {0};
 
+/* The tabulated copy's loop nest: for each position of the outer groups,
+ * the blocks of group B, each copying the runs of group A. */
+typedef struct ConvertLoop {
+  uint8_t *dbuf;
+  const uint8_t *sbuf;
+  const Run *runs;
+  int64_t nruns;
+  const int64_t *fsb, *fdb;
+  int64_t nb, blk, nblk;  /* B's size, block length, blocks */
+  const Group *groups;
+  int outer[SHAPE_MAX_RANK], nouter;
+  CopyRunsFn copy;
+  int64_t per;            /* steps per chunk */
+} ConvertLoop;
+
+/* Steps chunk*per .. of the nest; a step is (outer position, block of B). */
+static void convert_chunk(void *ctx, int64_t chunk, int worker) {
+  (void)worker;
+  const ConvertLoop *L = ctx;
+  int64_t step = chunk * L->per, rest = L->per;
+  int64_t pos[SHAPE_MAX_RANK] = {0}, q = step / L->nblk, b = step % L->nblk;
+  for (int i = L->nouter - 1; i >= 0; i--) {
+    int64_t size = L->groups[L->outer[i]].size;
+    pos[i] = q % size;
+    q /= size;
+  }
+  if (q > 0) return; /* past the end */
+  for (;;) {
+    int64_t bs = 0, bd = 0;
+    for (int i = 0; i < L->nouter; i++) {
+      bs += L->groups[L->outer[i]].fs[pos[i]];
+      bd += L->groups[L->outer[i]].fd[pos[i]];
+    }
+    for (; b < L->nblk && rest > 0; b++, rest--) {
+      int64_t b0 = b * L->blk;
+      L->copy(L->dbuf, L->sbuf, L->runs, L->nruns, L->fsb, L->fdb, b0,
+              b0 + L->blk < L->nb ? b0 + L->blk : L->nb, bs, bd);
+    }
+    if (rest == 0) return;
+    b = 0;
+    int i = L->nouter - 1;
+    for (; i >= 0; i--) {
+      if (++pos[i] < L->groups[L->outer[i]].size) break;
+      pos[i] = 0;
+    }
+    if (i < 0) return;
+  }
+}
+
 /* Copies element slots (es bytes each) between two layouts of one shape. */
 static bool convert_slots(const LayoutPlan *dst, uint8_t *dbuf, const LayoutPlan *src,
                           const uint8_t *sbuf, size_t es, Error *err) {
@@ -222,26 +272,18 @@ static bool convert_slots(const LayoutPlan *dst, uint8_t *dbuf, const LayoutPlan
   int64_t blk = a_bytes >= BLOCK_BYTES ? 8 : BLOCK_BYTES / a_bytes;
   if (blk < 8) blk = 8;
 
-  /* Odometer over the remaining groups, carrying their offset sums. */
-  int outer[SHAPE_MAX_RANK], nouter = 0;
+  /* The loop nest (remaining groups, then blocks of B) as one flat range
+   * of steps, cut into chunks for the pool: every step writes its own
+   * destination elements, so any thread may run any chunk. */
+  ConvertLoop L = {dbuf, sbuf, runs, nruns, fsb, fdb, nb, blk, (nb + blk - 1) / blk, groups, {0}, 0,
+                   copy, 0};
   for (int i = 0; i < ngroups; i++)
-    if (i != ga && (gb == ga || i != gb)) outer[nouter++] = i;
-  int64_t pos[SHAPE_MAX_RANK] = {0};
-  for (;;) {
-    int64_t bs = 0, bd = 0;
-    for (int i = 0; i < nouter; i++) {
-      bs += groups[outer[i]].fs[pos[i]];
-      bd += groups[outer[i]].fd[pos[i]];
-    }
-    for (int64_t b0 = 0; b0 < nb; b0 += blk)
-      copy(dbuf, sbuf, runs, nruns, fsb, fdb, b0, b0 + blk < nb ? b0 + blk : nb, bs, bd);
-    int i = nouter - 1;
-    for (; i >= 0; i--) {
-      if (++pos[i] < groups[outer[i]].size) break;
-      pos[i] = 0;
-    }
-    if (i < 0) break;
-  }
+    if (i != ga && (gb == ga || i != gb)) L.outer[L.nouter++] = i;
+  int64_t steps = L.nblk;
+  for (int i = 0; i < L.nouter; i++) steps *= groups[L.outer[i]].size;
+  int64_t chunks = pool_chunks(dst->elements * (int64_t)es, steps);
+  L.per = (steps + chunks - 1) / chunks;
+  pool_for((steps + L.per - 1) / L.per, convert_chunk, &L);
   ok = true;
 done:
   for (int i = 0; i < ngroups; i++) {

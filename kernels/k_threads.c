@@ -1,0 +1,13 @@
+#include "kernels/k_threads.h"
+
+#include "base/thread_pool.h"
+
+/* OpenBLAS's setter, resolved only when the BLAS linked is OpenBLAS (a weak
+ * reference: NULL with any other BLAS, or none). */
+extern void openblas_set_num_threads(int n) __attribute__((weak));
+
+void k_set_threads(int n) {
+  if (n < 1) n = 1;
+  pool_set_threads(n);
+  if (openblas_set_num_threads) openblas_set_num_threads(n);
+}

@@ -1,0 +1,314 @@
+/* The thread pool (base/thread_pool.h) and the promise it carries: results
+ * are the same bytes for every thread count.
+ *
+ * The pool tests count how often each chunk ran.  The bit-identity tests run
+ * modules of every parallel op family (elementwise f32/f16/bf16/s32 alone
+ * and fused with broadcasts, convert, transpose and other strided copies,
+ * layout conversions, reductions over minor, major, middle and all dims in
+ * f32/f64/bf16/s32, max with NaN rows) on random inputs of sizes that cut
+ * into many chunks, some odd, at 1 thread and at 2, 3 and 7, and compare the
+ * result bytes.  A reduction whose order followed the threads (partial sums
+ * per thread) fails them: the float sums would round differently. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/thread_pool.h"
+#include "interp/run.h"
+#include "parser/parser.h"
+
+/* --- the pool --- */
+
+typedef struct Count {
+  _Atomic int runs[4000];
+  _Atomic int bad_worker;
+  int threads;
+} Count;
+
+static void count_chunk(void *ctx, int64_t chunk, int worker) {
+  Count *c = ctx;
+  atomic_fetch_add(&c->runs[chunk], 1);
+  if (worker < 0 || worker >= c->threads) atomic_store(&c->bad_worker, 1);
+}
+
+Test(pool, every_chunk_exactly_once) {
+  static Count c;
+  static const int64_t sizes[] = {0, 1, 2, 3, 7, 64, 999, 4000};
+  for (int t = 1; t <= 8; t++) {
+    pool_set_threads(t);
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+      memset(&c, 0, sizeof c);
+      c.threads = t;
+      pool_for(sizes[s], count_chunk, &c);
+      for (int64_t k = 0; k < 4000; k++)
+        cr_assert_eq(c.runs[k], k < sizes[s] ? 1 : 0, "threads %d, %lld chunks: chunk %lld ran %d times",
+                     t, (long long)sizes[s], (long long)k, c.runs[k]);
+      cr_assert_eq(c.bad_worker, 0);
+    }
+  }
+  pool_set_threads(1);
+  pool_shutdown();
+}
+
+/* A pool_for inside a chunk runs inline, on the chunk's own thread. */
+typedef struct Nest {
+  Count inner[16];
+  _Atomic int not_inline;
+} Nest;
+
+typedef struct NestInner {
+  Nest *n;
+  pthread_t self;
+  int64_t outer;
+} NestInner;
+
+static void inner_chunk(void *ctx, int64_t chunk, int worker) {
+  NestInner *in = ctx;
+  if (!pthread_equal(in->self, pthread_self()) || worker != 0) atomic_store(&in->n->not_inline, 1);
+  atomic_fetch_add(&in->n->inner[in->outer].runs[chunk], 1);
+}
+
+static void outer_chunk(void *ctx, int64_t chunk, int worker) {
+  (void)worker;
+  NestInner in = {ctx, pthread_self(), chunk};
+  pool_for(100, inner_chunk, &in);
+}
+
+Test(pool, nested_calls_run_inline) {
+  static Nest n;
+  memset(&n, 0, sizeof n);
+  pool_set_threads(3);
+  pool_for(16, outer_chunk, &n);
+  cr_assert_eq(n.not_inline, 0);
+  for (int o = 0; o < 16; o++)
+    for (int k = 0; k < 100; k++) cr_assert_eq(n.inner[o].runs[k], 1);
+  pool_set_threads(1);
+  pool_shutdown();
+}
+
+/* A thread marked serial (a device thread) runs its chunks itself. */
+static void *serial_thread(void *arg) {
+  Nest *n = arg;
+  pool_thread_serial(true);
+  NestInner in = {n, pthread_self(), 0};
+  pool_for(100, inner_chunk, &in);
+  return NULL;
+}
+
+Test(pool, serial_threads_run_inline) {
+  static Nest n;
+  memset(&n, 0, sizeof n);
+  pool_set_threads(4);
+  pthread_t t;
+  cr_assert_eq(pthread_create(&t, NULL, serial_thread, &n), 0);
+  pthread_join(t, NULL);
+  cr_assert_eq(n.not_inline, 0);
+  for (int k = 0; k < 100; k++) cr_assert_eq(n.inner[0].runs[k], 1);
+  pool_set_threads(1);
+  pool_shutdown();
+}
+
+/* Chunks 37 and 90 fail: the error is chunk 37's at every thread count. */
+static bool failing_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
+  (void)ctx;
+  (void)worker;
+  if (chunk == 37 || chunk == 90) return error_set(err, ERR_RUNTIME, chunk, "chunk %lld", (long long)chunk);
+  return true;
+}
+
+Test(pool, lowest_failing_chunk_reports) {
+  for (int t = 1; t <= 7; t += 2) {
+    pool_set_threads(t);
+    for (int rep = 0; rep < 20; rep++) {
+      Error err = {0};
+      cr_assert_not(pool_for_err(200, failing_chunk, NULL, &err));
+      cr_assert_str_eq(err.msg, "chunk 37");
+      cr_assert_eq(err.offset, 37);
+    }
+    Error err = {0};
+    cr_assert(pool_for_err(37, failing_chunk, NULL, &err));
+  }
+  pool_set_threads(1);
+  pool_shutdown();
+}
+
+Test(pool, chunks_follow_the_size_only) {
+  cr_assert_eq(pool_chunks(0, 100), 1);
+  cr_assert_eq(pool_chunks(POOL_CHUNK_BYTES, 100), 1);
+  cr_assert_eq(pool_chunks(POOL_CHUNK_BYTES + 1, 100), 2);
+  cr_assert_eq(pool_chunks(POOL_CHUNK_BYTES * 50, 100), 50);
+  cr_assert_eq(pool_chunks(POOL_CHUNK_BYTES * 500, 100), 100);
+  cr_assert_eq(pool_chunks(POOL_CHUNK_BYTES * 500, 0), 1);
+}
+
+/* --- bit-identity of whole runs --- */
+
+static Module *parse(const char *name, const char *text) {
+  Diags d = {0};
+  Module *m = parse_module(name, text, strlen(text), &d);
+  if (!m && d.count) cr_log_error("%s: %s", name, d.items[0].msg);
+  diags_free(&d);
+  cr_assert_not_null(m, "%s does not parse", name);
+  return m;
+}
+
+static void run(const Module *m, int threads, RunResult *r) {
+  RunOptions opt = {0};
+  opt.random_inputs = true;
+  opt.seed = 20261128;
+  opt.threads = threads;
+  Error err = {0};
+  cr_assert(run_module(m, &opt, NULL, 0, r, &err), "threads %d: %s", threads, err.msg);
+}
+
+/* The module's results at 2, 3 and 7 threads are those at 1, byte for byte. */
+static void same_bytes(const char *name, const char *text) {
+  Module *m = parse(name, text);
+  RunResult one;
+  run(m, 1, &one);
+  static const int counts[] = {2, 3, 7};
+  for (int c = 0; c < 3; c++) {
+    RunResult r;
+    run(m, counts[c], &r);
+    cr_assert_eq(r.nleaves, one.nleaves);
+    for (int k = 0; k < r.nleaves; k++) {
+      cr_assert_eq(r.leaves[k].nbytes, one.leaves[k].nbytes);
+      cr_assert(r.leaves[k].nbytes > 0);
+      cr_assert(memcmp(r.leaves[k].data, one.leaves[k].data, (size_t)r.leaves[k].nbytes) == 0,
+                "%s: leaf %d differs between 1 and %d threads", name, k, counts[c]);
+    }
+    run_result_free(&r);
+  }
+  run_result_free(&one);
+  module_free(m);
+  pool_set_threads(1);
+}
+
+/* One op alone (not fused): the plain elementwise path, every type. */
+Test(threads, elementwise_alone) {
+  same_bytes("f32", "HloModule m\nENTRY e {\n"
+             "  x = f32[517,1031] parameter(0)\n  y = f32[517,1031] parameter(1)\n"
+             "  ROOT a = f32[517,1031] divide(x, y)\n}\n");
+  same_bytes("f32-tanh", "HloModule m\nENTRY e {\n"
+             "  x = f32[300001] parameter(0)\n  ROOT a = f32[300001] tanh(x)\n}\n");
+  same_bytes("f16", "HloModule m\nENTRY e {\n"
+             "  x = f16[333,777] parameter(0)\n  y = f16[333,777] parameter(1)\n"
+             "  ROOT a = f16[333,777] multiply(x, y)\n}\n");
+  same_bytes("bf16", "HloModule m\nENTRY e {\n"
+             "  x = bf16[333,777] parameter(0)\n  ROOT a = bf16[333,777] exponential(x)\n}\n");
+  same_bytes("s32", "HloModule m\nENTRY e {\n"
+             "  x = s32[640,513] parameter(0)\n  y = s32[640,513] parameter(1)\n"
+             "  ROOT a = s32[640,513] remainder(x, y)\n}\n");
+  same_bytes("compare", "HloModule m\nENTRY e {\n"
+             "  x = f32[640,513] parameter(0)\n  y = f32[640,513] parameter(1)\n"
+             "  ROOT a = pred[640,513] compare(x, y), direction=LT\n}\n");
+  same_bytes("clamp", "HloModule m\nENTRY e {\n"
+             "  lo = f32[] parameter(0)\n  x = f32[640,513] parameter(1)\n  hi = f32[] parameter(2)\n"
+             "  ROOT a = f32[640,513] clamp(lo, x, hi)\n}\n");
+}
+
+/* Converts between every kind of type, alone. */
+Test(threads, convert) {
+  same_bytes("f32-f16", "HloModule m\nENTRY e {\n"
+             "  x = f32[1000,301] parameter(0)\n  ROOT a = f16[1000,301] convert(x)\n}\n");
+  same_bytes("f32-bf16", "HloModule m\nENTRY e {\n"
+             "  x = f32[1000,301] parameter(0)\n  ROOT a = bf16[1000,301] convert(x)\n}\n");
+  same_bytes("bf16-f32", "HloModule m\nENTRY e {\n"
+             "  x = bf16[1000,301] parameter(0)\n  ROOT a = f32[1000,301] convert(x)\n}\n");
+  same_bytes("f32-s32", "HloModule m\nENTRY e {\n"
+             "  x = f32[1000,301] parameter(0)\n  ROOT a = s32[1000,301] convert(x)\n}\n");
+  same_bytes("s32-f64", "HloModule m\nENTRY e {\n"
+             "  x = s32[1000,301] parameter(0)\n  ROOT a = f64[1000,301] convert(x)\n}\n");
+}
+
+/* Fused chains: a row broadcast re-read per block, a splat constant, a
+ * value kept for the result, a convert at the end; NaN and +-inf from
+ * dividing by zero, -0 from negating zeros. */
+Test(threads, fused_chains) {
+  same_bytes("chain", "HloModule m\nENTRY e {\n"
+             "  x = f32[777,1001] parameter(0)\n  y = f32[777,1001] parameter(1)\n"
+             "  b = f32[1001] parameter(2)\n"
+             "  bb = f32[777,1001] broadcast(b), dimensions={1}\n"
+             "  c = f32[] constant(0.5)\n  cb = f32[777,1001] broadcast(c), dimensions={}\n"
+             "  a = f32[777,1001] add(x, bb)\n  m = f32[777,1001] multiply(a, y)\n"
+             "  s = f32[777,1001] subtract(m, cb)\n  t = f32[777,1001] tanh(s)\n"
+             "  h = f16[777,1001] convert(t)\n"
+             "  ROOT r = (f16[777,1001], f32[777,1001]) tuple(h, m)\n}\n");
+  same_bytes("nonfinite", "HloModule m\nENTRY e {\n"
+             "  x = f32[513,700] parameter(0)\n  z = f32[513,700] subtract(x, x)\n"
+             "  q = f32[513,700] divide(x, z)\n  n = f32[513,700] negate(z)\n"
+             "  ROOT r = f32[513,700] add(q, n)\n}\n");
+  same_bytes("bf16-chain", "HloModule m\nENTRY e {\n"
+             "  x = bf16[400,999] parameter(0)\n  y = bf16[400,999] parameter(1)\n"
+             "  a = bf16[400,999] add(x, y)\n  ROOT t = bf16[400,999] logistic(a)\n}\n");
+  same_bytes("s32-chain", "HloModule m\nENTRY e {\n"
+             "  x = s32[400,999] parameter(0)\n  y = s32[400,999] parameter(1)\n"
+             "  a = s32[400,999] multiply(x, y)\n  ROOT t = s32[400,999] xor(a, x)\n}\n");
+}
+
+/* Strided copies (transpose, broadcast, slice, reverse) and layout
+ * conversions. */
+Test(threads, transpose_and_copies) {
+  same_bytes("transpose2", "HloModule m\nENTRY e {\n"
+             "  x = f32[1000,777] parameter(0)\n"
+             "  ROOT t = f32[777,1000] transpose(x), dimensions={1,0}\n}\n");
+  same_bytes("transpose3", "HloModule m\nENTRY e {\n"
+             "  x = f16[33,300,129] parameter(0)\n"
+             "  ROOT t = f16[129,33,300] transpose(x), dimensions={2,0,1}\n}\n");
+  same_bytes("transpose-u8", "HloModule m\nENTRY e {\n"
+             "  x = u8[999,1001] parameter(0)\n"
+             "  ROOT t = u8[1001,999] transpose(x), dimensions={1,0}\n}\n");
+  same_bytes("broadcast", "HloModule m\nENTRY e {\n"
+             "  x = f64[999] parameter(0)\n"
+             "  ROOT t = f64[999,300] broadcast(x), dimensions={0}\n}\n");
+  same_bytes("reverse", "HloModule m\nENTRY e {\n"
+             "  x = s32[999,301] parameter(0)\n"
+             "  ROOT t = s32[999,301] reverse(x), dimensions={0,1}\n}\n");
+  same_bytes("layout", "HloModule m\nENTRY e {\n"
+             "  x = f32[1000,777]{1,0} parameter(0)\n"
+             "  ROOT t = f32[1000,777]{0,1} copy(x)\n}\n");
+  same_bytes("layout-tiled", "HloModule m\nENTRY e {\n"
+             "  x = f32[1000,777]{1,0} parameter(0)\n"
+             "  ROOT t = f32[1000,777]{1,0:T(8,128)} copy(x)\n}\n");
+}
+
+/* Reductions: over the minor dim (row sums), the major dim (column sums),
+ * a middle dim, everything; f32, f64, bf16 (summed in f32), s32; max over
+ * rows holding NaN. */
+Test(threads, reduce) {
+  static const char *const text[] = {
+      "HloModule m\nadd { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+      " ROOT s = f32[] add(a, b) }\nENTRY e {\n  x = f32[1000,777] parameter(0)\n"
+      "  z = f32[] constant(0)\n  ROOT r = f32[1000] reduce(x, z), dimensions={1}, to_apply=add\n}\n",
+      "HloModule m\nadd { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+      " ROOT s = f32[] add(a, b) }\nENTRY e {\n  x = f32[1000,777] parameter(0)\n"
+      "  z = f32[] constant(0)\n  ROOT r = f32[777] reduce(x, z), dimensions={0}, to_apply=add\n}\n",
+      "HloModule m\nadd { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+      " ROOT s = f32[] add(a, b) }\nENTRY e {\n  x = f32[20,1000,37] parameter(0)\n"
+      "  z = f32[] constant(0)\n  ROOT r = f32[20,37] reduce(x, z), dimensions={1}, to_apply=add\n}\n",
+      "HloModule m\nadd { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+      " ROOT s = f32[] add(a, b) }\nENTRY e {\n  x = f32[1000,777] parameter(0)\n"
+      "  z = f32[] constant(0)\n  ROOT r = f32[] reduce(x, z), dimensions={0,1}, to_apply=add\n}\n",
+      "HloModule m\nadd { a = f64[] parameter(0)\n b = f64[] parameter(1)\n"
+      " ROOT s = f64[] add(a, b) }\nENTRY e {\n  x = f64[999,333] parameter(0)\n"
+      "  z = f64[] constant(0)\n  ROOT r = f64[333] reduce(x, z), dimensions={0}, to_apply=add\n}\n",
+      "HloModule m\nadd { a = bf16[] parameter(0)\n b = bf16[] parameter(1)\n"
+      " ROOT s = bf16[] add(a, b) }\nENTRY e {\n  x = bf16[999,333] parameter(0)\n"
+      "  z = bf16[] constant(0)\n  ROOT r = bf16[999] reduce(x, z), dimensions={1}, to_apply=add\n}\n",
+      "HloModule m\nadd { a = s32[] parameter(0)\n b = s32[] parameter(1)\n"
+      " ROOT s = s32[] add(a, b) }\nENTRY e {\n  x = s32[999,333] parameter(0)\n"
+      "  z = s32[] constant(0)\n  ROOT r = s32[333] reduce(x, z), dimensions={0}, to_apply=add\n}\n",
+      "HloModule m\nmx { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+      " ROOT s = f32[] maximum(a, b) }\nENTRY e {\n  x = f32[1000,777] parameter(0)\n"
+      "  l = f32[1000,777] log(x)\n"
+      "  z = f32[] constant(-inf)\n  ROOT r = f32[1000] reduce(l, z), dimensions={1}, to_apply=mx\n}\n",
+  };
+  for (size_t k = 0; k < sizeof text / sizeof *text; k++) {
+    char name[16];
+    snprintf(name, sizeof name, "reduce%zu", k);
+    same_bytes(name, text[k]);
+  }
+}
