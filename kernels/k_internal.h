@@ -68,8 +68,8 @@ KVecFn k_vec_pick_once(KVecFn *slot, KVecFn (*pick)(void));
  * one build regardless of the CPU's, for tests and tests/bench/bench_vexpf
  * (the caller checks the CPU has it): 0 plain (no FMA), 1 FMA with AVX2,
  * 2 FMA with AVX-512 for the double-precision algorithms (log, sin, cos);
- * 0 SSE, 1 AVX2, 2 AVX-512 for fdlibm's single-precision ones (expm1,
- * log1p). */
+ * 0 SSE, 1 AVX2, 2 AVX-512 for the ones without FMA (expm1, log1p, erf,
+ * cbrt). */
 void k_vlogf(float *restrict out, const float *restrict in, int64_t n); /* k_vlog.c */
 void k_vlogf_build(int build, float *restrict out, const float *restrict in, int64_t n);
 void k_vexpm1f(float *restrict out, const float *restrict in, int64_t n); /* k_vexpm1.c */
@@ -80,4 +80,8 @@ void k_vsinf(float *restrict out, const float *restrict in, int64_t n); /* k_vsi
 void k_vsinf_build(int build, float *restrict out, const float *restrict in, int64_t n);
 void k_vcosf(float *restrict out, const float *restrict in, int64_t n);
 void k_vcosf_build(int build, float *restrict out, const float *restrict in, int64_t n);
+void k_verff(float *restrict out, const float *restrict in, int64_t n); /* k_verf.c */
+void k_verff_build(int build, float *restrict out, const float *restrict in, int64_t n);
+void k_vcbrtf(float *restrict out, const float *restrict in, int64_t n); /* k_vcbrt.c */
+void k_vcbrtf_build(int build, float *restrict out, const float *restrict in, int64_t n);
 #endif

@@ -123,8 +123,8 @@ Test(vmath, unary_tanh_every_length) {
   }
 }
 
-/* ---- log, log1p, expm1, sin, cos (k_vlog.c, k_vlog1p.c, k_vexpm1.c,
- * k_vsincos.c): libm's bits on a sample of every float bit pattern
+/* ---- log, log1p, expm1, sin, cos, erf, cbrt (k_vlog.c, k_vlog1p.c,
+ * k_vexpm1.c, k_vsincos.c, k_verf.c, k_vcbrt.c): libm's bits on a sample of every float bit pattern
  * (bench_vexpf FUNC checks all 2^32), specials, every build, every length
  * through k_unary. */
 
@@ -163,8 +163,14 @@ Test(vmath, sinf_matches_libm_on_sampled_bit_patterns) {
 Test(vmath, cosf_matches_libm_on_sampled_bit_patterns) {
   cr_assert_eq(sampled_mismatches(k_vcosf, cosf), 0);
 }
+Test(vmath, erff_matches_libm_on_sampled_bit_patterns) {
+  cr_assert_eq(sampled_mismatches(k_verff, erff), 0);
+}
+Test(vmath, cbrtf_matches_libm_on_sampled_bit_patterns) {
+  cr_assert_eq(sampled_mismatches(k_vcbrtf, cbrtf), 0);
+}
 
-/* fdlibm's expm1f and log1pf use no FMA, so every vector build gives libm's
+/* fdlibm's expm1f, log1pf, erff and glibc's cbrtf use no FMA, so every vector build gives libm's
  * bits; of the double-precision log, sin and cos, the FMA builds do where
  * libm runs its FMA build (on a CPU with FMA and AVX2, as here; the plain
  * ones are checked exhaustively under GLIBC_TUNABLES, see bench_vexpf). */
@@ -175,6 +181,7 @@ Test(vmath, every_build_the_cpu_has_matches_libm) {
     float (*libm)(float);
     int first;
   } fns[] = {{"expm1", k_vexpm1f_build, expm1f, 0}, {"log1p", k_vlog1pf_build, log1pf, 0},
+             {"erf", k_verff_build, erff, 0},       {"cbrt", k_vcbrtf_build, cbrtf, 0},
              {"log", k_vlogf_build, logf, 1},       {"sin", k_vsinf_build, sinf, 1},
              {"cos", k_vcosf_build, cosf, 1}};
   for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++)
@@ -274,16 +281,48 @@ Test(vmath, sinf_cosf_special_values) {
   cr_expect(fabsf(s[7]) <= 1.0f && fabsf(c[7]) <= 1.0f); /* 1e30: libm's reduction */
 }
 
+Test(vmath, erff_special_values) {
+  expect_specials("erf", k_verff, erff);
+  float x[] = {0.0f, -0.0f, INFINITY, -INFINITY, 6.0f, -6.0f, 0x1p-140f, 0x1p-30f};
+  float a[8];
+  k_verff(a, x, 8);
+  cr_expect_eq(bits(a[0]), 0u);
+  cr_expect_eq(bits(a[1]), bits(-0.0f));
+  cr_expect_eq(a[2], 1.0f);
+  cr_expect_eq(a[3], -1.0f);
+  cr_expect_eq(a[4], 1.0f); /* 1 - tiny rounds to 1 */
+  cr_expect_eq(a[5], -1.0f);
+  cr_expect(a[6] > 0x1p-140f && a[6] < 0x1.3p-140f); /* 2/sqrt(pi) x, a subnormal */
+  cr_expect_eq(bits(a[7]), bits(0x1p-30f + 0x1.06eba8p-3f * 0x1p-30f));
+}
+
+Test(vmath, cbrtf_special_values) {
+  expect_specials("cbrt", k_vcbrtf, cbrtf);
+  float x[] = {0.0f, -0.0f, INFINITY, -INFINITY, 8.0f, -27.0f, 0x1p-149f, 0x1p-147f, 1e30f};
+  float a[9];
+  k_vcbrtf(a, x, 9);
+  cr_expect_eq(bits(a[0]), 0u);
+  cr_expect_eq(bits(a[1]), bits(-0.0f));
+  cr_expect_eq(bits(a[2]), bits(INFINITY));
+  cr_expect_eq(bits(a[3]), bits(-INFINITY));
+  cr_expect_eq(a[4], 2.0f);
+  cr_expect_eq(a[5], -3.0f);
+  cr_expect_float_eq(a[6], 0x1.428a3p-50f, 0x1p-70f); /* 2^(-149/3) = 2^-50 2^(1/3) */
+  cr_expect_float_eq(a[7], 0x1p-49f, 0x1p-70f);       /* a subnormal power of 8 */
+  cr_expect_float_eq(a[8], 1e10f, 1e4f);
+}
+
 /* Every length, so every tail and, for sin and cos, big lanes (|x| >= 120,
  * finished by libm) at every position. */
-Test(vmath, unary_log_log1p_expm1_sin_cos_every_length) {
+Test(vmath, unary_log_log1p_expm1_sin_cos_erf_cbrt_every_length) {
   struct {
     KUnaryOp op;
     float (*libm)(float);
     float scale, shift;
   } ops[] = {{KU_LOG, logf, 0.71f, -0.5f},     {KU_LOG1P, log1pf, 0.31f, -1.5f},
              {KU_EXPM1, expm1f, 0.37f, -18.0f}, {KU_SIN, sinf, 3.1f, -160.0f},
-             {KU_COS, cosf, 3.1f, -160.0f}};
+             {KU_COS, cosf, 3.1f, -160.0f},   {KU_ERF, erff, 0.13f, -6.5f},
+             {KU_CBRT, cbrtf, 17.0f, -900.0f}};
   float x[68], o[68];
   Error err;
   for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)

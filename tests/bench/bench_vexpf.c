@@ -2,14 +2,14 @@
  * pattern (or every STEP-th) and times both:
  *
  *   bench_vexpf [STEP [FUNC[B]]]     FUNC: exp (default), tanh, log, expm1,
- *                                    log1p, sin, cos
+ *                                    log1p, sin, cos, erf, cbrt
  *   bench_vexpf speed FUNC[B] [N]    ns per element over f32[N] (default
  *                                    4096*4096) of typical inputs, best of 5
  *
  * B picks one build regardless of the CPU's: for the double-precision
  * kernels (exp, log, sin, cos) 0 is the plain (non-FMA) build, 1 the FMA
- * one with AVX2, 2 with AVX-512; for fdlibm's (tanh, expm1, log1p) 0 is
- * SSE, 1 AVX2, 2 AVX-512.  The CPU must have it.  Checking
+ * one with AVX2, 2 with AVX-512; for those without FMA (tanh, expm1, log1p,
+ * erf, cbrt) 0 is SSE, 1 AVX2, 2 AVX-512.  The CPU must have it.  Checking
  * a plain build on an FMA machine needs libm's plain build too: run it as
  * GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA.  "plain" is exp0.  Exit 1 on
  * any difference.  tests/test_vmath.c runs a sample of this under CTest. */
@@ -43,6 +43,8 @@ static const Func funcs[] = {
     {"log1p", k_vlog1pf, k_vlog1pf_build, log1pf, -0.9f, 100},
     {"sin", k_vsinf, k_vsinf_build, sinf, -10, 10},
     {"cos", k_vcosf, k_vcosf_build, cosf, -10, 10},
+    {"erf", k_verff, k_verff_build, erff, -5, 5},
+    {"cbrt", k_vcbrtf, k_vcbrtf_build, cbrtf, -1000, 1000},
 };
 
 static double now(void) {
