@@ -84,4 +84,11 @@ void k_verff(float *restrict out, const float *restrict in, int64_t n); /* k_ver
 void k_verff_build(int build, float *restrict out, const float *restrict in, int64_t n);
 void k_vcbrtf(float *restrict out, const float *restrict in, int64_t n); /* k_vcbrt.c */
 void k_vcbrtf_build(int build, float *restrict out, const float *restrict in, int64_t n);
+/* k_vpow.c: powf, the same way (builds as for log). */
+typedef void (*KVec2Fn)(float *restrict out, const float *restrict x, const float *restrict y,
+                        int64_t n);
+void k_vpowf(float *restrict out, const float *restrict x, const float *restrict y, int64_t n);
+void k_vpowf_build(int build, float *restrict out, const float *restrict x, const float *restrict y,
+                   int64_t n);
+
 #endif

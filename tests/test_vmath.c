@@ -345,3 +345,85 @@ Test(vmath, self_check_rejects_a_different_function) {
   cr_expect(!k_vec_agrees_with_libm(k_vexpm1f, expf, -2.0f, 2.0f));
 }
 
+/* ---- pow (k_vpow.c): libm's bits on every 997th x bit pattern against a
+ * cycle of y values (bench_vexpf 1 pow checks every x), every build the CPU
+ * has, the special pairs C99 Annex F lists, every length through
+ * k_binary. */
+static const float pow_ys[] = {2.0f,  0.5f,  -1.0f, 3.0f,   -2.5f, 0x1.555556p-2f, 7.0f, 0.1f,
+                               10.0f, -0.75f, 1e-3f, 100.0f, -3.0f, 1.5f,           0x1p-30f,
+                               -60.0f, 0x1.fffffep127f, 0x1p-149f, -4.0f, 127.0f};
+enum { POW_NY = sizeof pow_ys / sizeof pow_ys[0] };
+
+static int64_t pow_sampled_mismatches(int build) {
+  enum { B = 4096 };
+  static float x[B], y[B], a[B];
+  uint64_t u = 0;
+  int64_t bad = 0;
+  while (u <= UINT32_MAX) {
+    int m = 0;
+    for (; m < B && u <= UINT32_MAX; m++, u += 997) {
+      uint32_t w = (uint32_t)u;
+      memcpy(&x[m], &w, 4);
+      y[m] = pow_ys[(u / 997) % POW_NY];
+    }
+    if (build < 0) k_vpowf(a, x, y, m);
+    else k_vpowf_build(build, a, x, y, m);
+    for (int i = 0; i < m; i++)
+      if (bits(a[i]) != bits(powf(x[i], y[i])) && bad++ < 5)
+        cr_log_error("pow(%a, %a): %a vs libm %a", (double)x[i], (double)y[i], (double)a[i],
+                     (double)powf(x[i], y[i]));
+  }
+  return bad;
+}
+
+Test(vmath, powf_matches_libm_on_sampled_pairs) {
+  cr_assert_eq(pow_sampled_mismatches(-1), 0);
+  for (int b = 1; b <= 2; b++)
+    if (cpu_has_build(b)) cr_expect_eq(pow_sampled_mismatches(b), 0, "build %d", b);
+}
+
+Test(vmath, powf_special_pairs) {
+  const float v[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, -2.0f, 3.0f, -3.0f, 0x1p-149f,
+                     -0x1p-149f, 0x1p-127f, 1e30f, -1e30f, INFINITY, -INFINITY, NAN, 0.75f, 1.25f};
+  enum { N = sizeof v / sizeof v[0] };
+  float x[N * N], y[N * N], a[N * N];
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) x[i * N + j] = v[i], y[i * N + j] = v[j];
+  k_vpowf(a, x, y, N * N);
+  for (int i = 0; i < N * N; i++)
+    cr_expect_eq(bits(a[i]), bits(powf(x[i], y[i])), "pow(%a, %a): %a vs libm %a", (double)x[i],
+                 (double)y[i], (double)a[i], (double)powf(x[i], y[i]));
+  /* by hand: Annex F's pairs and exact powers */
+  float hx[] = {NAN, 1.0f, -1.0f, -2.0f, -2.0f, -8.0f, 0.0f, -0.0f, 2.0f, 0.5f, 4.0f, 10.0f};
+  float hy[] = {0.0f, NAN, INFINITY, 3.0f, 0.5f, -1.0f, -1.0f, -3.0f, 128.0f, 150.0f, 0.5f, 2.0f};
+  float h[12];
+  k_vpowf(h, hx, hy, 12);
+  cr_expect_eq(h[0], 1.0f);   /* pow(NaN, 0) = 1 */
+  cr_expect_eq(h[1], 1.0f);   /* pow(1, NaN) = 1 */
+  cr_expect_eq(h[2], 1.0f);   /* pow(-1, Inf) = 1 */
+  cr_expect_eq(h[3], -8.0f);  /* odd integer y keeps the sign */
+  cr_expect(isnan(h[4]));     /* x < 0, y not an integer */
+  cr_expect_eq(h[5], -0.125f);
+  cr_expect_eq(bits(h[6]), bits(INFINITY));  /* pow(+0, -1) */
+  cr_expect_eq(bits(h[7]), bits(-INFINITY)); /* pow(-0, -3) */
+  cr_expect_eq(bits(h[8]), bits(INFINITY));  /* overflow */
+  cr_expect_eq(bits(h[9]), 0u);              /* underflow */
+  cr_expect_eq(h[10], 2.0f);
+  cr_expect_eq(h[11], 100.0f);
+}
+
+Test(vmath, binary_pow_every_length) {
+  float x[68], y[68], o[68];
+  Error err;
+  for (int n = 0; n <= 67; n++) {
+    for (int i = 0; i < n; i++) {
+      x[i] = (float)(i * 37 % 101) * 0.11f - 3.0f;
+      y[i] = (float)(i * 13 % 17) * 0.5f - 4.0f;
+    }
+    if (n > 3) x[n / 2] = 0.0f, y[n / 3] = 200.0f;
+    cr_assert(k_binary(KB_POW, ET_F32, o, x, y, n, &err));
+    for (int i = 0; i < n; i++)
+      cr_assert_eq(bits(o[i]), bits(powf(x[i], y[i])), "n=%d i=%d pow(%a, %a)", n, i,
+                   (double)x[i], (double)y[i]);
+  }
+}

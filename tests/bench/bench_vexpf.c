@@ -2,12 +2,13 @@
  * pattern (or every STEP-th) and times both:
  *
  *   bench_vexpf [STEP [FUNC[B]]]     FUNC: exp (default), tanh, log, expm1,
- *                                    log1p, sin, cos, erf, cbrt
+ *                                    log1p, sin, cos, erf, cbrt, pow (each
+ *                                    x against a cycle of y values)
  *   bench_vexpf speed FUNC[B] [N]    ns per element over f32[N] (default
  *                                    4096*4096) of typical inputs, best of 5
  *
  * B picks one build regardless of the CPU's: for the double-precision
- * kernels (exp, log, sin, cos) 0 is the plain (non-FMA) build, 1 the FMA
+ * kernels (exp, log, sin, cos, pow) 0 is the plain (non-FMA) build, 1 the FMA
  * one with AVX2, 2 with AVX-512; for those without FMA (tanh, expm1, log1p,
  * erf, cbrt) 0 is SSE, 1 AVX2, 2 AVX-512.  The CPU must have it.  Checking
  * a plain build on an FMA machine needs libm's plain build too: run it as
@@ -99,8 +100,91 @@ static int speed(const Func *f, int build, int64_t n) {
   return 0;
 }
 
+/* pow: every STEP-th x bit pattern, each against one y of a cycle of
+ * typical exponents (integers of both parities, fractions, large ones) and
+ * scattered bit patterns. */
+static int check_pow(uint64_t step, int build) {
+  static const float ys[] = {2.0f, 0.5f, -1.0f, 3.0f, -2.5f, 0x1.555556p-2f, 7.0f, 0.1f,
+                             10.0f, -0.75f, 1e-3f, 100.0f, -3.0f, 1.5f, 0x1p-30f, 60.0f};
+  enum { B = 1 << 16, NY = sizeof ys / sizeof ys[0] };
+  static float x[B], y[B], a[B], r[B];
+  uint64_t bad = 0, total = 0;
+  double tv = 0, tl = 0;
+  for (uint64_t u = 0; u <= UINT32_MAX;) {
+    int m = 0;
+    for (; m < B && u <= UINT32_MAX; m++, u += step) {
+      uint32_t w = (uint32_t)u, v = (uint32_t)(u * 2654435761u >> 7);
+      memcpy(&x[m], &w, 4);
+      if ((u / step) % 5 == 4) memcpy(&y[m], &v, 4); /* scattered bits */
+      else y[m] = ys[(u / step) % NY];
+    }
+    double t0 = now();
+    if (build >= 0) k_vpowf_build(build, a, x, y, m);
+    else k_vpowf(a, x, y, m);
+    double t1 = now();
+    for (int i = 0; i < m; i++) r[i] = powf(x[i], y[i]);
+    double t2 = now();
+    tv += t1 - t0;
+    tl += t2 - t1;
+    for (int i = 0; i < m; i++)
+      if (memcmp(&a[i], &r[i], 4) && bad++ < 10)
+        printf("x=%a y=%a: vector %a libm %a\n", (double)x[i], (double)y[i], (double)a[i],
+               (double)r[i]);
+    total += (uint64_t)m;
+  }
+  printf("pow%s: %" PRIu64 " inputs, %" PRIu64 " differ; vector %.2f ns/elt, libm %.2f ns/elt\n",
+         build >= 0 ? (const char[]){(char)('0' + build), 0} : "", total, bad,
+         tv / (double)total * 1e9, tl / (double)total * 1e9);
+  return bad != 0;
+}
+
+static int speed_pow(int build, int64_t n) {
+  float *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4), *a = malloc((size_t)n * 4);
+  if (!x || !y || !a) return 2;
+  uint32_t s = 12345;
+  for (int64_t i = 0; i < n; i++) {
+    s = s * 1664525u + 1013904223u;
+    x[i] = 10.0f * (float)(s >> 8) * 0x1p-24f;
+    s = s * 1664525u + 1013904223u;
+    y[i] = -4.0f + 8.0f * (float)(s >> 8) * 0x1p-24f;
+  }
+  double best_v = 1e9, best_l = 1e9;
+  for (int rep = 0; rep < 5; rep++) {
+    double t0 = now();
+    if (build >= 0) k_vpowf_build(build, a, x, y, n);
+    else k_vpowf(a, x, y, n);
+    double t1 = now();
+    for (int64_t i = 0; i < n; i++) a[i] = powf(x[i], y[i]);
+    double t2 = now();
+    if (t1 - t0 < best_v) best_v = t1 - t0;
+    if (t2 - t1 < best_l) best_l = t2 - t1;
+  }
+  printf("pow f32[%" PRId64 "] x in [0, 10], y in [-4, 4]: vector %.3f ns/elt (%.1f ms), "
+         "libm %.3f ns/elt (%.1f ms), %.1fx\n",
+         n, best_v / (double)n * 1e9, best_v * 1e3, best_l / (double)n * 1e9, best_l * 1e3,
+         best_l / best_v);
+  free(x);
+  free(y);
+  free(a);
+  return 0;
+}
+
+/* "pow" or "powB": build B, else -1; -2 if not pow. */
+static int pow_mode(const char *mode) {
+  if (strncmp(mode, "pow", 3)) return -2;
+  if (!mode[3]) return -1;
+  if (mode[3] >= '0' && mode[3] <= '2' && !mode[4]) return mode[3] - '0';
+  return -2;
+}
+
 int main(int argc, char **argv) {
   int build;
+  if (argc > 2 && !strcmp(argv[1], "speed") && pow_mode(argv[2]) >= -1)
+    return speed_pow(pow_mode(argv[2]), argc > 3 ? strtoll(argv[3], NULL, 10) : 4096 * 4096);
+  if (argc > 2 && pow_mode(argv[2]) >= -1) {
+    uint64_t step = strtoull(argv[1], NULL, 10);
+    return check_pow(step ? step : 1, pow_mode(argv[2]));
+  }
   if (argc > 2 && !strcmp(argv[1], "speed")) {
     const Func *f = find(argv[2], &build);
     return speed(f, build, argc > 3 ? strtoll(argv[3], NULL, 10) : 4096 * 4096);
