@@ -59,8 +59,16 @@ EType k_binary_result_type(KBinaryOp op, EType t) {
     default: break;                                                                                \
     }                                                                                              \
   }
-FLOAT_BINARY(binary_f32, float, f, f32)
+FLOAT_BINARY(binary_f32_libm, float, f, f32)
 FLOAT_BINARY(binary_f64, double, , f64)
+
+/* f32 pow through k_vpowf: vectorised, and bit for bit libm's
+ * (kernels/k_vpow.c). */
+static void binary_f32(KBinaryOp op, float *restrict o, const float *restrict a,
+                       const float *restrict b, int64_t n) {
+  if (op == KB_POW) k_vpowf(o, a, b, n);
+  else binary_f32_libm(op, o, a, b, n);
+}
 
 #define COMPLEX_BINARY(NAME, C, R, S, MK)                                                               \
   static C cpow_##S##_xla(C a, C b) {                                                               \

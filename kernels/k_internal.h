@@ -55,4 +55,40 @@ void k_vexpf_plain(float *restrict out, const float *restrict in, int64_t n);
 void k_vtanhf(float *restrict out, const float *restrict in, int64_t n);
 void k_vtanhf_build(int build, float *restrict out, const float *restrict in, int64_t n);
 
+/* k_vcheck.c: what the vector kernels below share.  k_vec_agrees_with_libm:
+ * whether fn gives libm's bits on a spread of inputs (specials, every
+ * exponent, dense over [lo, hi]).  k_vec_pick_once: *slot, set by pick() on
+ * the first call (atomically: devices' threads may race to it). */
+typedef void (*KVecFn)(float *restrict out, const float *restrict in, int64_t n);
+bool k_vec_agrees_with_libm(KVecFn fn, float (*libm)(float), float lo, float hi);
+KVecFn k_vec_pick_once(KVecFn *slot, KVecFn (*pick)(void));
+
+/* Vectorised f32 math, bit-identical with Debian 12's glibc (2.36), and
+ * libm's own results where the running libm computes otherwise.  _build:
+ * one build regardless of the CPU's, for tests and tests/bench/bench_vexpf
+ * (the caller checks the CPU has it): 0 plain (no FMA), 1 FMA with AVX2,
+ * 2 FMA with AVX-512 for the double-precision algorithms (log, sin, cos);
+ * 0 SSE, 1 AVX2, 2 AVX-512 for the ones without FMA (expm1, log1p, erf,
+ * cbrt). */
+void k_vlogf(float *restrict out, const float *restrict in, int64_t n); /* k_vlog.c */
+void k_vlogf_build(int build, float *restrict out, const float *restrict in, int64_t n);
+void k_vexpm1f(float *restrict out, const float *restrict in, int64_t n); /* k_vexpm1.c */
+void k_vexpm1f_build(int build, float *restrict out, const float *restrict in, int64_t n);
+void k_vlog1pf(float *restrict out, const float *restrict in, int64_t n); /* k_vlog1p.c */
+void k_vlog1pf_build(int build, float *restrict out, const float *restrict in, int64_t n);
+void k_vsinf(float *restrict out, const float *restrict in, int64_t n); /* k_vsincos.c */
+void k_vsinf_build(int build, float *restrict out, const float *restrict in, int64_t n);
+void k_vcosf(float *restrict out, const float *restrict in, int64_t n);
+void k_vcosf_build(int build, float *restrict out, const float *restrict in, int64_t n);
+void k_verff(float *restrict out, const float *restrict in, int64_t n); /* k_verf.c */
+void k_verff_build(int build, float *restrict out, const float *restrict in, int64_t n);
+void k_vcbrtf(float *restrict out, const float *restrict in, int64_t n); /* k_vcbrt.c */
+void k_vcbrtf_build(int build, float *restrict out, const float *restrict in, int64_t n);
+/* k_vpow.c: powf, the same way (builds as for log). */
+typedef void (*KVec2Fn)(float *restrict out, const float *restrict x, const float *restrict y,
+                        int64_t n);
+void k_vpowf(float *restrict out, const float *restrict x, const float *restrict y, int64_t n);
+void k_vpowf_build(int build, float *restrict out, const float *restrict x, const float *restrict y,
+                   int64_t n);
+
 #endif
