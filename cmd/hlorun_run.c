@@ -65,7 +65,8 @@ void hlorun_run_usage(FILE *f) {
         "                            with a warning naming the target; --stats lists them\n"
         "  --threads N               threads the run uses, OpenBLAS's included (default:\n"
         "                            every online processor; 1: one thread in all); the\n"
-        "                            results are the same bytes for every N\n",
+        "                            results are the same bytes for every N except what\n"
+        "                            OpenBLAS computes (float dot, convolution)\n",
         f);
   hlorun_debug_usage(f);
   hlorun_expect_usage(f);
