@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "layout/etype.h"
 #include "layout/etype_convert.h"
@@ -55,6 +56,29 @@ void k_vexpf_plain(float *restrict out, const float *restrict in, int64_t n);
 void k_vtanhf(float *restrict out, const float *restrict in, int64_t n);
 void k_vtanhf_build(int build, float *restrict out, const float *restrict in, int64_t n);
 
+/* Bit casts for the vector math kernels (memcpy: no aliasing questions;
+ * compilers emit a plain move). */
+static inline uint32_t k_asu32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+static inline float k_asf32(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+static inline uint64_t k_asu64(double d) {
+  uint64_t u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+static inline double k_asf64(uint64_t u) {
+  double d;
+  memcpy(&d, &u, sizeof d);
+  return d;
+}
+
 /* k_vcheck.c: what the vector kernels below share.  k_vec_agrees_with_libm:
  * whether fn gives libm's bits on a spread of inputs (specials, every
  * exponent, dense over [lo, hi]).  k_vec_pick_once: *slot, set by pick() on
@@ -62,6 +86,48 @@ void k_vtanhf_build(int build, float *restrict out, const float *restrict in, in
 typedef void (*KVecFn)(float *restrict out, const float *restrict in, int64_t n);
 bool k_vec_agrees_with_libm(KVecFn fn, float (*libm)(float), float lo, float hi);
 KVecFn k_vec_pick_once(KVecFn *slot, KVecFn (*pick)(void));
+
+/* A unary kernel with glibc's three builds and the running libm's function.
+ * k_vec_run picks once (*picked, atomically) the build this CPU runs as
+ * glibc would, checks it against libm, falls back to the plain build, then
+ * to libm, and runs it; k_vec_run_build runs one build, for tests. */
+typedef struct KVecKernel {
+  KVecFn builds[3];      /* 0 plain (SSE), 1 AVX2, 2 AVX-512: KVEC_BUILDS */
+  float (*libm)(float);
+  float lo, hi;          /* where the self-check looks densely */
+  bool fma;              /* builds 1 and 2 are glibc's FMA variants (need FMA and AVX2) */
+  bool plain_slower;     /* on a CPU below build 1 libm is faster: build 0 only as fallback */
+} KVecKernel;
+#if defined(__x86_64__) && defined(__GNUC__)
+#define KVEC_BUILDS(plain, avx2, avx512) {plain, avx2, avx512}
+#else
+#define KVEC_BUILDS(plain, avx2, avx512) {plain, plain, plain}
+#endif
+/* The three builds NAME_sse, NAME_avx2, NAME_avx512 of a kernel written
+ * with GCC vector extensions, made by DEFINE(fn, lanes, target attribute). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define KVEC_LANE_BUILDS(DEFINE, NAME)                                   \
+  DEFINE(NAME##_sse, 4, )                                                \
+  DEFINE(NAME##_avx2, 8, __attribute__((target("avx2"))))               \
+  DEFINE(NAME##_avx512, 16, __attribute__((target("avx512f,avx512dq,avx512vl"))))
+#else
+#define KVEC_LANE_BUILDS(DEFINE, NAME) DEFINE(NAME##_sse, 4, )
+#endif
+/* Defines PUBLIC (k_vec_run over the builds B0, B1, B2) and PUBLIC_build. */
+#define KVEC_ENTRY(PUBLIC, B0, B1, B2, LIBM, LO, HI, FMA, PLAIN_SLOWER)                       \
+  static const KVecKernel PUBLIC##_kernel = {KVEC_BUILDS(B0, B1, B2), LIBM, LO, HI, FMA,      \
+                                             PLAIN_SLOWER};                                   \
+  void PUBLIC(float *restrict out, const float *restrict in, int64_t n) {                     \
+    static int picked;                                                                        \
+    k_vec_run(&PUBLIC##_kernel, &picked, out, in, n);                                         \
+  }                                                                                           \
+  void PUBLIC##_build(int build, float *restrict out, const float *restrict in, int64_t n) {  \
+    k_vec_run_build(&PUBLIC##_kernel, build, out, in, n);                                     \
+  }
+void k_vec_run(const KVecKernel *k, int *picked, float *restrict out, const float *restrict in,
+               int64_t n);
+void k_vec_run_build(const KVecKernel *k, int build, float *restrict out,
+                     const float *restrict in, int64_t n);
 
 /* Vectorised f32 math, bit-identical with Debian 12's glibc (2.36), and
  * libm's own results where the running libm computes otherwise.  _build:

@@ -103,25 +103,15 @@ FLOAT_UNARY(unary_f64, double, )
  * and cbrt through the vector kernels: bit for bit libm's (kernels/k_vmath.c,
  * k_vtanh.c, k_vlog.c, k_vlog1p.c, k_vexpm1.c, k_vsincos.c, k_verf.c,
  * k_vcbrt.c). */
+static const KVecFn vector_f32[KU_COUNT] = {
+    [KU_EXP] = k_vexpf,     [KU_TANH] = k_vtanhf, [KU_LOG] = k_vlogf,
+    [KU_LOG1P] = k_vlog1pf, [KU_EXPM1] = k_vexpm1f, [KU_SIN] = k_vsinf,
+    [KU_COS] = k_vcosf,     [KU_ERF] = k_verff,   [KU_CBRT] = k_vcbrtf,
+};
+
 static void unary_f32(KUnaryOp op, float *restrict o, const float *restrict x, int64_t n) {
-  if (op == KU_EXP) {
-    k_vexpf(o, x, n);
-  } else if (op == KU_TANH) {
-    k_vtanhf(o, x, n);
-  } else if (op == KU_LOG) {
-    k_vlogf(o, x, n);
-  } else if (op == KU_LOG1P) {
-    k_vlog1pf(o, x, n);
-  } else if (op == KU_EXPM1) {
-    k_vexpm1f(o, x, n);
-  } else if (op == KU_SIN) {
-    k_vsinf(o, x, n);
-  } else if (op == KU_COS) {
-    k_vcosf(o, x, n);
-  } else if (op == KU_ERF) {
-    k_verff(o, x, n);
-  } else if (op == KU_CBRT) {
-    k_vcbrtf(o, x, n);
+  if (vector_f32[op]) {
+    vector_f32[op](o, x, n);
   } else if (op == KU_LOGISTIC) {
     float t[K_BLOCK], e[K_BLOCK];
     for (int64_t at = 0; at < n; at += K_BLOCK) {

@@ -31,26 +31,6 @@
 #define VC_CBRT2 1.2599210498948731648      /* 2^(1/3) */
 #define VC_SQR_CBRT2 1.5874010519681994748  /* 2^(2/3) */
 
-static inline uint32_t vc_asu32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static inline float vc_asf32(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static inline uint64_t vc_asu64(double d) {
-  uint64_t u;
-  memcpy(&u, &d, sizeof u);
-  return u;
-}
-static inline double vc_asf64(uint64_t u) {
-  double d;
-  memcpy(&d, &u, sizeof d);
-  return d;
-}
 /* c ? a : b as bit masks (m all ones or zero): a ?: would let GCC sink a
  * computation into a branch, which its vectoriser then refuses. */
 static inline uint32_t vc_sel32(uint32_t m, uint32_t a, uint32_t b) { return (a & m) | (b & ~m); }
@@ -59,29 +39,29 @@ static inline uint64_t vc_sel64(uint64_t m, uint64_t a, uint64_t b) { return (a 
 #define VCBRT_BODY                                                                          \
   for (int64_t i = 0; i < n; i++) {                                                         \
     float x = in[i];                                                                        \
-    uint32_t ix = vc_asu32(x), ax = ix & 0x7fffffffu;                                       \
+    uint32_t ix = k_asu32(x), ax = ix & 0x7fffffffu;                                       \
     uint32_t special = 0u - (uint32_t)(ax - 1u >= 0x7f800000u - 1u); /* 0, Inf, NaN */     \
     uint32_t sub = 0u - (uint32_t)(ax < 0x00800000u);                                       \
     /* frexpf(|x|): a subnormal's mantissa as a float, 2^149 times |x| */                   \
-    uint32_t sb = vc_asu32((float)(int32_t)(ax & 0x7fffffu));                               \
+    uint32_t sb = k_asu32((float)(int32_t)(ax & 0x7fffffu));                               \
     uint32_t nb = vc_sel32(sub, sb, ax);                                                    \
     int32_t xe = (int32_t)(nb >> 23) - 126 - (int32_t)(sub & 149u);                         \
-    float xm = vc_asf32((nb & 0x007fffffu) | 0x3f000000u);                                  \
+    float xm = k_asf32((nb & 0x007fffffu) | 0x3f000000u);                                  \
     double xmd = (double)xm;                                                                \
     float u = (float)(0.492659620528969547 +                                                \
                       (0.697570460207922770 - 0.191502161678719066 * xmd) * xmd);           \
     float t2 = u * u * u;                                                                   \
     int32_t r3 = xe % 3; /* -2 .. 2, as C truncates */                                      \
-    uint64_t fb = vc_asu64(1.0);                                                            \
-    fb = vc_sel64(0u - (uint64_t)(r3 == 1), vc_asu64(VC_CBRT2), fb);                        \
-    fb = vc_sel64(0u - (uint64_t)(r3 == 2), vc_asu64(VC_SQR_CBRT2), fb);                    \
-    fb = vc_sel64(0u - (uint64_t)(r3 == -1), vc_asu64(1.0 / VC_CBRT2), fb);                 \
-    fb = vc_sel64(0u - (uint64_t)(r3 == -2), vc_asu64(1.0 / VC_SQR_CBRT2), fb);             \
+    uint64_t fb = k_asu64(1.0);                                                            \
+    fb = vc_sel64(0u - (uint64_t)(r3 == 1), k_asu64(VC_CBRT2), fb);                        \
+    fb = vc_sel64(0u - (uint64_t)(r3 == 2), k_asu64(VC_SQR_CBRT2), fb);                    \
+    fb = vc_sel64(0u - (uint64_t)(r3 == -1), k_asu64(1.0 / VC_CBRT2), fb);                 \
+    fb = vc_sel64(0u - (uint64_t)(r3 == -2), k_asu64(1.0 / VC_SQR_CBRT2), fb);             \
     float ym = (float)((double)u * ((double)t2 + 2.0 * xmd) / (2.0 * (double)t2 + xmd) *    \
-                       vc_asf64(fb));                                                       \
+                       k_asf64(fb));                                                       \
     /* +-ym 2^(xe / 3): an exponent add, exact */                                           \
-    uint32_t yb = vc_asu32(ym) + ((uint32_t)(xe / 3) << 23) + (ix & 0x80000000u);           \
-    out[i] = vc_asf32(vc_sel32(special, vc_asu32(x + x), yb));                              \
+    uint32_t yb = k_asu32(ym) + ((uint32_t)(xe / 3) << 23) + (ix & 0x80000000u);           \
+    out[i] = k_asf32(vc_sel32(special, k_asu32(x + x), yb));                              \
   }
 
 static void vcbrtf_sse(float *restrict out, const float *restrict in, int64_t n) { VCBRT_BODY }
@@ -100,35 +80,4 @@ VC_512 static void vcbrtf_avx512(float *restrict out, const float *restrict in, 
 }
 #endif
 
-static void libm_cbrtf(float *restrict out, const float *restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; i++) out[i] = cbrtf(in[i]);
-}
-
-static KVecFn vcbrtf_pick(void) {
-  KVecFn fn = vcbrtf_sse;
-#if defined(__x86_64__) && defined(__GNUC__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512vl"))
-    fn = vcbrtf_avx512;
-  else if (__builtin_cpu_supports("avx2"))
-    fn = vcbrtf_avx2;
-#endif
-  return k_vec_agrees_with_libm(fn, cbrtf, -10.0f, 10.0f) ? fn : libm_cbrtf;
-}
-
-void k_vcbrtf(float *restrict out, const float *restrict in, int64_t n) {
-  static KVecFn fn;
-  k_vec_pick_once(&fn, vcbrtf_pick)(out, in, n);
-}
-
-void k_vcbrtf_build(int build, float *restrict out, const float *restrict in, int64_t n) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (build == 2) vcbrtf_avx512(out, in, n);
-  else if (build == 1) vcbrtf_avx2(out, in, n);
-  else vcbrtf_sse(out, in, n);
-#else
-  (void)build;
-  vcbrtf_sse(out, in, n);
-#endif
-}
+KVEC_ENTRY(k_vcbrtf, vcbrtf_sse, vcbrtf_avx2, vcbrtf_avx512, cbrtf, -10.0f, 10.0f, false, false)

@@ -1,5 +1,6 @@
 /* The first-call self-check shared by the vectorised f32 math kernels
- * (k_vlog.c, k_vexpm1.c, k_vlog1p.c, k_vsincos.c).
+ * (k_vlog.c, k_vexpm1.c, k_vlog1p.c, k_vsincos.c, k_verf.c, k_vcbrt.c,
+ * k_vpow.c), and their one dispatcher (k_vec_run).
  *
  * Each of those kernels computes the algorithm of Debian 12's glibc (2.36)
  * bit for bit, but another libm may compute the function otherwise (glibc
@@ -48,4 +49,47 @@ KVecFn k_vec_pick_once(KVecFn *slot, KVecFn (*pick)(void)) {
     __atomic_store_n(slot, f, __ATOMIC_RELEASE);
   }
   return f;
+}
+
+/* The best build this CPU runs, as glibc picks its variants. */
+static int cpu_build(bool fma) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                __builtin_cpu_supports("avx512vl");
+  if (fma && !(__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))) return 0;
+  return avx512 ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+  (void)fma;
+  return 0;
+#endif
+}
+
+enum { PICK_LIBM = 4 }; /* else 1 + the build */
+
+static int pick(const KVecKernel *k) {
+  int b = cpu_build(k->fma);
+  if (b == 0 && k->plain_slower) return PICK_LIBM;
+  if (k_vec_agrees_with_libm(k->builds[b], k->libm, k->lo, k->hi)) return 1 + b;
+  if (b && k_vec_agrees_with_libm(k->builds[0], k->libm, k->lo, k->hi)) return 1;
+  return PICK_LIBM;
+}
+
+void k_vec_run(const KVecKernel *k, int *picked, float *restrict out, const float *restrict in,
+               int64_t n) {
+  int p = __atomic_load_n(picked, __ATOMIC_ACQUIRE);
+  if (!p) {
+    p = pick(k);
+    __atomic_store_n(picked, p, __ATOMIC_RELEASE);
+  }
+  if (p == PICK_LIBM) {
+    for (int64_t i = 0; i < n; i++) out[i] = k->libm(in[i]);
+  } else {
+    k->builds[p - 1](out, in, n);
+  }
+}
+
+void k_vec_run_build(const KVecKernel *k, int build, float *restrict out,
+                     const float *restrict in, int64_t n) {
+  k->builds[build](out, in, n);
 }

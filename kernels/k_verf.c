@@ -182,41 +182,6 @@ enum { VERF_BLOCK = 512 };
     }                                                                                       \
   }
 
-VERF_DEFINE(verff_sse, 4, )
-#if defined(__x86_64__) && defined(__GNUC__)
-VERF_DEFINE(verff_avx2, 8, __attribute__((target("avx2"))))
-VERF_DEFINE(verff_avx512, 16, __attribute__((target("avx512f,avx512dq,avx512vl"))))
-#endif
+KVEC_LANE_BUILDS(VERF_DEFINE, verff)
 
-static void libm_erff(float *restrict out, const float *restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; i++) out[i] = erff(in[i]);
-}
-
-static KVecFn verff_pick(void) {
-  KVecFn fn = verff_sse;
-#if defined(__x86_64__) && defined(__GNUC__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512vl"))
-    fn = verff_avx512;
-  else if (__builtin_cpu_supports("avx2"))
-    fn = verff_avx2;
-#endif
-  return k_vec_agrees_with_libm(fn, erff, -4.0f, 4.0f) ? fn : libm_erff;
-}
-
-void k_verff(float *restrict out, const float *restrict in, int64_t n) {
-  static KVecFn fn;
-  k_vec_pick_once(&fn, verff_pick)(out, in, n);
-}
-
-void k_verff_build(int build, float *restrict out, const float *restrict in, int64_t n) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (build == 2) verff_avx512(out, in, n);
-  else if (build == 1) verff_avx2(out, in, n);
-  else verff_sse(out, in, n);
-#else
-  (void)build;
-  verff_sse(out, in, n);
-#endif
-}
+KVEC_ENTRY(k_verff, verff_sse, verff_avx2, verff_avx512, erff, -4.0f, 4.0f, false, false)

@@ -118,41 +118,6 @@
     }                                                                                       \
   }
 
-VEXPM1_DEFINE(vexpm1f_sse, 4, )
-#if defined(__x86_64__) && defined(__GNUC__)
-VEXPM1_DEFINE(vexpm1f_avx2, 8, __attribute__((target("avx2"))))
-VEXPM1_DEFINE(vexpm1f_avx512, 16, __attribute__((target("avx512f,avx512dq,avx512vl"))))
-#endif
+KVEC_LANE_BUILDS(VEXPM1_DEFINE, vexpm1f)
 
-static void libm_expm1f(float *restrict out, const float *restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; i++) out[i] = expm1f(in[i]);
-}
-
-static KVecFn vexpm1f_pick(void) {
-  KVecFn fn = vexpm1f_sse;
-#if defined(__x86_64__) && defined(__GNUC__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512vl"))
-    fn = vexpm1f_avx512;
-  else if (__builtin_cpu_supports("avx2"))
-    fn = vexpm1f_avx2;
-#endif
-  return k_vec_agrees_with_libm(fn, expm1f, -2.0f, 2.0f) ? fn : libm_expm1f;
-}
-
-void k_vexpm1f(float *restrict out, const float *restrict in, int64_t n) {
-  static KVecFn fn;
-  k_vec_pick_once(&fn, vexpm1f_pick)(out, in, n);
-}
-
-void k_vexpm1f_build(int build, float *restrict out, const float *restrict in, int64_t n) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (build == 2) vexpm1f_avx512(out, in, n);
-  else if (build == 1) vexpm1f_avx2(out, in, n);
-  else vexpm1f_sse(out, in, n);
-#else
-  (void)build;
-  vexpm1f_sse(out, in, n);
-#endif
-}
+KVEC_ENTRY(k_vexpm1f, vexpm1f_sse, vexpm1f_avx2, vexpm1f_avx512, expm1f, -2.0f, 2.0f, false, false)

@@ -50,16 +50,6 @@ static const double vlog_logc[16] = {
 #define VLOG_A2 -0x1.ffffef20a4123p-2
 #define VLOG_OFF 0x3f330000u
 
-static inline uint32_t vl_asu32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static inline float vl_asf32(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
 
 /* c ? a : b as a bit mask: a ?: would let GCC sink a's computation into a
  * branch, which its vectoriser then refuses. */
@@ -73,7 +63,7 @@ static inline uint32_t vl_sel(bool c, uint32_t a, uint32_t b) {
 static uint32_t vl_default_nan(void) {
   volatile float inf = INFINITY;
   float x = inf;
-  return vl_asu32((x - x) / (x - x));
+  return k_asu32((x - x) / (x - x));
 }
 
 /* MA(a, b, c) = a * b + c, fused or not. */
@@ -81,16 +71,16 @@ static uint32_t vl_default_nan(void) {
   uint32_t default_nan = vl_default_nan();                                                  \
   for (int64_t i = 0; i < n; i++) {                                                         \
     float x = in[i];                                                                        \
-    uint32_t ix = vl_asu32(x);                                                              \
+    uint32_t ix = k_asu32(x);                                                              \
     bool special = ix - 0x00800000u >= 0x7f800000u - 0x00800000u; /* < 2^-126, Inf, NaN */ \
     /* subnormals (and the other special lanes, whose result is replaced) scaled */         \
     /* x * 2^23 for a subnormal, in integers: GCC will not if-convert an FP op */          \
-    uint32_t scaled = vl_asu32((float)(int32_t)(ix & 0x7fffffu)) - ((126u + 23u) << 23);     \
+    uint32_t scaled = k_asu32((float)(int32_t)(ix & 0x7fffffu)) - ((126u + 23u) << 23);     \
     uint32_t iy = vl_sel(special, scaled, ix);                                              \
     uint32_t tmp = iy - VLOG_OFF;                                                           \
     uint64_t t = (tmp >> 19) % 16; /* 64 bits: GCC gathers doubles by those */            \
     int32_t k = (int32_t)tmp >> 23;                                                         \
-    double z = (double)vl_asf32(iy - (tmp & 0xff800000u));                                  \
+    double z = (double)k_asf32(iy - (tmp & 0xff800000u));                                  \
     double r = MA(z, vlog_invc[t], -1.0);                                                   \
     double y0 = MA((double)k, VLOG_LN2, vlog_logc[t]);                                      \
     double r2 = r * r;                                                                      \
@@ -99,7 +89,7 @@ static uint32_t vl_default_nan(void) {
     y = MA(y, r2, y0 + r);                                                                  \
     float res = (float)y;                                                                   \
     /* (x - x) / (x - x): NaN quietened, else the CPU's default NaN */                      \
-    float invalid = vl_asf32(ix * 2 > 0xff000000u ? ix | 0x00400000u : default_nan);       \
+    float invalid = k_asf32(ix * 2 > 0xff000000u ? ix | 0x00400000u : default_nan);       \
     bool bad = (ix >> 31) | (ix * 2 >= 0xff000000u); /* x < 0 or NaN */                    \
     float sp = bad ? invalid : res;                                                         \
     sp = ix == 0x7f800000u ? x : sp;                                                        \
@@ -129,43 +119,12 @@ VLOG_512 static void vlogf_fma512(float *restrict out, const float *restrict in,
 }
 #endif
 
-static void libm_logf(float *restrict out, const float *restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; i++) out[i] = logf(in[i]);
-}
-
 /* Without AVX2 the table lookups are emulated gathers and the plain build
  * is slower than libm's scalar loop (5.7 vs 4.2 ns per element here): it is
  * then only the fallback for a libm that runs its plain build on an FMA
- * CPU. */
-static KVecFn vlogf_pick(void) {
-  KVecFn fn = libm_logf;
-#if defined(__x86_64__) && defined(__GNUC__)
-  __builtin_cpu_init();
-  /* glibc uses its FMA logf when the CPU has FMA and AVX2. */
-  if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2")) {
-    fn = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-                 __builtin_cpu_supports("avx512vl")
-             ? vlogf_fma512
-             : vlogf_fma;
-  }
-#endif
-  if (fn == libm_logf || k_vec_agrees_with_libm(fn, logf, 0.25f, 4.0f)) return fn;
-  if (k_vec_agrees_with_libm(vlogf_plain, logf, 0.25f, 4.0f)) return vlogf_plain;
-  return libm_logf;
-}
-
-void k_vlogf(float *restrict out, const float *restrict in, int64_t n) {
-  static KVecFn fn;
-  k_vec_pick_once(&fn, vlogf_pick)(out, in, n);
-}
-
-void k_vlogf_build(int build, float *restrict out, const float *restrict in, int64_t n) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (build == 2) vlogf_fma512(out, in, n);
-  else if (build == 1) vlogf_fma(out, in, n);
-  else vlogf_plain(out, in, n);
-#else
-  (void)build;
-  vlogf_plain(out, in, n);
-#endif
-}
+ * CPU (plain_slower). */
+/* glibc runs its FMA logf on CPUs with FMA and AVX2.  Without AVX2 the
+ * table lookups are emulated gathers and the plain build is slower than
+ * libm's loop (5.7 vs 4.2 ns per element here): it is then only the
+ * fallback for a libm that runs its plain build on an FMA CPU. */
+KVEC_ENTRY(k_vlogf, vlogf_plain, vlogf_fma, vlogf_fma512, logf, 0.25f, 4.0f, true, true)

@@ -114,41 +114,6 @@
     }                                                                                       \
   }
 
-VLOG1P_DEFINE(vlog1pf_sse, 4, )
-#if defined(__x86_64__) && defined(__GNUC__)
-VLOG1P_DEFINE(vlog1pf_avx2, 8, __attribute__((target("avx2"))))
-VLOG1P_DEFINE(vlog1pf_avx512, 16, __attribute__((target("avx512f,avx512dq,avx512vl"))))
-#endif
+KVEC_LANE_BUILDS(VLOG1P_DEFINE, vlog1pf)
 
-static void libm_log1pf(float *restrict out, const float *restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; i++) out[i] = log1pf(in[i]);
-}
-
-static KVecFn vlog1pf_pick(void) {
-  KVecFn fn = vlog1pf_sse;
-#if defined(__x86_64__) && defined(__GNUC__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512vl"))
-    fn = vlog1pf_avx512;
-  else if (__builtin_cpu_supports("avx2"))
-    fn = vlog1pf_avx2;
-#endif
-  return k_vec_agrees_with_libm(fn, log1pf, -0.75f, 3.0f) ? fn : libm_log1pf;
-}
-
-void k_vlog1pf(float *restrict out, const float *restrict in, int64_t n) {
-  static KVecFn fn;
-  k_vec_pick_once(&fn, vlog1pf_pick)(out, in, n);
-}
-
-void k_vlog1pf_build(int build, float *restrict out, const float *restrict in, int64_t n) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (build == 2) vlog1pf_avx512(out, in, n);
-  else if (build == 1) vlog1pf_avx2(out, in, n);
-  else vlog1pf_sse(out, in, n);
-#else
-  (void)build;
-  vlog1pf_sse(out, in, n);
-#endif
-}
+KVEC_ENTRY(k_vlog1pf, vlog1pf_sse, vlog1pf_avx2, vlog1pf_avx512, log1pf, -0.75f, 3.0f, false, false)

@@ -55,21 +55,6 @@ static const uint64_t exp2_tab[32] = {
 #define VEXP_C1 (0x1.ebfce50fac4f3p-3 / 32 / 32)
 #define VEXP_C2 (0x1.62e42ff0c52d6p-1 / 32)
 
-static inline uint32_t vm_asu32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static inline uint64_t vm_asu64(double d) {
-  uint64_t u;
-  memcpy(&u, &d, sizeof u);
-  return u;
-}
-static inline double vm_asf64(uint64_t u) {
-  double d;
-  memcpy(&d, &u, sizeof d);
-  return d;
-}
 
 /* MA(a, b, c) = a * b + c, fused or not. */
 #define VEXP_BODY(MA)                                                                      \
@@ -77,17 +62,17 @@ static inline double vm_asf64(uint64_t u) {
     float x = in[i];                                                                       \
     double xd = (double)x;                                                                 \
     double kd = MA(VEXP_INVLN2N, xd, VEXP_SHIFT);                                          \
-    uint64_t ki = vm_asu64(kd);                                                            \
+    uint64_t ki = k_asu64(kd);                                                            \
     kd -= VEXP_SHIFT;                                                                      \
     double r = MA(VEXP_INVLN2N, xd, -kd);                                                  \
     uint64_t t = exp2_tab[ki % 32] + (ki << 47);                                           \
-    double s = vm_asf64(t);                                                                \
+    double s = k_asf64(t);                                                                \
     double p = MA(VEXP_C0, r, VEXP_C1);                                                    \
     double r2 = r * r;                                                                     \
     double y = MA(VEXP_C2, r, 1.0);                                                        \
     y = MA(p, r2, y);                                                                      \
     float res = (float)(y * s);                                                            \
-    uint32_t ax = vm_asu32(x);                                                             \
+    uint32_t ax = k_asu32(x);                                                             \
     bool big = ((ax >> 20) & 0x7ff) >= 0x42b; /* |x| >= 88 or not finite */              \
     float sp = ax == 0xff800000u              ? 0.0f                                       \
                : ((ax >> 20) & 0x7ff) >= 0x7f8 ? x + x                                     \

@@ -70,26 +70,6 @@ static const uint64_t vp_exp2_tab[32] = {
 #define VP_C1 0x1.ebfce50fac4f3p-3
 #define VP_C2 0x1.62e42ff0c52d6p-1
 
-static inline uint32_t vp_asu32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static inline float vp_asf32(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static inline uint64_t vp_asu64(double d) {
-  uint64_t u;
-  memcpy(&u, &d, sizeof u);
-  return u;
-}
-static inline double vp_asf64(uint64_t u) {
-  double d;
-  memcpy(&d, &u, sizeof d);
-  return d;
-}
 
 /* One vectorisable loop; MA(a, b, c) = a * b + c, fused or not.  Returns
  * whether any lane is left for libm: its out[i] is then NaN. */
@@ -97,7 +77,7 @@ static inline double vp_asf64(uint64_t u) {
   uint32_t any_scalar = 0;                                                                  \
   for (int64_t i = 0; i < n; i++) {                                                         \
     float yv = b[i];                                                                        \
-    uint32_t ix = vp_asu32(a[i]), iy = vp_asu32(yv);                                        \
+    uint32_t ix = k_asu32(a[i]), iy = k_asu32(yv);                                        \
     uint32_t ax = ix & 0x7fffffffu;                                                         \
     uint32_t normal = ax - 0x00800000u < 0x7f800000u - 0x00800000u;                         \
     uint32_t y_ok = 2 * iy - 1 < 2u * 0x7f800000u - 1; /* y finite, non-zero */            \
@@ -118,7 +98,7 @@ static inline double vp_asf64(uint64_t u) {
     uint32_t tmp = lx - VP_OFF;                                                             \
     uint64_t t = (tmp >> 19) % 16; /* 64 bits: GCC gathers doubles by those */            \
     uint32_t top = tmp & 0xff800000u;                                                       \
-    double z = (double)vp_asf32(lx - top);                                                  \
+    double z = (double)k_asf32(lx - top);                                                  \
     double k = (double)((int32_t)top >> 23);                                                \
     double r = MA(z, vp_invc[t], -1.0);                                                     \
     double y0 = vp_logc[t] + k;                                                             \
@@ -130,23 +110,23 @@ static inline double vp_asf64(uint64_t u) {
     q = MA(p, r2, q);                                                                       \
     y = MA(y, r4, q);                                                                       \
     double yl = (double)yv * y;                                                             \
-    uint32_t big = ((vp_asu64(yl) >> 47) & 0xffff) >= (vp_asu64(126.0) >> 47);             \
+    uint32_t big = ((k_asu64(yl) >> 47) & 0xffff) >= (k_asu64(126.0) >> 47);             \
     uint32_t to_libm = (vec ^ 1) | big;                                                     \
     any_scalar |= to_libm;                                                                  \
-    double xd = vp_asf64(vp_asu64(yl) & ((uint64_t)to_libm - 1)); /* those: 0 */            \
+    double xd = k_asf64(k_asu64(yl) & ((uint64_t)to_libm - 1)); /* those: 0 */            \
     /* 2^xd */                                                                              \
     double kd = xd + VP_SHIFT;                                                              \
-    uint64_t ki = vp_asu64(kd);                                                             \
+    uint64_t ki = k_asu64(kd);                                                             \
     kd -= VP_SHIFT;                                                                         \
     double rr = xd - kd;                                                                    \
-    double s = vp_asf64(vp_exp2_tab[ki % 32] + ((ki + sign_bias) << 47));                   \
+    double s = k_asf64(vp_exp2_tab[ki % 32] + ((ki + sign_bias) << 47));                   \
     double zz = MA(VP_C0, rr, VP_C1);                                                       \
     double rr2 = rr * rr;                                                                   \
     double w = MA(VP_C2, rr, 1.0);                                                          \
     w = MA(zz, rr2, w);                                                                     \
     /* lanes left to libm marked NaN, which no lane of the loop gives otherwise */         \
-    uint32_t mark = 0u - to_libm, res = vp_asu32((float)(w * s));                           \
-    o[i] = vp_asf32((res & ~mark) | (0x7fc00000u & mark));                                  \
+    uint32_t mark = 0u - to_libm, res = k_asu32((float)(w * s));                           \
+    o[i] = k_asf32((res & ~mark) | (0x7fc00000u & mark));                                  \
   }                                                                                         \
   return any_scalar != 0;
 

@@ -48,26 +48,6 @@
 #define VS_TOP_120 0x42fu   /* top 12 bits of 120.0f */
 #define VS_TOP_TINY 0x398u  /* top 12 bits of 0x1p-12f */
 
-static inline uint32_t vs_asu32(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-static inline float vs_asf32(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-static inline uint64_t vs_asu64(double d) {
-  uint64_t u;
-  memcpy(&u, &d, sizeof u);
-  return u;
-}
-static inline double vs_asf64(uint64_t u) {
-  double d;
-  memcpy(&d, &u, sizeof d);
-  return d;
-}
 /* c ? a : b as bit masks: a ?: would let GCC sink a computation into a
  * branch, which its vectoriser then refuses. */
 static inline uint32_t vs_sel32(bool c, uint32_t a, uint32_t b) {
@@ -82,16 +62,16 @@ static inline uint32_t vs_sel32(bool c, uint32_t a, uint32_t b) {
   uint32_t any_big = 0;                                                                     \
   for (int64_t i = 0; i < n; i++) {                                                         \
     float x = in[i];                                                                        \
-    uint32_t ix = vs_asu32(x), top = (ix >> 20) & 0x7ff;                                    \
+    uint32_t ix = k_asu32(x), top = (ix >> 20) & 0x7ff;                                    \
     bool big = top >= VS_TOP_120;                                                           \
     any_big |= big;                                                                         \
-    double xd = (double)vs_asf32(vs_sel32(big, 0, ix)); /* big lanes: 0 */                  \
+    double xd = (double)k_asf32(vs_sel32(big, 0, ix)); /* big lanes: 0 */                  \
     /* n = round(x 2/pi), r = x - n pi/2 */                                                 \
     int32_t q = ((int32_t)(xd * VS_HPI_INV) + 0x800000) >> 24;                              \
     double r = MA(-(double)q, VS_HPI, xd);                                                  \
     double r2 = r * r;                                                                      \
     /* S(r sign): sign -1 for n mod 4 = 1, 2 (glibc's sign[n & 3]) */                       \
-    double rs = vs_asf64(vs_asu64(r) ^ ((uint64_t)(((q + 1) >> 1) & 1) << 63));            \
+    double rs = k_asf64(k_asu64(r) ^ ((uint64_t)(((q + 1) >> 1) & 1) << 63));            \
     double r3 = rs * r2;                                                                    \
     double s1 = MA(r2, VS_S3, VS_S2);                                                       \
     double r7 = r3 * r2;                                                                    \
@@ -104,15 +84,15 @@ static inline uint32_t vs_sel32(bool c, uint32_t a, uint32_t b) {
     double r6 = r4 * r2;                                                                    \
     double cp = MA(r4, VS_C2, c1);                                                          \
     double cv = MA(r6, c2, cp);                                                             \
-    cv = vs_asf64(vs_asu64(cv) ^ ((uint64_t)((q >> 1) & 1) << 63));                         \
+    cv = k_asf64(k_asu64(cv) ^ ((uint64_t)((q >> 1) & 1) << 63));                         \
     /* C for odd n (sin) / even n (cos); an integer mask: GCC does not vectorise the */   \
     /* bool of q & 1 */                                                                     \
     uint64_t cm = 0u - (uint64_t)(uint32_t)((q ^ COS) & 1);                                 \
-    float res = (float)vs_asf64((vs_asu64(cv) & cm) | (vs_asu64(sv) & ~cm));               \
+    float res = (float)k_asf64((k_asu64(cv) & cm) | (k_asu64(sv) & ~cm));               \
     uint32_t tiny_res = COS ? 0x3f800000u : ix; /* cos 1, sin x */                         \
     /* in xor form: as a select, GCC turns it back into a branch for sin */                \
-    uint32_t rb = vs_asu32(res), tiny_m = 0u - (uint32_t)(top < VS_TOP_TINY);              \
-    out[i] = vs_asf32(rb ^ ((rb ^ tiny_res) & tiny_m));                                     \
+    uint32_t rb = k_asu32(res), tiny_m = 0u - (uint32_t)(top < VS_TOP_TINY);              \
+    out[i] = k_asf32(rb ^ ((rb ^ tiny_res) & tiny_m));                                     \
   }                                                                                         \
   return any_big != 0;
 
@@ -138,16 +118,13 @@ static inline uint32_t vs_sel32(bool c, uint32_t a, uint32_t b) {
       int64_t m = n - at < BLOCK ? n - at : BLOCK;                                          \
       if (!loop(out + at, in + at, m)) continue;                                            \
       for (int64_t i = at; i < at + m; i++)                                                 \
-        if (((vs_asu32(in[i]) >> 20) & 0x7ff) >= VS_TOP_120) out[i] = LIBM(in[i]);          \
+        if (((k_asu32(in[i]) >> 20) & 0x7ff) >= VS_TOP_120) out[i] = LIBM(in[i]);          \
     }                                                                                       \
   }                                                                                         \
   static void NAME##_plain(float *restrict out, const float *restrict in, int64_t n) {      \
     NAME##_run(NAME##_plain_loop, out, in, n);                                              \
   }                                                                                         \
-  VSINCOS_X86(NAME, COS)                                                                    \
-  static void NAME##_libm(float *restrict out, const float *restrict in, int64_t n) {       \
-    for (int64_t i = 0; i < n; i++) out[i] = LIBM(in[i]);                                   \
-  }
+  VSINCOS_X86(NAME, COS)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define VSINCOS_X86(NAME, COS)                                                              \
@@ -173,61 +150,6 @@ VSINCOS_DEFINE(vsinf, 0, sinf)
 VSINCOS_DEFINE(vcosf, 1, cosf)
 
 /* glibc uses its FMA sinf / cosf when the CPU has FMA and AVX2. */
-static int vsincos_cpu_build(void) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-                   __builtin_cpu_supports("avx512vl")
-               ? 2
-               : 1;
-#endif
-  return 0;
-}
-
-static KVecFn vsinf_build_fn(int build) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (build == 2) return vsinf_fma512;
-  if (build == 1) return vsinf_fma;
-#endif
-  (void)build;
-  return vsinf_plain;
-}
-static KVecFn vcosf_build_fn(int build) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (build == 2) return vcosf_fma512;
-  if (build == 1) return vcosf_fma;
-#endif
-  (void)build;
-  return vcosf_plain;
-}
-
-static KVecFn vsinf_pick(void) {
-  KVecFn fn = vsinf_build_fn(vsincos_cpu_build());
-  if (k_vec_agrees_with_libm(fn, sinf, -8.0f, 8.0f)) return fn;
-  if (fn != vsinf_plain && k_vec_agrees_with_libm(vsinf_plain, sinf, -8.0f, 8.0f))
-    return vsinf_plain;
-  return vsinf_libm;
-}
-static KVecFn vcosf_pick(void) {
-  KVecFn fn = vcosf_build_fn(vsincos_cpu_build());
-  if (k_vec_agrees_with_libm(fn, cosf, -8.0f, 8.0f)) return fn;
-  if (fn != vcosf_plain && k_vec_agrees_with_libm(vcosf_plain, cosf, -8.0f, 8.0f))
-    return vcosf_plain;
-  return vcosf_libm;
-}
-
-void k_vsinf(float *restrict out, const float *restrict in, int64_t n) {
-  static KVecFn fn;
-  k_vec_pick_once(&fn, vsinf_pick)(out, in, n);
-}
-void k_vcosf(float *restrict out, const float *restrict in, int64_t n) {
-  static KVecFn fn;
-  k_vec_pick_once(&fn, vcosf_pick)(out, in, n);
-}
-void k_vsinf_build(int build, float *restrict out, const float *restrict in, int64_t n) {
-  vsinf_build_fn(build)(out, in, n);
-}
-void k_vcosf_build(int build, float *restrict out, const float *restrict in, int64_t n) {
-  vcosf_build_fn(build)(out, in, n);
-}
+/* glibc runs its FMA sinf / cosf on CPUs with FMA and AVX2. */
+KVEC_ENTRY(k_vsinf, vsinf_plain, vsinf_fma, vsinf_fma512, sinf, -8.0f, 8.0f, true, false)
+KVEC_ENTRY(k_vcosf, vcosf_plain, vcosf_fma, vcosf_fma512, cosf, -8.0f, 8.0f, true, false)
