@@ -133,7 +133,7 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   res->wall_ns = now_ns() - t0;
   run_debug_detach(debug);
   if (!run_trace_finish(&tracer) && ok)
-    ok = error_set(err, ERR_RUNTIME, -1, "out of memory writing the --trace records");
+    ok = error_set(err, ERR_RUNTIME, -1, "could not write every --trace record (out of memory or a write error)");
   if (ok) {
     res->shape = &e->root->shape;
     int nl = run_count_leaves(result->shape ? result->shape : &e->root->shape);
