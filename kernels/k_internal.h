@@ -79,6 +79,10 @@ static inline double k_asf64(uint64_t u) {
   return d;
 }
 
+/* 2^(i/32) as doubles minus i << 47: glibc's __exp2f_data.tab, shared by
+ * k_vmath.c (exp) and k_vpow.c (pow). */
+extern const uint64_t k_exp2_tab[32];
+
 /* k_vcheck.c: what the vector kernels below share.  k_vec_agrees_with_libm:
  * whether fn gives libm's bits on a spread of inputs (specials, every
  * exponent, dense over [lo, hi]).  k_vec_pick_once: *slot, set by pick() on

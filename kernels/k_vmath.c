@@ -36,7 +36,7 @@
 /* 2^(i/32) rounded to nearest double, minus i << 47 (so that adding
  * k << 47 for k = 32 q + i gives 2^q * 2^(i/32)); regenerate with
  * scripts/gen-exp2-table.py. */
-static const uint64_t exp2_tab[32] = {
+const uint64_t k_exp2_tab[32] = {
     0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51,
     0x3fef72b83c7d517b, 0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1,
     0x3fef06fe0a31b715, 0x3feef1a7373aa9cb, 0x3feedea64c123422, 0x3feece086061892d,
@@ -65,7 +65,7 @@ static const uint64_t exp2_tab[32] = {
     uint64_t ki = k_asu64(kd);                                                            \
     kd -= VEXP_SHIFT;                                                                      \
     double r = MA(VEXP_INVLN2N, xd, -kd);                                                  \
-    uint64_t t = exp2_tab[ki % 32] + (ki << 47);                                           \
+    uint64_t t = k_exp2_tab[ki % 32] + (ki << 47);                                           \
     double s = k_asf64(t);                                                                \
     double p = MA(VEXP_C0, r, VEXP_C1);                                                    \
     double r2 = r * r;                                                                     \

@@ -54,17 +54,6 @@ static const double vp_logc[16] = {
 #define VP_A4 0x1.71547652ab82bp0
 #define VP_OFF 0x3f330000u
 
-/* 2^(i/32) minus i << 47, as in k_vmath.c (glibc's __exp2f_data.tab). */
-static const uint64_t vp_exp2_tab[32] = {
-    0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51,
-    0x3fef72b83c7d517b, 0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1,
-    0x3fef06fe0a31b715, 0x3feef1a7373aa9cb, 0x3feedea64c123422, 0x3feece086061892d,
-    0x3feebfdad5362a27, 0x3feeb42b569d4f82, 0x3feeab07dd485429, 0x3feea47eb03a5585,
-    0x3feea09e667f3bcd, 0x3fee9f75e8ec5f74, 0x3feea11473eb0187, 0x3feea589994cce13,
-    0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d,
-    0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
-    0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540,
-};
 #define VP_SHIFT (0x1.8p+52 / 32)
 #define VP_C0 0x1.c6af84b912394p-5
 #define VP_C1 0x1.ebfce50fac4f3p-3
@@ -119,7 +108,7 @@ static const uint64_t vp_exp2_tab[32] = {
     uint64_t ki = k_asu64(kd);                                                             \
     kd -= VP_SHIFT;                                                                         \
     double rr = xd - kd;                                                                    \
-    double s = k_asf64(vp_exp2_tab[ki % 32] + ((ki + sign_bias) << 47));                   \
+    double s = k_asf64(k_exp2_tab[ki % 32] + ((ki + sign_bias) << 47));                   \
     double zz = MA(VP_C0, rr, VP_C1);                                                       \
     double rr2 = rr * rr;                                                                   \
     double w = MA(VP_C2, rr, 1.0);                                                          \
