@@ -9,6 +9,7 @@
 
 #include "base/diag.h"
 #include "base/thread_pool.h"
+#include "interp/custom_call/user_calls.h"
 #include "interp/io/config.h"
 #include "interp/io/literal.h"
 #include "interp/io/npy.h"
@@ -58,6 +59,14 @@ void hlorun_run_usage(FILE *f) {
         "                            naming the instruction and while iteration it was at)\n"
         "  --max-instructions N      stop a run after N executed instructions (loop\n"
         "                            iterations count their bodies'; exit 1, as --timeout)\n"
+        "  --custom-call TARGET=LIB.so:SYMBOL\n"
+        "                            run custom calls of TARGET with SYMBOL of the shared\n"
+        "                            library: an XLA FFI handler (api_version=\n"
+        "                            API_VERSION_TYPED_FFI) or an old-style CPU function\n"
+        "                            (LIB.so:execute=S,instantiate=S,... names FFI stages)\n"
+        "  --custom-call TARGET=FILE.hlo\n"
+        "                            run FILE's entry computation in place of each call\n"
+        "                            of TARGET (repeatable; docs/custom-calls.md)\n"
         "  --unknown-custom-calls error|zeros|random\n"
         "                            a custom call whose target hlotools cannot compute:\n"
         "                            fail (default), or yield zeros / deterministic random\n"
@@ -182,6 +191,20 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
       a->inputs[a->ninputs++] = strdup(tok); /* freed by hlorun_run_args_free */
     }
     free(copy);
+    return 1;
+  }
+  if (hlorun_is(arg, "--custom-call")) {
+    if (!(v = hlorun_value(argc, argv, i, "--custom-call")) || !strchr(v, '=')) {
+      fprintf(stderr, "hlorun: error: --custom-call takes TARGET=LIB.so:SYMBOL or "
+                      "TARGET=FILE.hlo\n");
+      return -1;
+    }
+    if (a->ncustom_calls >= HLORUN_MAX_CUSTOM_CALLS) {
+      fprintf(stderr, "hlorun: error: too many --custom-call options (at most %d)\n",
+              HLORUN_MAX_CUSTOM_CALLS);
+      return -1;
+    }
+    a->custom_calls[a->ncustom_calls++] = v;
     return 1;
   }
   if (hlorun_is(arg, "--infeed")) {
@@ -558,7 +581,10 @@ static void hlorun_warn_elided(const Module *m) {
 }
 
 static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRunArgs *a,
-                               const MemConfig *cfg, RunDebug *debug, const HlorunExpect *expect);
+                               const MemConfig *cfg, const UserCalls *calls, RunDebug *debug,
+                               const HlorunExpect *expect);
+static int load_custom_calls(const char *prog, const HlorunRunArgs *a, const MemConfig *cfg,
+                             UserCalls **calls);
 
 /* A run error: located in the module's text (as parse errors are) when it
  * concerns an instruction, "PROG: error: msg" otherwise. */
@@ -590,6 +616,9 @@ static int hlorun_run_loaded(const char *prog, const Module *m, const HlorunRunA
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     return err.kind == ERR_RUNTIME ? 1 : 2;
   }
+  UserCalls *calls = NULL;
+  int status = load_custom_calls(prog, a, &cfg, &calls);
+  if (status != 0) return status;
   RunOptions grid = {0};
   grid.replicas = a->replicas;
   grid.partitions = a->partitions;
@@ -598,6 +627,7 @@ static int hlorun_run_loaded(const char *prog, const Module *m, const HlorunRunA
   char why[4400];
   if (!hlorun_check_outputs(m, a, replicas * partitions, why, sizeof why)) {
     fprintf(stderr, "%s: error: %s\n", prog, why);
+    user_calls_free(calls);
     return 2;
   }
   RunDebug debug;
@@ -607,17 +637,43 @@ static int hlorun_run_loaded(const char *prog, const Module *m, const HlorunRunA
   int debug_status = hlorun_debug_prepare(prog, a, &debug, &filter, &filter_used);
   if (debug_status != 0) {
     run_debug_free(&debug);
+    user_calls_free(calls);
     return debug_status;
   }
-  int status = hlorun_run_debugged(prog, m, a, &cfg, &debug, expect);
+  status = hlorun_run_debugged(prog, m, a, &cfg, calls, &debug, expect);
+  user_calls_free(calls);
   if (filter_used) regfree(&filter);
   run_debug_free(&debug);
   return status;
 }
 
+/* The --custom-call registrations, then the config's custom_calls whose
+ * targets the command line does not name (the command line wins).
+ * Returns 0, or the exit status of a failure (printed). */
+static int load_custom_calls(const char *prog, const HlorunRunArgs *a, const MemConfig *cfg,
+                             UserCalls **calls) {
+  Error err = {0};
+  bool ok = true;
+  for (int k = 0; ok && k < a->ncustom_calls; k++)
+    ok = user_calls_add(calls, a->custom_calls[k], NULL, &err);
+  for (int k = 0; ok && k < cfg->ncustom_calls; k++) {
+    const char *spec = cfg->custom_calls[k];
+    size_t n = strcspn(spec, "=");
+    char target[CONFIG_CUSTOM_CALL_MAX];
+    snprintf(target, sizeof target, "%.*s", (int)n, spec);
+    if (!user_calls_find(*calls, target))
+      ok = user_calls_add(calls, spec, cfg->dir[0] ? cfg->dir : NULL, &err);
+  }
+  if (ok) return 0;
+  fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+  user_calls_free(*calls);
+  *calls = NULL;
+  return err.kind == ERR_INVALID ? 3 : err.kind == ERR_RUNTIME ? 1 : 2;
+}
+
 /* The run proper, with the debugging options prepared. */
 static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRunArgs *a,
-                               const MemConfig *cfgp, RunDebug *debug,
+                               const MemConfig *cfgp, const UserCalls *calls, RunDebug *debug,
                                const HlorunExpect *expect) {
   Error err = {0};
   MemConfig cfg = *cfgp;
@@ -638,6 +694,7 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.random_inputs = a->random_inputs;
   opt.seed = a->seed;
   opt.unknown_calls = a->unknown_calls;
+  opt.custom_calls = calls;
   opt.stats = a->stats;
   opt.repeat = a->repeat;
   opt.timeout_ns = a->timeout_ns;

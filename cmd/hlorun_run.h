@@ -11,7 +11,7 @@
 #include "interp/run.h"
 #include "parser/ir.h"
 
-enum { HLORUN_MAX_INPUT_FILES = 256 };
+enum { HLORUN_MAX_INPUT_FILES = 256, HLORUN_MAX_CUSTOM_CALLS = 64 };
 
 typedef struct HlorunRunArgs {
   const char *inputs[HLORUN_MAX_INPUT_FILES];
@@ -35,6 +35,8 @@ typedef struct HlorunRunArgs {
   bool random_inputs;
   uint64_t seed;
   RunUnknownCalls unknown_calls; /* --unknown-custom-calls */
+  const char *custom_calls[HLORUN_MAX_CUSTOM_CALLS]; /* --custom-call TARGET=... */
+  int ncustom_calls;
   int64_t replicas;   /* --replicas N (0: the module's replica_count) */
   int64_t partitions; /* --partitions N (0: the module's num_partitions) */
   int64_t repeat; /* --repeat N */

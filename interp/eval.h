@@ -134,6 +134,12 @@ struct EvalCtx {
    * (--unknown-custom-calls; ud is feed_ud). */
   bool (*unknown_call)(void *ud, EvalCtx *ctx, const Instr *in, const char *target,
                        const Shape *rs, Value **out, Error *err);
+  /* Targets the user brought (--custom-call; interp/custom_call/user_calls.h),
+   * tried before the built-in ones; NULL: none.  user_state is this
+   * device's part of them (handler states, substitutes' evaluators), made
+   * on first use and freed by eval_free. */
+  const struct UserCalls *user_calls;
+  struct UserCallState *user_state;
   /* Device-to-device messages a peer's send delivered, waiting for this
    * device's recv-done (interp/collective/send_recv.c). */
   struct P2PMessage *p2p_inbox;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "interp/custom_call/targets.h"
+#include "interp/custom_call/user_calls.h"
 #include "interp/eval_internal.h"
 #include "interp/eval_ops.h"
 #include "interp/eval_views.h"
@@ -471,7 +472,9 @@ bool eval_same_element_counts(const Value *src, const Shape *rs) {
  * Attributes: custom_call_target; optionally backend_config, api_version,
  *   called_computations, ...
  *
- * Runs the target named by custom_call_target through its row in
+ * Runs a target the user registered (--custom-call: an FFI handler, an
+ * old-style CPU function or an HLO substitute; interp/custom_call/user_calls.h),
+ * else the target named by custom_call_target through its row in
  * interp/custom_call/targets.c: the sharding and placement markers pass
  * their operand through, the library targets (cuBLAS, cuDNN, LAPACK,
  * jaxlib, Neuron, ...) compute what their library would.
@@ -485,6 +488,8 @@ bool eval_custom_call(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, 
                       Error *err) {
   const Attr *t = ir_attr(in, ATTR_CUSTOM_CALL_TARGET);
   const char *target = t && (t->kind == AV_STRING) ? t->v.s : "";
+  const UserCall *uc = user_calls_find(ctx->user_calls, target);
+  if (uc) return user_call_eval(ctx, f, in, uc, rs, out, err);
   CustomCallEval run = custom_call_evaluator(target);
   if (run) return run(ctx, f, in, target, rs, out, err);
   if (ctx->unknown_call) return ctx->unknown_call(ctx->feed_ud, ctx, in, target, rs, out, err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "interp/collective/send_recv.h"
+#include "interp/custom_call/user_calls.h"
 #include "interp/eval_dynamic.h"
 #include "interp/eval_inline.h"
 #include "interp/eval_internal.h"
@@ -204,6 +205,7 @@ const Computation *eval_scalar_body(const EvalCtx *ctx, const Computation *c) {
 
 void eval_free(EvalCtx *ctx) {
   eval_p2p_inbox_free(ctx);
+  user_calls_state_free(ctx);
   for (int i = 0; i < ctx->nplans; i++) {
     CompPlan *p = &ctx->plans[i];
     if (p->consts)

@@ -37,6 +37,7 @@ static void wire(EvalCtx *ctx, const RunOptions *opt, const RunDevice *dev, cons
   ctx->outfeed = run_outfeed_leaf;
   ctx->feed_ud = feeds;
   if (opt->unknown_calls != RUN_UNKNOWN_CALLS_ERROR) ctx->unknown_call = run_unknown_call;
+  ctx->user_calls = opt->custom_calls;
   ctx->timing = opt->stats || opt->trace;
   ctx->max_instructions = opt->max_instructions;
   ctx->deadline_ns = opt->timeout_ns > 0 ? now_ns() + opt->timeout_ns : 0;

@@ -66,6 +66,8 @@ typedef struct RunOptions {
    * the progress line), or NULL.  The run fills its report fields. */
   struct RunDebug *debug;
   RunUnknownCalls unknown_calls;
+  /* Custom-call targets the user brought (--custom-call), or NULL. */
+  const struct UserCalls *custom_calls;
   /* > 0: threads the run uses, the interpreter's pool and OpenBLAS alike
    * (base/thread_pool.h); 0: leave them as they are. */
   int threads;

@@ -174,6 +174,27 @@ static bool want_scalar(Ctx *c, yaml_node_t *n, const char *what) {
   return true;
 }
 
+/* custom_calls: a list of "TARGET=..." strings. */
+static bool parse_custom_calls(Ctx *c, yaml_node_t *v, MemConfig *cfg) {
+  if (v->type != YAML_SEQUENCE_NODE)
+    return fail_at(c, v->start_mark, "'custom_calls' must be a list of TARGET=LIB.so:SYMBOL "
+                                     "or TARGET=FILE.hlo");
+  for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+       it++) {
+    yaml_node_t *n = yaml_document_get_node(c->doc, *it);
+    if (!want_scalar(c, n, "a custom call")) return false;
+    if (cfg->ncustom_calls >= CONFIG_MAX_CUSTOM_CALLS)
+      return fail_at(c, n->start_mark, "too many custom calls (at most %d)",
+                     CONFIG_MAX_CUSTOM_CALLS);
+    const char *s = scalar(n);
+    if (!strchr(s, '=') || strlen(s) >= CONFIG_CUSTOM_CALL_MAX)
+      return fail_at(c, n->start_mark, "a custom call is TARGET=LIB.so:SYMBOL or TARGET=FILE.hlo "
+                                       "(at most %d bytes)", CONFIG_CUSTOM_CALL_MAX - 1);
+    snprintf(cfg->custom_calls[cfg->ncustom_calls++], CONFIG_CUSTOM_CALL_MAX, "%s", s);
+  }
+  return true;
+}
+
 static bool parse_int(Ctx *c, yaml_node_t *n, const char *what, int64_t *out) {
   if (!want_scalar(c, n, what)) return false;
   const char *s = scalar(n);
@@ -275,7 +296,7 @@ static bool parse_doc(Ctx *c, MemConfig *cfg) {
     return fail_at(c, root->start_mark,
                    "the memory configuration must be a mapping (device, base, strict, spaces)");
   /* 'base' first, whatever its position, so other keys override it. */
-  yaml_node_t *spaces = NULL, *device = NULL;
+  yaml_node_t *spaces = NULL, *device = NULL, *calls = NULL;
   bool have_strict = false, strict = false;
   for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
        p++) {
@@ -293,16 +314,20 @@ static bool parse_doc(Ctx *c, MemConfig *cfg) {
     } else if (!strcmp(key, "strict")) {
       if (!parse_bool(c, v, "strict", &strict)) return false;
       have_strict = true;
+    } else if (!strcmp(key, "custom_calls")) {
+      calls = v;
     } else if (!strcmp(key, "spaces")) {
       if (v->type != YAML_SEQUENCE_NODE)
         return fail_at(c, v->start_mark, "'spaces' must be a list of memory spaces");
       spaces = v;
     } else {
       return fail_at(c, k->start_mark,
-                     "unknown key '%s' (expected device, base, strict, spaces)", key);
+                     "unknown key '%s' (expected device, base, strict, spaces, custom_calls)",
+                     key);
     }
   }
   if (device) snprintf(cfg->device, sizeof cfg->device, "%s", scalar(device));
+  if (calls && !parse_custom_calls(c, calls, cfg)) return false;
   if (have_strict) cfg->strict = strict;
   if (spaces) {
     int64_t ids[MEM_MAX_SPACES + 1];
@@ -408,6 +433,13 @@ bool config_load_file(const char *path, MemConfig *cfg, Error *err) {
   }
   buf[n] = 0;
   bool ok = config_parse_yaml(path, buf, n, cfg, err);
+  if (ok) { /* the directory custom_calls' paths are relative to */
+    const char *slash = strrchr(path, '/');
+    if (slash && (size_t)(slash - path) < sizeof cfg->dir)
+      snprintf(cfg->dir, sizeof cfg->dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    else
+      snprintf(cfg->dir, sizeof cfg->dir, ".");
+  }
   free(buf);
   return ok;
 }

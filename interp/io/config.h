@@ -11,6 +11,9 @@
  *       capacity: 32GiB       # B, KiB/MiB/GiB/TiB (also K/M/G/T), KB/MB/GB/TB
  *                             # (powers of 1000), or "unlimited"
  *       bandwidth: 1.2TB/s    # optional, bytes per second, same suffixes
+ *   custom_calls:             # optional: custom-call targets the user brings,
+ *     - my_op=libmy_ops.so:MyOp  # as hlorun --custom-call (paths relative
+ *     - pallas_k=ref.hlo      # to this file's directory)
  *
  * A space listed with an id the base already has replaces that space's
  * fields that are given.  Unknown keys, bad values and malformed YAML are
@@ -33,12 +36,20 @@ typedef struct MemSpaceConfig {
   const char *note;  /* where the number comes from (presets) */
 } MemSpaceConfig;
 
+enum { CONFIG_MAX_CUSTOM_CALLS = 32, CONFIG_CUSTOM_CALL_MAX = 1024 };
+
 typedef struct MemConfig {
   char device[64];
   const char *description;
   bool strict;
   int nspaces;
   MemSpaceConfig spaces[MEM_MAX_SPACES];
+  /* custom_calls: registrations (interp/custom_call/user_calls.h), for the
+   * command to load; paths in them are relative to dir (the file's
+   * directory; "" for presets). */
+  int ncustom_calls;
+  char custom_calls[CONFIG_MAX_CUSTOM_CALLS][CONFIG_CUSTOM_CALL_MAX];
+  char dir[CONFIG_CUSTOM_CALL_MAX];
 } MemConfig;
 
 /* Names of the built-in presets, NULL-terminated ("cpu", "tpu-v4", ...). */
