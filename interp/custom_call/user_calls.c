@@ -31,6 +31,7 @@ struct UserCall {
   int checked;
   Error check_err;
   /* UC_HLO */
+  char *path; /* the module's file (src.display points to it) */
   Module *module;
   ModuleSource src;
 };
@@ -59,6 +60,7 @@ static void call_free(UserCall *uc) {
   if (uc->dl) dlclose(uc->dl);
   if (uc->module) module_free(uc->module);
   module_source_free(&uc->src);
+  free(uc->path);
   pthread_mutex_destroy(&uc->check_mu);
   free(uc->target);
   free(uc->spec);
@@ -121,10 +123,13 @@ static bool read_symbols(UserCall *uc, const char *lib, const char *syms, Error 
 }
 
 /* path as the user means it: from base_dir when relative (the config
- * file's directory) or the working directory; always with a '/', since a
- * bare name would make dlopen search the library path. */
-static char *resolve(const char *base_dir, const char *path, size_t len) {
-  const char *dir = path[0] == '/' ? "" : base_dir ? base_dir : ".";
+ * file's directory) or the working directory.  A library's always gets a
+ * '/', since a bare name would make dlopen search the library path. */
+static char *resolve(const char *base_dir, const char *path, size_t len, bool library) {
+  const char *dir = path[0] == '/'                          ? ""
+                    : base_dir                              ? base_dir
+                    : library && !memchr(path, '/', len) ? "."
+                                                            : "";
   size_t n = strlen(dir) + len + 2;
   char *out = malloc(n);
   if (out) snprintf(out, n, "%s%s%.*s", dir, *dir ? "/" : "", (int)len, path);
@@ -137,7 +142,7 @@ static bool load_library(UserCall *uc, const char *value, const char *base_dir, 
     return error_set(err, ERR_USAGE, -1,
                      "--custom-call %s: expected TARGET=LIB.so:SYMBOL or TARGET=FILE.hlo",
                      uc->spec);
-  char *path = resolve(base_dir, value, (size_t)(colon - value));
+  char *path = resolve(base_dir, value, (size_t)(colon - value), true);
   if (!path) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   bool ok = true;
   if (!(uc->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
@@ -149,7 +154,7 @@ static bool load_library(UserCall *uc, const char *value, const char *base_dir, 
 }
 
 static bool load_module(UserCall *uc, const char *value, const char *base_dir, Error *err) {
-  char *path = resolve(base_dir, value, strlen(value));
+  char *path = uc->path = resolve(base_dir, value, strlen(value), false);
   if (!path) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   StrBuf report;
   sb_init(&report);
@@ -163,7 +168,6 @@ static bool load_module(UserCall *uc, const char *value, const char *base_dir, E
               "--custom-call %s: %.*s", uc->spec, (int)(n < 900 ? n : 900), text);
   }
   sb_free(&report);
-  free(path);
   return uc->module != NULL;
 }
 

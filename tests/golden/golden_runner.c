@@ -1,7 +1,8 @@
 /* Runs one golden case.  A case is a YAML manifest (read with libyaml):
  *
  *   command: hlorun            # program in the build dir (hlorun, hlolayout)
- *   args: [--check, bad.hlo]   # run with the manifest's directory as cwd
+ *   args: [--check, bad.hlo]   # run with the manifest's directory as cwd;
+ *                              #   @LIBDIR@ in an arg is BINDIR/../lib
  *   stdin: input.txt           # optional file fed to standard input
  *   exit: 3                    # expected exit status (default 0)
  *   stdout: bad.out            # optional: stdout must equal this file
@@ -203,6 +204,18 @@ static bool parse_manifest(const char *path, Manifest *m) {
   return ok;
 }
 
+/* arg with "@LIBDIR@" replaced by BINDIR/../lib, where the build puts the
+ * custom-call libraries the cases load (cmake/ffi_tests.cmake). */
+static char *with_libdir(char *arg, const char *bindir) {
+  const char *at = strstr(arg, "@LIBDIR@");
+  if (!at) return arg;
+  size_t n = strlen(arg) + strlen(bindir) + 16;
+  char *out = malloc(n);
+  if (!out) return arg;
+  snprintf(out, n, "%.*s%s/../lib%s", (int)(at - arg), arg, bindir, at + strlen("@LIBDIR@"));
+  return out;
+}
+
 /* Runs the command with cwd = dir; captures output through temp files so a
  * chatty program cannot deadlock on a full pipe. */
 static int run(const char *bindir, const char *dir, const Manifest *m, char **out, size_t *out_len,
@@ -223,7 +236,7 @@ static int run(const char *bindir, const char *dir, const Manifest *m, char **ou
     for (int i = 0; i < m->nenv; i++) setenv(m->env_key[i], m->env_val[i], 1);
     char *argv[MAX_ARGS + 2];
     argv[0] = prog;
-    for (int i = 0; i < m->nargs; i++) argv[i + 1] = m->args[i];
+    for (int i = 0; i < m->nargs; i++) argv[i + 1] = with_libdir(m->args[i], bindir);
     argv[m->nargs + 1] = NULL;
     execv(prog, argv);
     _exit(127);
