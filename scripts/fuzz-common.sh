@@ -55,7 +55,7 @@ fuzz_main() {
   if [ ${#todo[@]} -gt 0 ] || [ ! -x "$bin" ]; then
     echo "fuzz-$target: building $bin (${#todo[@]} sources)"
     local flags=(-std=gnu17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
-                 -fno-sanitize-recover=undefined -I"$root" -I"$out/gen")
+                 -fno-sanitize-recover=undefined -I"$root" -I"$root/include" -I"$out/gen")
     [ ${#todo[@]} -eq 0 ] || printf '%s\n' "${todo[@]}" | xargs -P "$(nproc)" -I{} sh -c \
       'src=$1 dir=$2; shift 2; exec clang "$@" -c "$src" -o "$dir/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"' \
       sh {} "$obj" "${flags[@]}"

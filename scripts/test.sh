@@ -23,11 +23,12 @@ heavy+=" 28-gptneox-torchxla-neuron-tp2.hlo"
 (cd build-asan && CONFORMANCE_RUN_TIMEOUT=90 CONFORMANCE_RUN_SKIP="$heavy" ctest --output-on-failure -j"$jobs")
 
 # FUZZ_SECONDS (default 60) is split between the parser, the .npy/.npz
-# readers, the YAML memory configuration reader and the whole-pipeline
-# targets.
+# readers, the YAML memory configuration reader, the typed-FFI attribute
+# reader and the whole-pipeline targets.
 fuzz=${FUZZ_SECONDS:-60}
 scripts/fuzz-parser.sh --seconds $((fuzz / 3))
 scripts/fuzz-npz.sh --seconds $((fuzz / 6))
 scripts/fuzz-config.sh --seconds $((fuzz / 12))
-scripts/fuzz-run.sh --seconds $((fuzz - fuzz / 3 - fuzz / 6 - fuzz / 12))
+scripts/fuzz-ffi-attrs.sh --seconds $((fuzz / 12))
+scripts/fuzz-run.sh --seconds $((fuzz - fuzz / 3 - fuzz / 6 - 2 * (fuzz / 12)))
 echo "all tests passed"

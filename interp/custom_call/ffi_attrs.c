@@ -23,9 +23,11 @@ typedef struct Reader {
   Error *err;
 } Reader;
 
-static bool fail(Reader *r, const char *fmt, const char *what) {
-  return error_set(r->err, ERR_INVALID, r->base + (int64_t)r->i, fmt, what);
+static bool fail_at(Reader *r, size_t at, const char *fmt, const char *what) {
+  return error_set(r->err, ERR_INVALID, r->base + (int64_t)at, fmt, what);
 }
+
+static bool fail(Reader *r, const char *fmt, const char *what) { return fail_at(r, r->i, fmt, what); }
 
 static void skip_space(Reader *r) {
   while (r->i < r->n && isspace((unsigned char)r->s[r->i])) r->i++;
@@ -137,6 +139,7 @@ static bool is_float_type(XLA_FFI_DataType t) {
 
 /* A number token as written: sign, digits, '.', exponent, or 0x hex. */
 typedef struct Number {
+  size_t at; /* where it starts, for messages */
   bool is_float, is_hex, negative;
   uint64_t mag;  /* integers and hex: the magnitude */
   double f;      /* floats */
@@ -146,6 +149,7 @@ static bool read_number(Reader *r, Number *num) {
   skip_space(r);
   size_t start = r->i;
   *num = (Number){0};
+  num->at = start;
   if (r->i < r->n && (r->s[r->i] == '-' || r->s[r->i] == '+'))
     num->negative = r->s[r->i++] == '-';
   if (r->i + 1 < r->n && r->s[r->i] == '0' && (r->s[r->i + 1] == 'x' || r->s[r->i + 1] == 'X')) {
@@ -188,11 +192,11 @@ static bool store_number(Reader *r, const Number *num, XLA_FFI_DataType t, void 
   if (is_float_type(t)) {
     if (num->is_hex) { /* MLIR's bit pattern form (NaN, Inf) */
       if (t == XLA_FFI_DataType_F32) {
-        if (num->negative || num->mag > UINT32_MAX) return fail(r, "%s is not an f32 bit pattern", "hex value");
+        if (num->negative || num->mag > UINT32_MAX) return fail_at(r, num->at, "%s is not an f32 bit pattern", "hex value");
         uint32_t b = (uint32_t)num->mag;
         memcpy(p, &b, 4);
       } else {
-        if (num->negative) return fail(r, "%s is not an f64 bit pattern", "hex value");
+        if (num->negative) return fail_at(r, num->at, "%s is not an f64 bit pattern", "hex value");
         memcpy(p, &num->mag, 8);
       }
       return true;
@@ -205,9 +209,9 @@ static bool store_number(Reader *r, const Number *num, XLA_FFI_DataType t, void 
       memcpy(p, &v, 8);
     return true;
   }
-  if (num->is_float) return fail(r, "%s where the type is an integer", "a float");
+  if (num->is_float) return fail_at(r, num->at, "%s where the type is an integer", "a float");
   if (t == XLA_FFI_DataType_PRED) {
-    if (num->negative || num->mag > 1) return fail(r, "%s: i1 holds 0 or 1", "value out of range");
+    if (num->negative || num->mag > 1) return fail_at(r, num->at, "%s: i1 holds 0 or 1", "value out of range");
     *(uint8_t *)p = (uint8_t)num->mag;
     return true;
   }
@@ -219,7 +223,7 @@ static bool store_number(Reader *r, const Number *num, XLA_FFI_DataType t, void 
   /* Unsigned: 0 .. 2^N-1.  Signed (iN as MLIR reads it): -2^(N-1) .. 2^N-1,
    * a value past 2^(N-1)-1 wrapping as MLIR's APInt does. */
   if (num->negative ? (is_unsigned || num->mag > neg_max) : num->mag > umax)
-    return fail(r, "%s for its type", "integer out of range");
+    return fail_at(r, num->at, "%s for its type", "integer out of range");
   uint64_t bitsval = num->negative ? (uint64_t)0 - num->mag : num->mag;
   switch (bits) {
   case 8: { uint8_t v = (uint8_t)bitsval; memcpy(p, &v, 1); break; }
@@ -237,10 +241,11 @@ static bool read_array(Reader *r, XLA_FFI_Array **out) {
   r->i += strlen("array");
   if (!eat(r, '<')) return fail(r, "expected %s", "'<' after array");
   skip_space(r);
+  size_t type_at = r->i;
   XLA_FFI_DataType t;
   if (!read_type(r, &t)) return false;
   if (t == XLA_FFI_DataType_PRED)
-    return fail(r, "%s are not attributes XLA's FFI passes", "arrays of i1");
+    return fail_at(r, type_at, "%s are not attributes XLA's FFI passes", "arrays of i1");
   size_t cap = 0, n = 0;
   /* Elements are separated by commas: an upper bound on their count. */
   for (size_t k = r->i; k < r->n && r->s[k] != '>'; k++) cap += r->s[k] == ',';
