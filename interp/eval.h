@@ -140,6 +140,10 @@ struct EvalCtx {
    * on first use and freed by eval_free. */
   const struct UserCalls *user_calls;
   struct UserCallState *user_state;
+  /* An evaluator running an HLO substitute: the registration it runs and
+   * the evaluator of the call; NULL in the run's own. */
+  const void *substitute_of;
+  const EvalCtx *substitute_caller;
   /* Device-to-device messages a peer's send delivered, waiting for this
    * device's recv-done (interp/collective/send_recv.c). */
   struct P2PMessage *p2p_inbox;

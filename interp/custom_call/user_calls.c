@@ -292,8 +292,35 @@ static EvalCtx *substitute_ctx(EvalCtx *ctx, const UserCall *uc, Error *err) {
   sub->num_replicas = ctx->num_replicas;
   sub->num_partitions = ctx->num_partitions;
   sub->deadline_ns = ctx->deadline_ns;
+  /* Inside a substitute, custom calls run as they do outside it. */
+  sub->user_calls = ctx->user_calls;
+  sub->substitute_of = uc;
+  sub->substitute_caller = ctx;
+  sub->unknown_call = ctx->unknown_call;
+  sub->infeed = ctx->infeed;
+  sub->outfeed = ctx->outfeed;
+  sub->feed_ud = ctx->feed_ud;
   st->subs[uc->index] = sub;
   return sub;
+}
+
+/* An error inside a substitute: its offset is in the substitute's text,
+ * so the message says where (FILE:LINE:COL) and the error points at the
+ * call. */
+static bool substitute_error(const UserCall *uc, const Instr *in, Error *err) {
+  char where[64] = "";
+  if (err->offset >= 0 && (size_t)err->offset <= uc->src.len) {
+    int line = 1, col = 1;
+    for (int64_t i = 0; i < err->offset; i++) {
+      if (uc->src.text[i] == '\n') line++, col = 1;
+      else col++;
+    }
+    snprintf(where, sizeof where, ":%d:%d", line, col);
+  }
+  char msg[sizeof err->msg];
+  snprintf(msg, sizeof msg, "%s", err->msg);
+  return error_set(err, err->kind, in->offset, "custom-call %s: in the substitute %.300s%s: %s",
+                   uc->target, uc->src.display, where, msg);
 }
 
 static bool run_substitute(EvalCtx *ctx, Frame *fr, const Instr *in, const UserCall *uc,
@@ -319,6 +346,13 @@ static bool run_substitute(EvalCtx *ctx, Frame *fr, const Instr *in, const UserC
            error_set(err, ERR_RUNTIME, in->offset,
                      "custom-call %s: the substitute %s returns %s, the call returns %s",
                      uc->target, uc->src.display, a, b);
+  /* A substitute that calls its own target (directly or through others)
+   * would nest evaluators without end. */
+  for (const EvalCtx *c = ctx; c; c = c->substitute_caller)
+    if (c->substitute_of == uc)
+      return error_set(err, ERR_RUNTIME, in->offset,
+                       "custom-call %s: the substitute %s calls its own target", uc->target,
+                       uc->src.display);
   EvalCtx *sub = substitute_ctx(ctx, uc, err);
   if (!sub) return false;
   Value *args[EVAL_MAX_VIEWS];
@@ -336,18 +370,12 @@ static bool run_substitute(EvalCtx *ctx, Frame *fr, const Instr *in, const UserC
                               ? ctx->max_instructions - ctx->instructions_executed +
                                     sub->instructions_executed
                               : 0;
-  if (ok) ok = eval_computation(sub, e, args, nargs, &res, err);
+  bool ran = ok && eval_computation(sub, e, args, nargs, &res, err);
   ctx->instructions_executed += sub->instructions_executed - before;
   for (int k = 0; k < nargs; k++) value_unref(&ctx->vc, args[k]);
+  if (ok && !ran) return substitute_error(uc, in, err);
   if (ok) ok = value_coerce(&ctx->vc, res, rs, "", out, err);
   value_unref(&ctx->vc, res);
-  if (!ok && err->offset >= 0 && err->offset != in->offset) {
-    /* The offset is in the substitute's text: say where, point at the call. */
-    char msg[sizeof err->msg];
-    snprintf(msg, sizeof msg, "%s", err->msg);
-    error_set(err, err->kind, in->offset, "custom-call %s: in the substitute %s: %s", uc->target,
-              uc->src.display, msg);
-  }
   return ok;
 }
 
