@@ -146,7 +146,7 @@ Test(ffi_attrs, refusals_say_why_and_where) {
 }
 
 Test(ffi_attrs, nesting_is_bounded) {
-  char deep[200] = "";
+  char deep[256] = ""; /* 40 x 5 bytes and the NUL */
   for (int i = 0; i < 40; i++) strcat(deep, "{a = ");
   parse_bad(deep, 165, "nested too deep");
 }
