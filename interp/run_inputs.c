@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/thread_pool.h"
 #include "interp/io/bind_names.h"
 #include "interp/run_internal.h"
 #include "layout/etype_convert.h"
@@ -93,56 +94,97 @@ static bool input_value(EvalCtx *ctx, const Shape *s, const RunInput *in, const 
   return ok;
 }
 
-static uint64_t splitmix64(uint64_t *x) {
-  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+static const uint64_t SPLITMIX_GAMMA = 0x9E3779B97F4A7C15ull;
+
+/* Draw k after the state x (k = 1: the next): splitmix64's state only
+ * advances by its gamma, so any draw can be computed on its own, and the
+ * elements of a big array filled in parallel chunks are the same bytes as
+ * one sequential pass. */
+static uint64_t splitmix64_at(uint64_t x, uint64_t k) {
+  uint64_t z = x + k * SPLITMIX_GAMMA;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
 
+/* One fill of random data: elements [first, first + n) of dst. */
+typedef struct RandomFill {
+  EType etype;
+  ETypeKind kind;
+  int bits, esize;
+  int64_t size_bound;
+  uint64_t state; /* before the array's first draw */
+  unsigned char *dst;
+  int64_t n, per_chunk;
+} RandomFill;
+
+static void fill_chunk(void *ud, int64_t chunk, int worker) {
+  (void)worker;
+  const RandomFill *f = ud;
+  enum { BLOCK = 1024 };
+  double d[2 * BLOCK];
+  int64_t q[BLOCK];
+  int64_t end = (chunk + 1) * f->per_chunk < f->n ? (chunk + 1) * f->per_chunk : f->n;
+  for (int64_t at = chunk * f->per_chunk; at < end; at += BLOCK) {
+    int64_t m = end - at < BLOCK ? end - at : BLOCK;
+    unsigned char *dst = f->dst + at * f->esize;
+    if (f->kind == EK_FLOAT) {
+      for (int64_t i = 0; i < m; i++)
+        d[i] = (double)(splitmix64_at(f->state, (uint64_t)(at + i) + 1) >> 11) * 0x1p-52 - 1.0;
+      etype_convert_array(f->etype, dst, ET_F64, d, m);
+    } else if (f->kind == EK_COMPLEX) { /* two draws per element */
+      for (int64_t i = 0; i < 2 * m; i++)
+        d[i] = (double)(splitmix64_at(f->state, (uint64_t)(2 * at + i) + 1) >> 11) * 0x1p-52 -
+               1.0;
+      for (int64_t i = 0; i < m; i++)
+        etype_store_complex(f->etype, d[2 * i], d[2 * i + 1], dst + i * f->esize);
+    } else {
+      for (int64_t i = 0; i < m; i++) {
+        uint64_t r = splitmix64_at(f->state, (uint64_t)(at + i) + 1);
+        int bits = f->bits;
+        if (f->kind == EK_PRED) q[i] = (int64_t)(r & 1);
+        else if (f->size_bound >= 0) q[i] = (int64_t)(r % (uint64_t)(f->size_bound + 1));
+        else if (f->kind == EK_SINT)
+          q[i] = bits <= 2 ? (int64_t)(r % 4) - 2 : bits <= 4 ? (int64_t)(r % 16) - 8 : (int64_t)(r % 201) - 100;
+        else q[i] = bits <= 2 ? (int64_t)(r % 4) : bits <= 4 ? (int64_t)(r % 16) : (int64_t)(r % 201);
+      }
+      etype_convert_array(f->etype, dst, ET_S64, q, m);
+    }
+  }
+}
+
 /* Deterministic data: floats uniform in [-1, 1), integers small (so that
  * arithmetic stays meaningful), pred 0/1.  size_bound >= 0: integers in
- * [0, size_bound] (the value is a dynamic dimension size, see size_bound_of). */
+ * [0, size_bound] (the value is a dynamic dimension size, see size_bound_of).
+ * Written straight into the value's buffer when its layout is the dense
+ * one (else into the dense target value_dense_commit lays out), in
+ * parallel chunks fixed by the size: the same bytes for every thread
+ * count. */
 bool run_random_value(EvalCtx *ctx, const Shape *s, uint64_t *state, int64_t size_bound,
                       const char *pdesc, Value **out, Error *err) {
   const ArrayInfo *ai = value_array_info(&ctx->vc, s, err);
   if (!ai) return false;
-  int64_t n = ai->elements;
-  MemSystem *mem = ctx->vc.mem;
-  /* The temporary must not be bigger than the space the value goes to. */
-  if (!mem_fits(mem, ai->space, ai->dense_bytes, pdesc, err)) return false;
-  unsigned char *dense = mem_raw_alloc(mem, ai->dense_bytes, false);
-  if (!dense) return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  enum { CHUNK = 4096 };
-  double d[2 * CHUNK];
-  int64_t q[CHUNK];
-  ETypeKind k = etype_kind(s->etype);
-  int bits = etype_bits(s->etype);
-  for (int64_t at = 0; at < n; at += CHUNK) {
-    int64_t m = n - at < CHUNK ? n - at : CHUNK;
-    unsigned char *dst = dense + at * ai->esize;
-    if (k == EK_FLOAT) {
-      for (int64_t i = 0; i < m; i++) d[i] = (double)(splitmix64(state) >> 11) * 0x1p-52 - 1.0;
-      etype_convert_array(s->etype, dst, ET_F64, d, m);
-    } else if (k == EK_COMPLEX) {
-      for (int64_t i = 0; i < 2 * m; i++) d[i] = (double)(splitmix64(state) >> 11) * 0x1p-52 - 1.0;
-      for (int64_t i = 0; i < m; i++)
-        etype_store_complex(s->etype, d[2 * i], d[2 * i + 1], dst + i * ai->esize);
-    } else {
-      for (int64_t i = 0; i < m; i++) {
-        uint64_t r = splitmix64(state);
-        if (k == EK_PRED) q[i] = (int64_t)(r & 1);
-        else if (size_bound >= 0) q[i] = (int64_t)(r % (uint64_t)(size_bound + 1));
-        else if (k == EK_SINT)
-          q[i] = bits <= 2 ? (int64_t)(r % 4) - 2 : bits <= 4 ? (int64_t)(r % 16) - 8 : (int64_t)(r % 201) - 100;
-        else q[i] = bits <= 2 ? (int64_t)(r % 4) : bits <= 4 ? (int64_t)(r % 16) : (int64_t)(r % 201);
-      }
-      etype_convert_array(s->etype, dst, ET_S64, q, m);
-    }
+  Value *v;
+  if (!value_new_array(&ctx->vc, s, false, pdesc, &v, err)) return false;
+  void *dense;
+  DenseTmp tmp;
+  if (!value_dense_target(&ctx->vc, v, &dense, &tmp, err)) {
+    value_unref(&ctx->vc, v);
+    return false;
   }
-  bool ok = value_from_dense(&ctx->vc, s, dense, pdesc, out, err);
-  mem_raw_free(mem, dense, ai->dense_bytes);
-  return ok;
+  ETypeKind k = etype_kind(s->etype);
+  RandomFill f = {s->etype, k, etype_bits(s->etype), ai->esize, size_bound, *state, dense,
+                  ai->elements, 0};
+  int64_t nchunks = pool_chunks(ai->dense_bytes, ai->elements > 0 ? ai->elements : 1);
+  f.per_chunk = nchunks > 0 ? (ai->elements + nchunks - 1) / nchunks : 0;
+  if (ai->elements > 0) pool_for(nchunks, fill_chunk, &f);
+  *state += (uint64_t)ai->elements * (k == EK_COMPLEX ? 2u : 1u) * SPLITMIX_GAMMA;
+  if (!value_dense_commit(&ctx->vc, v, &tmp, err)) {
+    value_unref(&ctx->vc, v);
+    return false;
+  }
+  *out = v;
+  return true;
 }
 
 typedef struct Binder {
