@@ -31,9 +31,12 @@ static bool bn_geo(const KArray *x, int64_t fi, BnGeo *g, Error *err) {
   return k_num_elements(x->rank, x->dims, &g->n, err);
 }
 
+/* A per-feature vector: C floats, of x's type for the HLO ops; cuDNN's
+ * batch norms (interp/custom_call/cudnn_bn.c) keep f32 vectors beside f16
+ * data, so any float type is taken. */
 static bool vec_ok(const KArray *v, const KArray *x, int64_t c, const char *what, Error *err) {
-  if (v->rank != 1 || v->dims[0] != c || v->etype != x->etype)
-    return error_set(err, ERR_RUNTIME, -1, "batch-norm: %s must be %s[%lld]", what, etype_name(x->etype), (long long)c);
+  if (v->rank != 1 || v->dims[0] != c || !etype_is_float(v->etype))
+    return error_set(err, ERR_RUNTIME, -1, "batch-norm: %s must be a float vector [%lld] (operand %s)", what, (long long)c, etype_name(x->etype));
   return true;
 }
 
@@ -137,16 +140,17 @@ bool k_batch_norm_training(const KArray *x, const KArray *scale, const KArray *o
     /* XLA forms the mean in the operand's type and measures deviations from
      * that rounded mean (its TrainingLargeInputs test: {1e7, 1e7 + 1} in f32
      * has mean 1e7 and variance 0.5, not 1e7 + 0.5 and 0.25), so the mean is
-     * rounded through the operand type before it is used. */
-    k_cvt(x->etype, mean->data, ET_F64, M, g.c);
-    k_cvt(ET_F64, M, x->etype, mean->data, g.c);
+     * rounded through its own type (the operand's, for the HLO op) before it
+     * is used. */
+    k_cvt(mean->etype, mean->data, ET_F64, M, g.c);
+    k_cvt(ET_F64, M, mean->etype, mean->data, g.c);
     feature_sums(x, &g, M, V);
     for (int64_t f = 0; f < g.c; f++) V[f] /= cnt;
     ok = (SD = std_devs(V, g.c, eps, err)) != NULL;
   }
   if (ok) {
     normalize(x, &g, M, SD, S, B, out);
-    k_cvt(x->etype, var->data, ET_F64, V, g.c);
+    k_cvt(var->etype, var->data, ET_F64, V, g.c);
   }
   k_free(S); k_free(B); k_free(M); k_free(V); k_free(SD);
   return ok;
@@ -167,18 +171,15 @@ bool k_batch_norm_inference(const KArray *x, const KArray *scale, const KArray *
   return ok;
 }
 
-bool k_batch_norm_grad(const KArray *x, const KArray *scale, const KArray *mean, const KArray *var,
-                       const KArray *gy, double eps, int64_t fi, KArray *gx, KArray *gscale,
-                       KArray *goffset, Error *err) {
-  BnGeo g;
-  if (!bn_geo(x, fi, &g, err) || !vec_ok(scale, x, g.c, "scale", err) || !vec_ok(mean, x, g.c, "mean", err) ||
-      !vec_ok(var, x, g.c, "variance", err) || !same_shape(gy, x, "grad_output", err) ||
-      !same_shape(gx, x, "grad_operand", err) || !vec_ok(gscale, x, g.c, "grad_scale", err) ||
-      !vec_ok(goffset, x, g.c, "grad_offset", err))
-    return false;
-  double *S = load_vec(scale, g.c, err), *M = load_vec(mean, g.c, err), *V = load_vec(var, g.c, err);
+/* The gradients given, per feature, VE = var + eps, RS = 1 / sd and SD = sd
+ * (SD NULL: grad_scale multiplies by RS instead of dividing by SD). */
+static bool grad_body(const KArray *x, const KArray *scale, const KArray *mean, const double *VE,
+                      const double *RS, const double *SD, const KArray *gy, const BnGeo *gp,
+                      KArray *gx, KArray *gscale, KArray *goffset, Error *err) {
+  const BnGeo g = *gp;
+  double *S = load_vec(scale, g.c, err), *M = load_vec(mean, g.c, err);
   double *SC = load_vec(NULL, g.c, err), *SO = load_vec(NULL, g.c, err);
-  bool ok = S && M && V && SC && SO;
+  bool ok = S && M && SC && SO;
   if (ok) {
     double xb[BN_CHUNK], gb[BN_CHUNK];
     double cnt = (double)(g.outer * g.inner);
@@ -197,16 +198,56 @@ bool k_batch_norm_grad(const KArray *x, const KArray *scale, const KArray *mean,
       load_chunk(x, s, m, xb);
       load_chunk(gy, s, m, gb);
       BN_RUNS(g, s, m, {
-        double rs = 1.0 / sqrt(V[f] + eps);
-        double cl = SC[f] / cnt / (V[f] + eps), dl = SO[f] / cnt, a = S[f] * rs;
+        double cl = SC[f] / cnt / VE[f], dl = SO[f] / cnt, a = S[f] * RS[f];
         for (int64_t k = k0; k < k1; k++) xb[k] = a * (gb[k] - dl - cl * (xb[k] - M[f]));
       });
       store_chunk(gx, s, m, xb);
     }
-    for (int64_t f = 0; f < g.c; f++) SC[f] /= sqrt(V[f] + eps);
-    k_cvt(x->etype, gscale->data, ET_F64, SC, g.c);
-    k_cvt(x->etype, goffset->data, ET_F64, SO, g.c);
+    for (int64_t f = 0; f < g.c; f++) SC[f] = SD ? SC[f] / SD[f] : SC[f] * RS[f];
+    k_cvt(gscale->etype, gscale->data, ET_F64, SC, g.c);
+    k_cvt(goffset->etype, goffset->data, ET_F64, SO, g.c);
   }
-  k_free(S); k_free(M); k_free(V); k_free(SC); k_free(SO);
+  k_free(S); k_free(M); k_free(SC); k_free(SO);
+  return ok;
+}
+
+static bool grad_check(const KArray *x, const KArray *scale, const KArray *mean, const KArray *var,
+                       const KArray *gy, int64_t fi, KArray *gx, KArray *gscale, KArray *goffset,
+                       const char *var_name, BnGeo *g, Error *err) {
+  return bn_geo(x, fi, g, err) && vec_ok(scale, x, g->c, "scale", err) &&
+         vec_ok(mean, x, g->c, "mean", err) && vec_ok(var, x, g->c, var_name, err) &&
+         same_shape(gy, x, "grad_output", err) && same_shape(gx, x, "grad_operand", err) &&
+         vec_ok(gscale, x, g->c, "grad_scale", err) && vec_ok(goffset, x, g->c, "grad_offset", err);
+}
+
+bool k_batch_norm_grad(const KArray *x, const KArray *scale, const KArray *mean, const KArray *var,
+                       const KArray *gy, double eps, int64_t fi, KArray *gx, KArray *gscale,
+                       KArray *goffset, Error *err) {
+  BnGeo g;
+  if (!grad_check(x, scale, mean, var, gy, fi, gx, gscale, goffset, "variance", &g, err))
+    return false;
+  double *V = load_vec(var, g.c, err), *RS = load_vec(NULL, g.c, err), *SD = load_vec(NULL, g.c, err);
+  bool ok = V && RS && SD;
+  for (int64_t f = 0; ok && f < g.c; f++) {
+    V[f] += eps;
+    SD[f] = sqrt(V[f]);
+    RS[f] = 1.0 / SD[f];
+  }
+  ok = ok && grad_body(x, scale, mean, V, RS, SD, gy, &g, gx, gscale, goffset, err);
+  k_free(V); k_free(RS); k_free(SD);
+  return ok;
+}
+
+bool k_batch_norm_grad_inv_stddev(const KArray *x, const KArray *scale, const KArray *mean,
+                                  const KArray *inv_stddev, const KArray *gy, int64_t fi,
+                                  KArray *gx, KArray *gscale, KArray *goffset, Error *err) {
+  BnGeo g;
+  if (!grad_check(x, scale, mean, inv_stddev, gy, fi, gx, gscale, goffset, "inv_stddev", &g, err))
+    return false;
+  double *RS = load_vec(inv_stddev, g.c, err), *VE = load_vec(NULL, g.c, err);
+  bool ok = RS && VE;
+  for (int64_t f = 0; ok && f < g.c; f++) VE[f] = 1.0 / (RS[f] * RS[f]);
+  ok = ok && grad_body(x, scale, mean, VE, RS, NULL, gy, &g, gx, gscale, goffset, err);
+  k_free(RS); k_free(VE);
   return ok;
 }

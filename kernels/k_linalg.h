@@ -34,7 +34,10 @@ bool k_triangular_solve(const KArray *a, const KArray *b, const KTriSolveParams 
                         Error *err);
 
 /* batch-norm-training: out (operand shape), mean and variance ([C] with C =
- * dims[feature_index]); variance is the biased (population) variance. */
+ * dims[feature_index]); variance is the biased (population) variance.
+ * The per-feature vectors of all three may be any float type (the HLO ops
+ * give them the operand's; cuDNN's calls keep f32 beside f16 data); the mean
+ * is rounded to its type before deviations are measured from it. */
 bool k_batch_norm_training(const KArray *x, const KArray *scale, const KArray *offset,
                            double epsilon, int64_t feature_index, KArray *out, KArray *mean,
                            KArray *var, Error *err);
@@ -47,5 +50,11 @@ bool k_batch_norm_grad(const KArray *x, const KArray *scale, const KArray *mean,
                        const KArray *var, const KArray *grad_out, double epsilon,
                        int64_t feature_index, KArray *grad_x, KArray *grad_scale,
                        KArray *grad_offset, Error *err);
+/* The same gradients given 1 / sqrt(variance + epsilon) per feature (as
+ * cuDNN's batch-norm backward takes it) instead of variance and epsilon. */
+bool k_batch_norm_grad_inv_stddev(const KArray *x, const KArray *scale, const KArray *mean,
+                                  const KArray *inv_stddev, const KArray *grad_out,
+                                  int64_t feature_index, KArray *grad_x, KArray *grad_scale,
+                                  KArray *grad_offset, Error *err);
 
 #endif

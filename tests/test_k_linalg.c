@@ -1,6 +1,7 @@
 #include <criterion/criterion.h>
 
 #include "kernels/k_linalg.h"
+#include "layout/etype_convert.h"
 #include "ktest.h"
 
 Test(k_cholesky, hand_derived_2x2) {
@@ -161,6 +162,32 @@ Test(k_batch_norm, training_hand_example_and_inference) {
   cr_assert(k_batch_norm_inference(&X, &S, &O, &M, &V, 0.0, 1, &YI, &err));
   for (int i = 0; i < 4; i++) cr_expect_eq(yi[i], y[i]);
   cr_expect_not(k_batch_norm_training(&X, &S, &O, 0.0, 2, &Y, &M, &V, &err));
+}
+
+/* cuDNN's backward takes 1 / sqrt(var + eps) instead of var and eps, and
+ * keeps f32 vectors beside f16 data.  x = {0, 1, 2, 5} (one feature, mean 2),
+ * dy = {1, 0, 0, 1}, scale 2, inv = +-0.5, by hand: xhat = (x - 2) inv,
+ * dx = scale inv (dy - mean(dy) - xhat mean(dy xhat)),
+ * grad_scale = sum(dy xhat), grad_offset = sum(dy). */
+Test(k_batch_norm, grad_from_inv_stddev_with_f16_data) {
+  const float xs[] = {0, 1, 2, 5}, dys[] = {1, 0, 0, 1};
+  const float want_dx[] = {0.625f, -0.4375f, -0.5f, 0.3125f};
+  uint16_t x[4], dy[4], dx[4];
+  for (int i = 0; i < 4; i++) x[i] = etype_f32_to_f16(xs[i]), dy[i] = etype_f32_to_f16(dys[i]);
+  for (int sign = -1; sign <= 1; sign += 2) {
+    float sc[] = {2}, mu[] = {2}, inv[] = {0.5f * (float)sign}, gs[1], go[1];
+    int64_t d[] = {4, 1}, c[] = {1};
+    KArray X = ka(ET_F16, 2, d, x), GY = ka(ET_F16, 2, d, dy), GX = ka(ET_F16, 2, d, dx);
+    KArray S = ka(ET_F32, 1, c, sc), M = ka(ET_F32, 1, c, mu), IS = ka(ET_F32, 1, c, inv);
+    KArray GS = ka(ET_F32, 1, c, gs), GO = ka(ET_F32, 1, c, go);
+    Error err;
+    cr_assert(k_batch_norm_grad_inv_stddev(&X, &S, &M, &IS, &GY, 1, &GX, &GS, &GO, &err), "%s",
+              err.msg);
+    for (int i = 0; i < 4; i++)
+      cr_expect_eq(etype_f16_to_f32(dx[i]), (float)sign * want_dx[i], "dx[%d] sign %d", i, sign);
+    cr_expect_eq(gs[0], 0.5f * (float)sign);
+    cr_expect_eq(go[0], 2.0f);
+  }
 }
 
 static double bn_loss(const double *x, const double *gy, const double *sc, const double *of, double eps, int64_t n0, int64_t c, int64_t n2) {

@@ -12,6 +12,8 @@
  *   __cudnn$conv{Forward, BackwardInput, BackwardFilter,
  *                BiasActivationForward}
  *                  -- XLA's GPU convolutions (interp/custom_call/cudnn.c);
+ *   __cudnn$batchNormalization{ForwardInference, ForwardTraining, Backward}
+ *                  -- XLA's GPU batch norms (interp/custom_call/cudnn_bn.c);
  *   __cub$DeviceRadixSort
  *                  -- XLA's GPU radix sort (interp/custom_call/cub_sort.c);
  *   {cu,hip}_threefry2x32[_ffi], {cu,hip}_lu_pivots_to_permutation
@@ -45,6 +47,7 @@
 #include "interp/custom_call/cublas.h"
 #include "interp/custom_call/cub_sort.h"
 #include "interp/custom_call/cudnn.h"
+#include "interp/custom_call/cudnn_bn.h"
 #include "interp/custom_call/jaxlib.h"
 #include "interp/custom_call/lapack.h"
 #include "interp/custom_call/neuron.h"
@@ -211,6 +214,7 @@ static const struct TargetRow {
     {"__cub$DeviceRadixSort", NULL, cub_sort},
     {NULL, eval_cublas_known, eval_cublas_gemm},
     {NULL, eval_cudnn_known, eval_cudnn_conv},
+    {NULL, eval_cudnn_bn_known, eval_cudnn_bn},
     {NULL, eval_jaxlib_known, eval_jaxlib},
     {NULL, eval_lapack_known, eval_lapack},
     {NULL, eval_builder_math_known, eval_builder_math},

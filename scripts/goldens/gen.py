@@ -44,3 +44,14 @@ def write(d, name, hlo, expected, inputs=None):
     with open(os.path.join(path, name + ".yaml"), "w") as f:
         f.write("command: hlorun\nargs: [%s]\nstdout: %s.out\n" % (", ".join(args), name))
     written.append(os.path.join(d, name))
+
+
+def write_error(d, name, hlo, msg):
+    """A case whose module hlorun must refuse (random inputs, exit 1) with
+    msg in its diagnostics."""
+    path = os.path.join(ROOT, d)
+    with open(os.path.join(path, name + ".hlo"), "w") as f:
+        f.write(hlo)
+    with open(os.path.join(path, name + ".yaml"), "w") as f:
+        f.write("command: hlorun\nargs: ['%s.hlo', '--random-inputs']\nexit: 1\n"
+                "stderr_contains: '%s'\n" % (name, msg))
