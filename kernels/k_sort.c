@@ -5,6 +5,7 @@
 #pragma GCC optimize("vect-cost-model=dynamic")
 #include "kernels/k_sort.h"
 
+#include "base/thread_pool.h"
 #include "kernels/k_common.h"
 
 /* Order-preserving keys for n elements of t, read with element stride. */
@@ -181,6 +182,41 @@ done:
   return ok;
 }
 
+/* The known comparators' sort over a chunk of rows (k_sort). */
+typedef struct SortRows {
+  int nops;
+  const KArray *ops;
+  KArray *outs;
+  const Geo *g;
+  const KComparator *c;
+  int64_t per;         /* rows per chunk */
+  uint32_t *perm, *ti; /* g->n per worker */
+  uint64_t *keys, *tk;
+} SortRows;
+
+static bool sort_rows(void *ud, int64_t chunk, int worker, Error *err) {
+  const SortRows *s = ud;
+  const Geo *g = s->g;
+  size_t w = (size_t)worker * (size_t)g->n;
+  uint32_t *perm = s->perm + w, *ti = s->ti + w;
+  uint64_t *keys = s->keys + w, *tk = s->tk + w;
+  const KArray *key = &s->ops[s->c->key];
+  bool desc = s->c->kind == K_CMP_GT;
+  int kes = etype_storage_bytes(key->etype);
+  int64_t end = (chunk + 1) * s->per < g->rows ? (chunk + 1) * s->per : g->rows;
+  for (int64_t r = chunk * s->per; r < end; r++) {
+    int64_t o = r / g->inner, in = r % g->inner;
+    const char *src = (const char *)key->data + (o * g->n * g->inner + in) * kes;
+    if (key->etype == ET_F32 && g->inner == 1) keys_f32((const float *)src, g->n, s->c->total_order, desc, keys);
+    else if (!make_keys(key->etype, src, g->inner, g->n, s->c->total_order, desc, keys, err)) return false;
+    for (int64_t i = 0; i < g->n; i++) perm[i] = (uint32_t)i;
+    radix_sort(keys, perm, g->n, tk, ti);
+    for (int k = 0; k < s->nops; k++)
+      apply_perm(etype_storage_bytes(s->ops[k].etype), s->ops[k].data, s->outs[k].data, g, r, perm);
+  }
+  return true;
+}
+
 bool k_sort(int nops, const KArray *ops, int64_t dim, const KComparator *c, KArray *outs, Error *err) {
   if (nops < 1 || nops > K_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "sort: bad operand count");
   int rank = ops[0].rank;
@@ -212,21 +248,16 @@ bool k_sort(int nops, const KArray *ops, int64_t dim, const KComparator *c, KArr
     for (int64_t r = 0; r < g.rows; r++)
       for (int k = 0; k < nops; k++) apply_perm(etype_storage_bytes(ops[k].etype), ops[k].data, outs[k].data, &g, r, perm + r * g.n);
   } else {
-    const KArray *key = &ops[c->key];
-    bool desc = c->kind == K_CMP_GT;
-    if (!(perm = k_malloc(g.n * 4, err)) || !(ti = k_malloc(g.n * 4, err)) || !(keys = k_malloc(g.n * 8, err)) ||
-        !(tk = k_malloc(g.n * 8, err)))
+    /* Rows are independent: chunks of rows (fixed by the data size) in
+     * parallel, each worker with its own scratch. */
+    int workers = pool_threads();
+    int64_t wn = (int64_t)workers * g.n;
+    if (!(perm = k_malloc(wn * 4, err)) || !(ti = k_malloc(wn * 4, err)) ||
+        !(keys = k_malloc(wn * 8, err)) || !(tk = k_malloc(wn * 8, err)))
       goto done;
-    int kes = etype_storage_bytes(key->etype);
-    for (int64_t r = 0; r < g.rows; r++) {
-      int64_t o = r / g.inner, in = r % g.inner;
-      const char *src = (const char *)key->data + (o * g.n * g.inner + in) * kes;
-      if (key->etype == ET_F32 && g.inner == 1) keys_f32((const float *)src, g.n, c->total_order, desc, keys);
-      else if (!make_keys(key->etype, src, g.inner, g.n, c->total_order, desc, keys, err)) goto done;
-      for (int64_t i = 0; i < g.n; i++) perm[i] = (uint32_t)i;
-      radix_sort(keys, perm, g.n, tk, ti);
-      for (int k = 0; k < nops; k++) apply_perm(etype_storage_bytes(ops[k].etype), ops[k].data, outs[k].data, &g, r, perm);
-    }
+    int64_t nchunks = pool_chunks(total * 8, g.rows);
+    SortRows sr = {nops, ops, outs, &g, c, (g.rows + nchunks - 1) / nchunks, perm, ti, keys, tk};
+    if (!pool_for_err((g.rows + sr.per - 1) / sr.per, sort_rows, &sr, err)) goto done;
   }
   ok = true;
 done:

@@ -312,3 +312,24 @@ Test(threads, reduce) {
     same_bytes(name, text[k]);
   }
 }
+
+/* Sort by rows with the known comparators (radix path): rows along the
+ * minor and a major dimension, with a second operand carried along, f32
+ * (ties and NaN from the random data's logs) and s32 keys, and the random
+ * inputs themselves (filled in parallel chunks). */
+Test(threads, sort_and_random_inputs) {
+  same_bytes("sort-minor", "HloModule m\nlt { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+             " c = s32[] parameter(2)\n d = s32[] parameter(3)\n"
+             " ROOT r = pred[] compare(a, b), direction=LT }\nENTRY e {\n"
+             "  x = f32[2001,129] parameter(0)\n  l = f32[2001,129] log(x)\n"
+             "  i = s32[2001,129] parameter(1)\n"
+             "  ROOT s = (f32[2001,129], s32[2001,129]) sort(l, i), dimensions={1}, to_apply=lt\n}\n");
+  same_bytes("sort-major", "HloModule m\ngt { a = s32[] parameter(0)\n b = s32[] parameter(1)\n"
+             " ROOT r = pred[] compare(a, b), direction=GT }\nENTRY e {\n"
+             "  x = s32[513,1000] parameter(0)\n"
+             "  ROOT s = s32[513,1000] sort(x), dimensions={0}, to_apply=gt\n}\n");
+  same_bytes("random", "HloModule m\nENTRY e {\n"
+             "  a = f32[1234567] parameter(0)\n  b = c64[333,777] parameter(1)\n"
+             "  c = s8[100001] parameter(2)\n  d = bf16[64,64]{0,1:T(8,128)(2,1)} parameter(3)\n"
+             "  ROOT t = (f32[1234567], c64[333,777], s8[100001], bf16[64,64]) tuple(a, b, c, d)\n}\n");
+}
