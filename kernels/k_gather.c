@@ -2,6 +2,7 @@
  * canonical [batch..., offset...] block, then permute to the result order. */
 #include "kernels/k_gather.h"
 
+#include "base/thread_pool.h"
 #include "kernels/k_common.h"
 
 bool k_load_indices(const KArray *idx, int64_t n, int64_t **out, Error *err) {
@@ -56,6 +57,55 @@ static bool check_list(const char *what, int n, const int64_t *l, int64_t bound,
       if (l[j] == l[i]) return error_set(err, ERR_RUNTIME, -1, "%s entry %lld repeated", what, (long long)l[i]);
   }
   return true;
+}
+
+/* The slices of batch positions [chunk * per, ...) into canon: each batch
+ * position's slice is its own, so chunks fixed by the size run in
+ * parallel with the bytes of one pass. */
+typedef struct GatherJob {
+  const KArray *operand;
+  const KGatherDims *d;
+  const int64_t *iv, *ist, *ibpos, *bdims;
+  int nbd, IR, R;
+  int64_t ivd;
+  int64_t slice_n;
+  int es;
+  char *canon;
+  int64_t nb, per;
+} GatherJob;
+
+static void gather_chunk(void *ud, int64_t chunk, int worker) {
+  (void)worker;
+  const GatherJob *j = ud;
+  const KGatherDims *d = j->d;
+  int64_t first = chunk * j->per, end = first + j->per < j->nb ? first + j->per : j->nb;
+  int64_t g[K_MAX_RANK] = {0}, rem = first; /* first's batch index */
+  for (int k = j->nbd - 1; k >= 0; k--) {
+    g[k] = rem % j->bdims[k];
+    rem /= j->bdims[k];
+  }
+  for (int64_t b = first; b < end; b++) {
+    int64_t base = 0;
+    for (int k = 0; k < j->nbd; k++) base += g[k] * j->ist[j->ibpos[k]];
+    int64_t start[K_MAX_RANK] = {0};
+    for (int k = 0; k < d->nstart_map; k++) {
+      int64_t dim = d->start_index_map[k];
+      int64_t v = j->iv[base + (j->ivd < j->IR ? k * j->ist[j->ivd] : 0)];
+      int64_t hi = j->operand->dims[dim] - d->slice_sizes[dim];
+      start[dim] = v < 0 ? 0 : v > hi ? hi : v;
+    }
+    for (int k = 0; k < d->nbatching; k++) {
+      int64_t idim = d->start_indices_batching_dims[k];
+      int64_t pos = j->ivd < j->IR && idim > j->ivd ? idim - 1 : idim;
+      start[d->operand_batching_dims[k]] = g[pos];
+    }
+    k_copy_box(j->es, j->operand->data, j->R, j->operand->dims, start, d->slice_sizes,
+               j->canon + b * j->slice_n * j->es);
+    for (int k = j->nbd - 1; k >= 0; k--) {
+      if (++g[k] < j->bdims[k]) break;
+      g[k] = 0;
+    }
+  }
 }
 
 bool k_gather(const KArray *operand, const KArray *indices, const KGatherDims *d, KArray *out, Error *err) {
@@ -125,28 +175,10 @@ bool k_gather(const KArray *operand, const KArray *indices, const KGatherDims *d
   int64_t ist[K_MAX_RANK + 1], s = 1;
   for (int i = IR - 1; i >= 0; i--) { ist[i] = s; s *= indices->dims[i]; }
   ist[IR] = 0;
-  int64_t g[K_MAX_RANK] = {0};
-  for (int64_t b = 0; b < nb; b++) {
-    int64_t base = 0;
-    for (int j = 0; j < nbd; j++) base += g[j] * ist[ibpos[j]];
-    int64_t start[K_MAX_RANK] = {0};
-    for (int j = 0; j < d->nstart_map; j++) {
-      int64_t dim = d->start_index_map[j];
-      int64_t v = iv[base + (ivd < IR ? j * ist[ivd] : 0)];
-      int64_t hi = operand->dims[dim] - d->slice_sizes[dim];
-      start[dim] = v < 0 ? 0 : v > hi ? hi : v;
-    }
-    for (int j = 0; j < d->nbatching; j++) {
-      int64_t idim = d->start_indices_batching_dims[j];
-      int64_t pos = ivd < IR && idim > ivd ? idim - 1 : idim;
-      start[d->operand_batching_dims[j]] = g[pos];
-    }
-    k_copy_box(es, operand->data, R, operand->dims, start, d->slice_sizes, canon + b * slice_n * es);
-    for (int j = nbd - 1; j >= 0; j--) {
-      if (++g[j] < bdims[j]) break;
-      g[j] = 0;
-    }
-  }
+  GatherJob job = {operand, d, iv, ist, ibpos, bdims, nbd, IR, R, ivd, slice_n, es, canon, nb, 0};
+  int64_t nchunks = pool_chunks(total * es, nb);
+  job.per = (nb + nchunks - 1) / nchunks;
+  pool_for((nb + job.per - 1) / job.per, gather_chunk, &job);
   if (!ident) {
     int64_t cd[K_MAX_RANK];
     for (int j = 0; j < nbd; j++) cd[j] = bdims[j];

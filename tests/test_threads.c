@@ -333,3 +333,17 @@ Test(threads, sort_and_random_inputs) {
              "  c = s8[100001] parameter(2)\n  d = bf16[64,64]{0,1:T(8,128)(2,1)} parameter(3)\n"
              "  ROOT t = (f32[1234567], c64[333,777], s8[100001], bf16[64,64]) tuple(a, b, c, d)\n}\n");
 }
+
+/* Gather: batch positions in parallel chunks; rows of an embedding table
+ * (indices clamped into range from the random s32 data), and a 2-d index
+ * vector gathering small boxes, whose result needs a permutation. */
+Test(threads, gather) {
+  same_bytes("gather-rows", "HloModule m\nENTRY e {\n"
+             "  t = f32[1000,129] parameter(0)\n  i = s32[30001,1] parameter(1)\n"
+             "  ROOT g = f32[30001,129] gather(t, i), offset_dims={1}, collapsed_slice_dims={0},"
+             " start_index_map={0}, index_vector_dim=1, slice_sizes={1,129}\n}\n");
+  same_bytes("gather-boxes", "HloModule m\nENTRY e {\n"
+             "  t = bf16[64,64,8] parameter(0)\n  i = s32[2,40001] parameter(1)\n"
+             "  ROOT g = bf16[3,40001,2,8] gather(t, i), offset_dims={0,2,3}, collapsed_slice_dims={},"
+             " start_index_map={0,1}, index_vector_dim=0, slice_sizes={3,2,8}\n}\n");
+}
