@@ -15,6 +15,7 @@
 
 #include <math.h>
 
+#include "base/thread_pool.h"
 #include "kernels/k_common.h"
 
 #define BN_CHUNK 4096
@@ -105,17 +106,32 @@ static void feature_sums(const KArray *x, const BnGeo *g, const double *dev, dou
   }
 }
 
-/* out = (x - mean) / sd * scale + offset, sd = sqrt(var + eps) per feature. */
+/* out = (x - mean) / sd * scale + offset, sd = sqrt(var + eps) per feature:
+ * each element on its own, so BN_CHUNK-sized chunks run in parallel. */
+typedef struct Normalize {
+  const KArray *x;
+  const BnGeo *g;
+  const double *M, *SD, *S, *B;
+  KArray *out;
+} Normalize;
+
+static void normalize_chunk(void *ud, int64_t chunk, int worker) {
+  (void)worker;
+  const Normalize *j = ud;
+  const BnGeo *g = j->g;
+  double xb[BN_CHUNK];
+  int64_t s = chunk * BN_CHUNK, m = g->n - s < BN_CHUNK ? g->n - s : BN_CHUNK;
+  load_chunk(j->x, s, m, xb);
+  BN_RUNS(*g, s, m, {
+    for (int64_t k = k0; k < k1; k++) xb[k] = (xb[k] - j->M[f]) / j->SD[f] * j->S[f] + j->B[f];
+  });
+  store_chunk(j->out, s, m, xb);
+}
+
 static void normalize(const KArray *x, const BnGeo *g, const double *M, const double *SD, const double *S,
                       const double *B, KArray *out) {
-  double xb[BN_CHUNK];
-  BN_CHUNKS(*g, s, m) {
-    load_chunk(x, s, m, xb);
-    BN_RUNS(*g, s, m, {
-      for (int64_t k = k0; k < k1; k++) xb[k] = (xb[k] - M[f]) / SD[f] * S[f] + B[f];
-    });
-    store_chunk(out, s, m, xb);
-  }
+  Normalize j = {x, g, M, SD, S, B, out};
+  pool_for((g->n + BN_CHUNK - 1) / BN_CHUNK, normalize_chunk, &j);
 }
 
 static double *std_devs(const double *V, int64_t c, double eps, Error *err) {

@@ -347,3 +347,17 @@ Test(threads, gather) {
              "  ROOT g = bf16[3,40001,2,8] gather(t, i), offset_dims={0,2,3}, collapsed_slice_dims={},"
              " start_index_map={0,1}, index_vector_dim=0, slice_sizes={3,2,8}\n}\n");
 }
+
+/* Batch norm: the normalising pass runs in parallel chunks (the feature
+ * sums stay in one pass); features minor (NHWC) and major (NCHW). */
+Test(threads, batch_norm) {
+  same_bytes("bn-nhwc", "HloModule m\nENTRY e {\n"
+             "  x = f32[8,33,33,64] parameter(0)\n  s = f32[64] parameter(1)\n  o = f32[64] parameter(2)\n"
+             "  ROOT b = (f32[8,33,33,64], f32[64], f32[64]) batch-norm-training(x, s, o),"
+             " epsilon=0.001, feature_index=3\n}\n");
+  same_bytes("bn-nchw-inference", "HloModule m\nENTRY e {\n"
+             "  x = f32[8,16,65,65] parameter(0)\n  s = f32[16] parameter(1)\n  o = f32[16] parameter(2)\n"
+             "  m = f32[16] parameter(3)\n  v = f32[16] parameter(4)\n  av = f32[16] abs(v)\n"
+             "  ROOT b = f32[8,16,65,65] batch-norm-inference(x, s, o, m, av),"
+             " epsilon=0.001, feature_index=1\n}\n");
+}
