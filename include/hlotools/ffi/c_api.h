@@ -460,6 +460,15 @@ XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_Metadata_Extension, metadata);
 
 /* ---- the function table ------------------------------------------------- */
 
+/* A field holding a pointer to the function type of the same name.  C++
+ * sees the type through its qualified name: an unqualified one would
+ * change meaning inside the struct, which GCC rejects. */
+#ifdef __cplusplus
+#define XLA_FFI_API_FN(name) ::name *name
+#else
+#define XLA_FFI_API_FN(name) name *name
+#endif
+
 /* The order of these fields is the ABI: never reorder, only append. */
 struct XLA_FFI_Api {
   size_t struct_size;
@@ -467,21 +476,21 @@ struct XLA_FFI_Api {
   XLA_FFI_Api_Version api_version;
   XLA_FFI_InternalApi *internal_api; /* NULL in hlotools */
 
-  XLA_FFI_Error_Create *XLA_FFI_Error_Create;
-  XLA_FFI_Error_GetMessage *XLA_FFI_Error_GetMessage;
-  XLA_FFI_Error_Destroy *XLA_FFI_Error_Destroy;
-  XLA_FFI_Handler_Register *XLA_FFI_Handler_Register;
-  XLA_FFI_Stream_Get *XLA_FFI_Stream_Get;
-  XLA_FFI_TypeId_Register *XLA_FFI_TypeId_Register;
-  XLA_FFI_ExecutionContext_Get *XLA_FFI_ExecutionContext_Get;
-  XLA_FFI_State_Set *XLA_FFI_State_Set;
-  XLA_FFI_State_Get *XLA_FFI_State_Get;
-  XLA_FFI_DeviceMemory_Allocate *XLA_FFI_DeviceMemory_Allocate;
-  XLA_FFI_DeviceMemory_Free *XLA_FFI_DeviceMemory_Free;
-  XLA_FFI_ThreadPool_Schedule *XLA_FFI_ThreadPool_Schedule;
-  XLA_FFI_Future_Create *XLA_FFI_Future_Create;
-  XLA_FFI_Future_SetAvailable *XLA_FFI_Future_SetAvailable;
-  XLA_FFI_Future_SetError *XLA_FFI_Future_SetError;
+  XLA_FFI_API_FN(XLA_FFI_Error_Create);
+  XLA_FFI_API_FN(XLA_FFI_Error_GetMessage);
+  XLA_FFI_API_FN(XLA_FFI_Error_Destroy);
+  XLA_FFI_API_FN(XLA_FFI_Handler_Register);
+  XLA_FFI_API_FN(XLA_FFI_Stream_Get);
+  XLA_FFI_API_FN(XLA_FFI_TypeId_Register);
+  XLA_FFI_API_FN(XLA_FFI_ExecutionContext_Get);
+  XLA_FFI_API_FN(XLA_FFI_State_Set);
+  XLA_FFI_API_FN(XLA_FFI_State_Get);
+  XLA_FFI_API_FN(XLA_FFI_DeviceMemory_Allocate);
+  XLA_FFI_API_FN(XLA_FFI_DeviceMemory_Free);
+  XLA_FFI_API_FN(XLA_FFI_ThreadPool_Schedule);
+  XLA_FFI_API_FN(XLA_FFI_Future_Create);
+  XLA_FFI_API_FN(XLA_FFI_Future_SetAvailable);
+  XLA_FFI_API_FN(XLA_FFI_Future_SetError);
 };
 
 /* (The ABI's size of the table stops at XLA_FFI_Stream_Get: the fields
