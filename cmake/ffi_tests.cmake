@@ -28,6 +28,17 @@ else()
   add_test(NAME ffi/header-selftest COMMAND ffi_header_selftest)
 
   add_library(hlo_test_oldcall MODULE ${CMAKE_SOURCE_DIR}/tests/ffi/old_style.c)
+
+  # docs/custom-calls.md's worked example, built as a user builds it and
+  # run against numpy (scripts/check-custom-call-example.py).
+  add_library(rms_norm MODULE ${CMAKE_SOURCE_DIR}/testdata/examples/custom-call/rms_norm.cc)
+  target_include_directories(rms_norm PRIVATE ${CMAKE_SOURCE_DIR}/include)
+  set_target_properties(rms_norm PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+  if(SYSTEM_PYTHON3)
+    add_test(NAME example/custom-call
+             COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/check-custom-call-example.py
+                     ${CMAKE_BINARY_DIR}/bin ${CMAKE_BINARY_DIR}/lib)
+  endif()
 endif()
 
 # XlaCustomCallStatusSetFailure stays undefined: hlorun exports it.  (No
