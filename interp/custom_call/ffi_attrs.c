@@ -124,7 +124,7 @@ static bool read_type(Reader *r, XLA_FFI_DataType *t) {
   return fail(r, "type '%s' is not one XLA's FFI passes (i8..i64, ui8..ui64, f32, f64)", what);
 }
 
-static int type_bytes(XLA_FFI_DataType t) {
+int ffi_attrs_value_bytes(XLA_FFI_DataType t) {
   switch (t) {
   case XLA_FFI_DataType_PRED: case XLA_FFI_DataType_S8: case XLA_FFI_DataType_U8: return 1;
   case XLA_FFI_DataType_S16: case XLA_FFI_DataType_U16: return 2;
@@ -215,7 +215,7 @@ static bool store_number(Reader *r, const Number *num, XLA_FFI_DataType t, void 
     *(uint8_t *)p = (uint8_t)num->mag;
     return true;
   }
-  int bits = type_bytes(t) * 8;
+  int bits = ffi_attrs_value_bytes(t) * 8;
   bool is_unsigned = t == XLA_FFI_DataType_U8 || t == XLA_FFI_DataType_U16 ||
                      t == XLA_FFI_DataType_U32 || t == XLA_FFI_DataType_U64;
   uint64_t umax = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
@@ -250,7 +250,7 @@ static bool read_array(Reader *r, XLA_FFI_Array **out) {
   /* Elements are separated by commas: an upper bound on their count. */
   for (size_t k = r->i; k < r->n && r->s[k] != '>'; k++) cap += r->s[k] == ',';
   cap++;
-  int es = type_bytes(t);
+  int es = ffi_attrs_value_bytes(t);
   char *data = arena_alloc_array(r->arena, cap, (size_t)es);
   if (!data) return fail(r, "%s", "out of memory");
   if (eat(r, ':')) {

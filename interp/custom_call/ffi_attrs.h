@@ -34,4 +34,8 @@
 bool ffi_attrs_parse(const char *text, size_t len, Arena *arena, int64_t base,
                      XLA_FFI_Attrs *out, Error *err);
 
+/* Bytes of one scalar or array element of the types attributes take
+ * (PRED, S8..S64, U8..U64, F32, F64). */
+int ffi_attrs_value_bytes(XLA_FFI_DataType t);
+
 #endif

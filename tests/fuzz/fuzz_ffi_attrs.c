@@ -14,15 +14,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static size_t value_bytes(XLA_FFI_DataType t) {
-  switch (t) {
-  case XLA_FFI_DataType_PRED: case XLA_FFI_DataType_S8: case XLA_FFI_DataType_U8: return 1;
-  case XLA_FFI_DataType_S16: case XLA_FFI_DataType_U16: return 2;
-  case XLA_FFI_DataType_S32: case XLA_FFI_DataType_U32: case XLA_FFI_DataType_F32: return 4;
-  default: return 8;
-  }
-}
-
 static unsigned walk(const XLA_FFI_Attrs *a) {
   unsigned sum = 0;
   for (int64_t i = 0; i < a->size; i++) {
@@ -37,12 +28,12 @@ static unsigned walk(const XLA_FFI_Attrs *a) {
     switch (a->types[i]) {
     case XLA_FFI_AttrType_SCALAR: {
       const XLA_FFI_Scalar *s = a->attrs[i];
-      for (size_t k = 0; k < value_bytes(s->dtype); k++) sum += ((unsigned char *)s->value)[k];
+      for (size_t k = 0; k < (size_t)ffi_attrs_value_bytes(s->dtype); k++) sum += ((unsigned char *)s->value)[k];
       break;
     }
     case XLA_FFI_AttrType_ARRAY: {
       const XLA_FFI_Array *r = a->attrs[i];
-      for (size_t k = 0; k < r->size * value_bytes(r->dtype); k++)
+      for (size_t k = 0; k < r->size * (size_t)ffi_attrs_value_bytes(r->dtype); k++)
         sum += ((unsigned char *)r->data)[k];
       break;
     }
