@@ -76,6 +76,13 @@ static void traffic(EvalCtx *ctx, InstrStats *st, const Value *v, bool write) {
   }
   if (!v->info || !v->buf) return;
   int64_t n = v->info->phys_bytes;
+  MemSystem *mem = ctx->vc.mem;
+  const MemSpace *sp = mem_find(mem, v->info->space);
+  if (sp) {
+    if (!st->space_bytes) st->space_bytes = calloc(2 * MEM_MAX_SPACES, sizeof *st->space_bytes);
+    if (st->space_bytes) st->space_bytes[2 * (sp - mem->spaces) + write] += n;
+    else ctx->traffic_oom = true;
+  }
   if (write) {
     st->bytes_written += n;
     mem_count_write(ctx->vc.mem, v->info->space, n);

@@ -23,6 +23,12 @@ typedef struct InstrStats {
   int64_t count;                      /* executions */
   int64_t ns;                         /* inclusive wall time */
   int64_t bytes_read, bytes_written;  /* own traffic (physical bytes) */
+  /* The same traffic per memory space (the cost model divides each by its
+   * space's bandwidth): 2 * MEM_MAX_SPACES entries, read then written of
+   * the space at MemSystem.spaces[k] at [2k] and [2k+1]; allocated on the
+   * first traffic (most instructions of a big module have none), NULL
+   * before.  Owned by the plan until run_collect_stats takes it. */
+  int64_t *space_bytes;
 } InstrStats;
 
 /* Per computation, built once by eval_init. */
@@ -116,6 +122,9 @@ struct EvalCtx {
   int depth;       /* call depth (for traces and a recursion limit) */
   int64_t instructions_executed;
   int64_t while_iterations;
+  /* An InstrStats.space_bytes could not be allocated: the per-space
+   * traffic is incomplete (run_collect_stats reports out of memory). */
+  bool traffic_oom;
   int64_t max_instructions; /* > 0: executing more is a runtime error */
   int64_t deadline_ns;      /* > 0: the CLOCK_MONOTONIC instant past which the
                              * run stops with a runtime error (--timeout) */

@@ -215,6 +215,8 @@ void eval_free(EvalCtx *ctx) {
     free(p->last_use);
     free(p->release_start);
     free(p->release);
+    if (p->stats)
+      for (int j = 0; j < p->comp->ninstrs; j++) free(p->stats[j].space_bytes);
     free(p->stats);
     free(p->consts);
     free(p->aux);

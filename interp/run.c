@@ -103,6 +103,7 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     cfg = &defcfg;
   }
   snprintf(res->device, sizeof res->device, "%s", cfg->device);
+  memcpy(res->peak_flops, cfg->peak_flops, sizeof res->peak_flops);
   MemSystem *mem = malloc(sizeof *mem);
   Arena *arena = arena_new();
   EvalCtx *ctx = calloc(1, sizeof *ctx);

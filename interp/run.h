@@ -86,7 +86,17 @@ typedef struct RunLeaf {
 
 typedef struct RunInstrStat {
   const Instr *instr;
-  InstrStats s;
+  InstrStats s; /* s.space_bytes owned by the result (indexed as RunResult.mem) */
+  /* The cost model (interp/cost_model.h) over all s.count executions; only
+   * for instructions of computations run as sequential code (the entry,
+   * while bodies and conditions, called and branch computations): a fusion
+   * body's or reducer's flops are counted in the instruction applying it. */
+  bool costed;
+  int peak_class;                  /* PEAK_* */
+  double flops, transcendentals;   /* totals over the executions */
+  double compute_s, memory_s, estimate_s;
+  int bound;                       /* CostBound */
+  int64_t bound_space;             /* S(n) when memory bound, else -1 */
 } RunInstrStat;
 
 typedef struct RunShapeStat {
@@ -123,6 +133,10 @@ typedef struct RunResult {
                         * over one evaluation, least of the `repeat` ones:
                         * steadier than eval_ns on a loaded machine */
   int64_t instructions_executed, while_iterations;
+  /* The device's peak operations per second (MemConfig.peak_flops) and the
+   * cost model's totals over the costed instructions. */
+  double peak_flops[PEAK_NTYPES];
+  double est_flops, est_transcendentals, est_time_s;
   int64_t conversions, conversion_bytes;
   int64_t alloc_logical_bytes, alloc_physical_bytes, nbuffers;
   int ninstr_stats;

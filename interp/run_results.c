@@ -105,6 +105,8 @@ void run_result_free(RunResult *res) {
   free(res->outfeed);
   res->outfeed = NULL;
   res->noutfeed = 0;
+  for (int i = 0; res->instr_stats && i < res->ninstr_stats; i++)
+    free(res->instr_stats[i].s.space_bytes);
   free(res->instr_stats);
   free(res->shape_stats);
   for (int i = 0; i < res->nsubstituted; i++) free(res->substituted[i].target);

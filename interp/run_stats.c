@@ -5,9 +5,61 @@
 #include <string.h>
 
 #include "base/doc.h"
+#include "interp/cost_model.h"
 #include "interp/run_internal.h"
 
 /* --- collecting --- */
+
+/* Which computations run as sequential code (XLA's CallGraph control
+ * flow): the entry, and what a while, call, conditional or async op of one
+ * of them runs.  Their instructions are the ones the cost model times; a
+ * fusion body's, a reducer's or a comparator's are counted in the
+ * instruction that applies them.  Callees come before callers in the
+ * module, so one pass from the end reaches them all. */
+static bool *sequential_comps(const Module *m) {
+  bool *seq = calloc((size_t)(m->ncomps ? m->ncomps : 1), sizeof *seq);
+  if (!seq) return NULL;
+  if (m->entry && m->entry->index >= 0 && m->entry->index < m->ncomps) seq[m->entry->index] = true;
+  for (int c = m->ncomps - 1; c >= 0; c--) {
+    if (!seq[c]) continue;
+    const Computation *comp = m->comps[c];
+    for (int i = 0; i < comp->ninstrs; i++) {
+      const Instr *in = comp->instrs[i];
+      if (!(opcode_flags(in->op) & OPF_SEQ_CALLS)) continue;
+      for (int k = 0; k < in->nattrs; k++) {
+        const Attr *a = &in->attrs[k];
+        if (a->kind == AV_COMPUTATION && a->v.comp && a->v.comp->index < m->ncomps)
+          seq[a->v.comp->index] = true;
+        else if (a->kind == AV_COMPUTATION_LIST)
+          for (int j = 0; j < a->v.comps.n; j++)
+            if (a->v.comps.v[j] && a->v.comps.v[j]->index < m->ncomps)
+              seq[a->v.comps.v[j]->index] = true;
+      }
+    }
+  }
+  return seq;
+}
+
+/* The cost model of one collected instruction (interp/cost_model.h). */
+static void cost_instr(RunResult *res, const MemSystem *mem, RunInstrStat *r) {
+  CostFlops f = cost_flops(r->instr);
+  f.flops *= (double)r->s.count;
+  f.transcendentals *= (double)r->s.count;
+  r->costed = true;
+  r->peak_class = cost_peak_class(r->instr);
+  r->flops = f.flops;
+  r->transcendentals = f.transcendentals;
+  CostEstimate e =
+      cost_estimate(f, cost_peak(res->peak_flops, r->peak_class), r->s.space_bytes, mem);
+  r->compute_s = e.compute_s;
+  r->memory_s = e.memory_s;
+  r->estimate_s = e.time_s;
+  r->bound = (int)e.bound;
+  r->bound_space = e.bound_space;
+  res->est_flops += f.flops;
+  res->est_transcendentals += f.transcendentals;
+  res->est_time_s += e.time_s;
+}
 
 /* Most wasted bytes first. */
 static int cmp_waste(const void *a, const void *b) {
@@ -24,13 +76,23 @@ bool run_collect_stats(EvalCtx *ctx, RunResult *res) {
       if (ctx->plans[c].stats[i].count) n++;
   res->instr_stats = calloc((size_t)(n ? n : 1), sizeof *res->instr_stats);
   if (!res->instr_stats) return false;
+  if (ctx->traffic_oom) return false;
+  bool *seq = sequential_comps(ctx->module);
+  if (!seq) return false;
   for (int c = 0; c < ctx->nplans; c++)
     for (int i = 0; i < ctx->plans[c].comp->ninstrs; i++)
       if (ctx->plans[c].stats[i].count) {
         RunInstrStat *r = &res->instr_stats[res->ninstr_stats++];
         r->instr = ctx->plans[c].comp->instrs[i];
         r->s = ctx->plans[c].stats[i];
+        ctx->plans[c].stats[i].space_bytes = NULL; /* the result owns it now */
+        r->bound_space = -1;
+        /* plans past the module's are flat forms of scalar computations */
+        const Computation *comp = ctx->plans[c].comp;
+        if (c < ctx->module->ncomps && ctx->module->comps[c] == comp && seq[c])
+          cost_instr(res, ctx->vc.mem, r);
       }
+  free(seq);
   int pos = 0, ns = 0;
   const ArrayInfo *ai;
   while ((ai = value_ctx_next_info(&ctx->vc, &pos)))
@@ -80,19 +142,39 @@ static int cmp_bytes(const void *a, const void *b) {
   return bx < by ? 1 : bx > by ? -1 : 0;
 }
 
+/* Largest estimate first; equal ones (zeros, a loop's copies) in the
+ * order collected, so the report does not depend on qsort's whims. */
+static int cmp_estimate(const void *a, const void *b) {
+  const RunInstrStat *const *x = a, *const *y = b;
+  if ((*x)->estimate_s != (*y)->estimate_s) return (*x)->estimate_s < (*y)->estimate_s ? 1 : -1;
+  return *x < *y ? -1 : *x > *y;
+}
+
 typedef struct StatsView {
   RunInstrStat *by_time, *by_bytes;
   int n;
+  const RunInstrStat **costed, **by_estimate; /* costed: in collection order */
+  int ncosted;
 } StatsView;
 
+static void stats_view_free(StatsView *v) {
+  free(v->by_time);
+  free(v->by_bytes);
+  free(v->costed);
+  free(v->by_estimate);
+}
+
 static bool stats_view(const RunResult *res, StatsView *v) {
+  memset(v, 0, sizeof *v);
   v->n = res->ninstr_stats;
   size_t sz = sizeof(RunInstrStat) * (size_t)(v->n ? v->n : 1);
+  size_t psz = sizeof(RunInstrStat *) * (size_t)(v->n ? v->n : 1);
   v->by_time = malloc(sz);
   v->by_bytes = malloc(sz);
-  if (!v->by_time || !v->by_bytes) {
-    free(v->by_time);
-    free(v->by_bytes);
+  v->costed = malloc(psz);
+  v->by_estimate = malloc(psz);
+  if (!v->by_time || !v->by_bytes || !v->costed || !v->by_estimate) {
+    stats_view_free(v);
     return false;
   }
   if (v->n) {
@@ -101,7 +183,50 @@ static bool stats_view(const RunResult *res, StatsView *v) {
   }
   qsort(v->by_time, (size_t)v->n, sizeof(RunInstrStat), cmp_time);
   qsort(v->by_bytes, (size_t)v->n, sizeof(RunInstrStat), cmp_bytes);
+  for (int i = 0; i < v->n; i++)
+    if (res->instr_stats[i].costed) v->costed[v->ncosted++] = &res->instr_stats[i];
+  if (v->ncosted) memcpy(v->by_estimate, v->costed, sizeof *v->costed * (size_t)v->ncosted);
+  qsort(v->by_estimate, (size_t)v->ncosted, sizeof *v->by_estimate, cmp_estimate);
   return true;
+}
+
+/* An instruction's traffic in all spaces. */
+static int64_t instr_bytes(const RunInstrStat *r) { return r->s.bytes_read + r->s.bytes_written; }
+
+static void fmt_seconds(double s, char *buf, size_t size) {
+  if (s >= 1) snprintf(buf, size, "%.3f s", s);
+  else if (s >= 1e-3) snprintf(buf, size, "%.3f ms", s * 1e3);
+  else if (s >= 1e-6) snprintf(buf, size, "%.3f us", s * 1e6);
+  else snprintf(buf, size, "%.3f ns", s * 1e9);
+}
+
+static void bound_text(const RunInstrStat *r, char *buf, size_t size) {
+  if (r->bound == COST_BOUND_MEMORY)
+    snprintf(buf, size, "memory S(%" PRId64 ")", r->bound_space);
+  else snprintf(buf, size, "%s", cost_bound_name((CostBound)r->bound));
+}
+
+/* The cost model's part of the text report. */
+static void cost_text(const RunResult *res, const StatsView *v, StrBuf *o) {
+  char a[48], b[48];
+  sb_printf(o, "cost model: peak");
+  for (int t = 0; t < PEAK_NTYPES; t++)
+    if (res->peak_flops[t] > 0)
+      sb_printf(o, " %s %.4g TFLOP/s", config_peak_names[t], res->peak_flops[t] / 1e12);
+  fmt_seconds(res->est_time_s, a, sizeof a);
+  sb_printf(o, "\nestimated device time: %s (%.0f flops, %.0f transcendentals)\n", a,
+            res->est_flops, res->est_transcendentals);
+  sb_printf(o, "top instructions by estimate:\n");
+  for (int i = 0; i < v->ncosted && i < TOP_N; i++) {
+    const RunInstrStat *r = v->by_estimate[i];
+    if (r->estimate_s <= 0) break;
+    fmt_seconds(r->estimate_s, a, sizeof a);
+    fmt_bytes(instr_bytes(r), b, sizeof b);
+    char bound[48];
+    bound_text(r, bound, sizeof bound);
+    sb_printf(o, "  %2d. %-28s %-20s %14.0f flops %10s %12s %s\n", i + 1, r->instr->name,
+              opcode_name(r->instr->op), r->flops + r->transcendentals, b, a, bound);
+  }
 }
 
 static double pct(int64_t a, int64_t b) { return b > 0 ? 100.0 * (double)a / (double)b : 0.0; }
@@ -183,6 +308,51 @@ static void stats_text(const RunResult *res, const StatsView *v, StrBuf *o) {
     sb_printf(o, "  %2d. %-28s %-20s read %-10s written %-10s x%" PRId64 "\n", i + 1,
               r->instr->name, opcode_name(r->instr->op), a, b, r->s.count);
   }
+  cost_text(res, v, o);
+}
+
+/* One costed instruction, every number of the model, on one line. */
+static Doc *cost_doc(Arena *a, const RunResult *res, const RunInstrStat *r) {
+  Doc *m = doc_newline(doc_flow(doc_map(a)));
+  doc_put(a, m, "name", doc_str(a, r->instr->name));
+  doc_put(a, m, "opcode", doc_str(a, opcode_name(r->instr->op)));
+  doc_put(a, m, "count", doc_int(a, r->s.count));
+  doc_put(a, m, "flops", doc_num(a, r->flops, 0));
+  doc_put(a, m, "transcendentals", doc_num(a, r->transcendentals, 0));
+  doc_put(a, m, "peak_type", doc_str(a, config_peak_names[r->peak_class]));
+  Doc *sp = doc_put(a, m, "bytes", doc_flow(doc_seq(a)));
+  for (int k = 0; r->s.space_bytes && k < res->mem.nspaces; k++) {
+    int64_t rd = r->s.space_bytes[2 * k], wr = r->s.space_bytes[2 * k + 1];
+    if (!rd && !wr) continue;
+    Doc *e = doc_push(sp, doc_flow(doc_map(a)));
+    doc_put(a, e, "space", doc_int(a, res->mem.spaces[k].id));
+    doc_put(a, e, "read", doc_int(a, rd));
+    doc_put(a, e, "written", doc_int(a, wr));
+  }
+  doc_put(a, m, "compute_ns", doc_num(a, r->compute_s * 1e9, 3));
+  doc_put(a, m, "memory_ns", doc_num(a, r->memory_s * 1e9, 3));
+  doc_put(a, m, "estimate_ns", doc_num(a, r->estimate_s * 1e9, 3));
+  doc_put(a, m, "bound", doc_str(a, cost_bound_name((CostBound)r->bound)));
+  if (r->bound == COST_BOUND_MEMORY) doc_put(a, m, "bound_space", doc_int(a, r->bound_space));
+  return m;
+}
+
+/* The cost model's part of the YAML/JSON report: the peaks, the totals,
+ * the top instructions by estimate and every costed instruction. */
+static Doc *cost_model_doc(Arena *a, const RunResult *res, const StatsView *v) {
+  Doc *cm = doc_map(a);
+  Doc *pk = doc_put(a, cm, "peak_flops_per_s", doc_flow(doc_map(a)));
+  for (int t = 0; t < PEAK_NTYPES; t++)
+    if (res->peak_flops[t] > 0) doc_put(a, pk, config_peak_names[t], doc_num(a, res->peak_flops[t], 0));
+  doc_newline(doc_put(a, cm, "estimated_time_ns", doc_num(a, res->est_time_s * 1e9, 3)));
+  doc_put(a, cm, "flops", doc_num(a, res->est_flops, 0));
+  doc_put(a, cm, "transcendentals", doc_num(a, res->est_transcendentals, 0));
+  Doc *top = doc_newline(doc_put(a, cm, "top_by_estimate", doc_seq(a)));
+  for (int i = 0; i < v->ncosted && i < TOP_N && v->by_estimate[i]->estimate_s > 0; i++)
+    doc_push(top, cost_doc(a, res, v->by_estimate[i]));
+  Doc *all = doc_newline(doc_put(a, cm, "instructions", doc_seq(a)));
+  for (int i = 0; i < v->ncosted; i++) doc_push(all, cost_doc(a, res, v->costed[i]));
+  return cm;
 }
 
 /* The report as a document, for YAML and JSON alike.  In JSON, each
@@ -248,6 +418,7 @@ static Doc *stats_doc(Arena *a, const RunResult *res, const StatsView *v, RunFor
       doc_put(a, m, "bytes_written", doc_int(a, r->s.bytes_written));
     }
   }
+  doc_newline(doc_put(a, d, "cost_model", cost_model_doc(a, res, v)));
   return d;
 }
 
@@ -261,7 +432,6 @@ bool run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out) {
   else if (fmt == RUN_FMT_YAML) ok = doc_yaml(d, DOC_YAML_PLAIN, out);
   else ok = doc_json(d, DOC_JSON_COMPACT, out);
   arena_free(a);
-  free(v.by_time);
-  free(v.by_bytes);
+  stats_view_free(&v);
   return ok && !out->oom;
 }

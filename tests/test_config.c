@@ -140,3 +140,34 @@ Test(config, missing_file) {
   cr_assert_not(config_load_file("/nonexistent/m.yaml", &c, &err));
   cr_assert(strstr(err.msg, "/nonexistent/m.yaml"), "%s", err.msg);
 }
+
+/* Peak compute: the presets carry the Cloud TPU per-chip figures; a file
+ * replaces the classes it names and keeps the base's others. */
+Test(config, peak_flops) {
+  MemConfig c;
+  Error err;
+  cr_assert(config_preset("tpu-v5e", &c, &err));
+  cr_assert_eq(c.peak_flops[PEAK_BF16], 197e12);
+  cr_assert_eq(c.peak_flops[PEAK_INT8], 394e12);
+  cr_assert(config_preset("tpu-v5p", &c, &err));
+  cr_assert_eq(c.peak_flops[PEAK_BF16], 459e12);
+  cr_assert_eq(c.peak_flops[PEAK_INT8], 918e12);
+  cr_assert(config_preset("tpu-v4", &c, &err));
+  cr_assert_eq(c.peak_flops[PEAK_BF16], 275e12);
+  const char *y = "base: tpu-v4\npeak_flops: {f32: 1.5e12, f64: 7e11}\n";
+  cr_assert(parse(y, &c, &err), "%s", err.msg);
+  cr_assert_eq(c.peak_flops[PEAK_F32], 1.5e12);
+  cr_assert_eq(c.peak_flops[PEAK_F64], 7e11);
+  cr_assert_eq(c.peak_flops[PEAK_BF16], 275e12); /* kept from the base */
+  const char *bad[][2] = {
+      {"base: cpu\npeak_flops: {f8: 1e12}\n", "m.yaml:2:14: peak_flops: unknown element type 'f8'"},
+      {"base: cpu\npeak_flops: {f32: fast}\n", "m.yaml:2:19: peak_flops: 'fast' is not a positive"},
+      {"base: cpu\npeak_flops: {f32: -1}\n", "m.yaml:2:19: peak_flops: '-1' is not a positive"},
+      {"base: cpu\npeak_flops: [1e12]\n", "m.yaml:2:13: 'peak_flops' must be a mapping"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    cr_assert_not(parse(bad[i][0], &c, &err), "accepted: %s", bad[i][0]);
+    cr_expect(strncmp(err.msg, bad[i][1], strlen(bad[i][1])) == 0, "got: %s\nwant: %s", err.msg,
+              bad[i][1]);
+  }
+}

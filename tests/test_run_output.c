@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interp/cost_model.h"
 #include "interp/io/config.h"
 #include "interp/run.h"
 #include "parser/parser.h"
@@ -31,6 +32,7 @@ typedef struct Fixture {
   Shape shape;
   int64_t dims[2];
   RunInstrStat stats[3];
+  int64_t space_bytes[2 * MEM_MAX_SPACES];
   RunShapeStat shapes[1];
   RunResult res;
 } Fixture;
@@ -49,16 +51,31 @@ static void fixture_init(Fixture *f) {
   cr_assert(shape_set_default_layout(f->arena, &f->shape));
 
   f->shapes[0] = (RunShapeStat){&f->shape, 2, 24, 32};
-  f->stats[0] = (RunInstrStat){&f->add, {.count = 2, .ns = 3000, .bytes_read = 8, .bytes_written = 4}};
-  f->stats[1] = (RunInstrStat){&f->neg, {.count = 1, .ns = 1000}};
-  f->stats[2] = (RunInstrStat){&f->copy, {.count = 5, .ns = 0, .bytes_read = 100}};
+  f->stats[0] = (RunInstrStat){.instr = &f->add, .s = {.count = 2, .ns = 3000, .bytes_read = 8, .bytes_written = 4}};
+  f->stats[1] = (RunInstrStat){.instr = &f->neg, .s = {.count = 1, .ns = 1000}};
+  f->stats[2] = (RunInstrStat){.instr = &f->copy, .s = {.count = 5, .ns = 0, .bytes_read = 100}};
+  /* The cost model's numbers of the add, as run_collect_stats would set
+   * them with an f32 peak of 2e12/s: 12 flops (2 runs of 6) take 6 ps; its
+   * 12 bytes in S(5) (at 1024 B/s) 12/1024 s = 11718750 ns, the bound. */
+  f->space_bytes[2] = 8;
+  f->space_bytes[3] = 4;
+  f->stats[0].s.space_bytes = f->space_bytes;
+  f->stats[0].costed = true;
+  f->stats[0].peak_class = PEAK_F32;
+  f->stats[0].flops = 12;
+  f->stats[0].compute_s = 6e-12;
+  f->stats[0].memory_s = f->stats[0].estimate_s = 12.0 / 1024;
+  f->stats[0].bound = COST_BOUND_MEMORY;
+  f->stats[0].bound_space = 5;
+  f->stats[1].bound_space = f->stats[2].bound_space = -1;
   f->res = (RunResult){
       .module = &f->module, .device = "true", .nreplicas = 1, .npartitions = 1, .ndevices = 1,
       .wall_ns = 1500000, .eval_ns = 1234, .repeat = 3, .eval_median_ns = 2000,
       .eval_first_ns = 5000000000, .eval_cpu_ns = 999, .instructions_executed = 7,
       .while_iterations = 2, .conversions = 1, .conversion_bytes = 2048,
       .alloc_logical_bytes = 100, .alloc_physical_bytes = 150, .nbuffers = 4,
-      .nshape_stats = 1, .shape_stats = f->shapes, .ninstr_stats = 3, .instr_stats = f->stats};
+      .nshape_stats = 1, .shape_stats = f->shapes, .ninstr_stats = 3, .instr_stats = f->stats,
+      .peak_flops = {[PEAK_F32] = 2e12}, .est_flops = 12, .est_time_s = 12.0 / 1024};
   MemSystem *mem = &f->res.mem;
   mem->nspaces = 2;
   mem->spaces[0] = (MemSpace){.id = 0, .name = ODD_NAME, .capacity = MEM_UNLIMITED,
@@ -98,7 +115,12 @@ static const char STATS_TEXT[] =
     "   3. true                         copy                     0.000 us   0.0%  x5\n"
     "top instructions by bytes moved:\n"
     "   1. true                         copy                 read 100 B      written 0 B        x5\n"
-    "   2. x\"1                          add                  read 8 B        written 4 B        x2\n";
+    "   2. x\"1                          add                  read 8 B        written 4 B        x2\n"
+    "cost model: peak f32 2 TFLOP/s\n"
+    "estimated device time: 11.719 ms (12 flops, 0 transcendentals)\n"
+    "top instructions by estimate:\n"
+    "   1. x\"1                          add                              12 flops       12 B    "
+    "11.719 ms memory S(5)\n";
 
 Test(run_output, stats_text) {
   Fixture f;
@@ -114,6 +136,12 @@ Test(run_output, stats_text) {
   "- name: y\n  opcode: negate\n  count: 1\n  time_ns: 1000\n  bytes_read: 0\n  bytes_written: 0\n"
 #define YAML_COPY                                                                                  \
   "- name: true\n  opcode: copy\n  count: 5\n  time_ns: 0\n  bytes_read: 100\n  bytes_written: 0\n"
+
+/* The add's cost model line (only it is costed; see the fixture). */
+#define YAML_ADD_COST                                                                              \
+  "{name: x\"1, opcode: add, count: 2, flops: 12, transcendentals: 0, peak_type: f32, bytes: "     \
+  "[{space: 5, read: 8, written: 4}], compute_ns: 0.006, memory_ns: 11718750.000, estimate_ns: "   \
+  "11718750.000, bound: memory, bound_space: 5}\n"
 
 /* Strings go out as libyaml picks their style: "true" and "123" plain
  * (they read back as a bool and a number), the odd name double-quoted with
@@ -152,7 +180,14 @@ static const char STATS_YAML[] =
     "  overhead_percent: 50.00\n"
     "layout_conversions: 1\n"
     "top_by_time:\n" YAML_ADD YAML_NEG YAML_COPY
-    "top_by_bytes:\n" YAML_COPY YAML_ADD YAML_NEG;
+    "top_by_bytes:\n" YAML_COPY YAML_ADD YAML_NEG
+    "cost_model:\n"
+    "  peak_flops_per_s: {f32: 2000000000000}\n"
+    "  estimated_time_ns: 11718750.000\n"
+    "  flops: 12\n"
+    "  transcendentals: 0\n"
+    "  top_by_estimate:\n  - " YAML_ADD_COST
+    "  instructions:\n  - " YAML_ADD_COST;
 
 Test(run_output, stats_yaml) {
   Fixture f;
@@ -171,6 +206,12 @@ Test(run_output, stats_yaml) {
   "{\"name\": \"true\", \"opcode\": \"copy\", \"count\": 5, \"time_ns\": 0, \"bytes_read\": 100, " \
   "\"bytes_written\": 0}"
 
+#define JSON_ADD_COST                                                                              \
+  "{\"name\": \"x\\\"1\", \"opcode\": \"add\", \"count\": 2, \"flops\": 12, \"transcendentals\": " \
+  "0, \"peak_type\": \"f32\", \"bytes\": [{\"space\": 5, \"read\": 8, \"written\": 4}], "         \
+  "\"compute_ns\": 0.006, \"memory_ns\": 11718750.000, \"estimate_ns\": 11718750.000, "          \
+  "\"bound\": \"memory\", \"bound_space\": 5}"
+
 /* One line per memory space and per instruction; a newline in a string is
  * \u000a, UTF-8 goes through as is. */
 #define STATS_JSON_BODY                                                                            \
@@ -188,7 +229,11 @@ Test(run_output, stats_yaml) {
   "\"overhead_percent\": 50.00},\n"                                                                \
   " \"layout_conversions\": 1,\n"                                                                  \
   " \"top_by_time\": [\n  " JSON_ADD ",\n  " JSON_NEG ",\n  " JSON_COPY "],\n"                     \
-  " \"top_by_bytes\": [\n  " JSON_COPY ",\n  " JSON_ADD ",\n  " JSON_NEG "]}\n"
+  " \"top_by_bytes\": [\n  " JSON_COPY ",\n  " JSON_ADD ",\n  " JSON_NEG "],\n"                    \
+  " \"cost_model\": {\"peak_flops_per_s\": {\"f32\": 2000000000000},\n"                          \
+  "  \"estimated_time_ns\": 11718750.000, \"flops\": 12, \"transcendentals\": 0,\n"              \
+  "  \"top_by_estimate\": [\n   " JSON_ADD_COST "],\n"                                            \
+  "  \"instructions\": [\n   " JSON_ADD_COST "]}}\n"
 
 Test(run_output, stats_json) {
   Fixture f;
@@ -230,13 +275,18 @@ Test(run_output, stats_of_an_empty_run) {
                "layout padding: 0 buffers, 0 B logical, 0 B physical, overhead 0.0%\n"
                "layout conversions: 0 (0 B)\n"
                "top instructions by time (inclusive of called computations):\n"
-               "top instructions by bytes moved:\n");
+               "top instructions by bytes moved:\n"
+               "cost model: peak\n"
+               "estimated device time: 0.000 ns (0 flops, 0 transcendentals)\n"
+               "top instructions by estimate:\n");
   expect_stats(&r, RUN_FMT_YAML,
                "device: cpu\nrun_time_ns: 0\neval_ns: 0\nrepeat: 1\neval_median_ns: 0\n"
                "eval_first_ns: 0\neval_cpu_ns: 0\ninstructions_executed: 0\n"
                "while_iterations: 0\nmemory_spaces: []\npadding:\n  buffers: 0\n"
                "  logical_bytes: 0\n  physical_bytes: 0\n  overhead_percent: 0.00\n"
-               "layout_conversions: 0\ntop_by_time: []\ntop_by_bytes: []\n");
+               "layout_conversions: 0\ntop_by_time: []\ntop_by_bytes: []\ncost_model:\n"
+               "  peak_flops_per_s: {}\n  estimated_time_ns: 0.000\n  flops: 0\n"
+               "  transcendentals: 0\n  top_by_estimate: []\n  instructions: []\n");
   expect_stats(&r, RUN_FMT_JSON,
                "{\"device\": \"cpu\", \"run_time_ns\": 0, \"eval_ns\": 0, \"repeat\": 1, "
                "\"eval_median_ns\": 0, \"eval_first_ns\": 0, \"eval_cpu_ns\": 0, "
@@ -246,7 +296,11 @@ Test(run_output, stats_of_an_empty_run) {
                "\"overhead_percent\": 0.00},\n"
                " \"layout_conversions\": 0,\n"
                " \"top_by_time\": [],\n"
-               " \"top_by_bytes\": []}\n");
+               " \"top_by_bytes\": [],\n"
+               " \"cost_model\": {\"peak_flops_per_s\": {},\n"
+               "  \"estimated_time_ns\": 0.000, \"flops\": 0, \"transcendentals\": 0,\n"
+               "  \"top_by_estimate\": [],\n"
+               "  \"instructions\": []}}\n");
 }
 
 /* --- the trace --- */

@@ -22,7 +22,28 @@ typedef struct Preset {
   const char *description;
   int nspaces;
   MemSpaceConfig spaces[4];
+  double peak[PEAK_NTYPES]; /* bf16, f16, f32, f64, int8 (0: not stated) */
+  const char *peak_note;
 } Preset;
+
+const char *const config_peak_names[PEAK_NTYPES] = {"bf16", "f16", "f32", "f64", "int8"};
+
+/* Peak compute (docs/cost-model.md has the sources in full):
+ * - bf16 and int8: Google Cloud TPU docs, per chip: v4 275 TFLOP/s bf16
+ *   and 275 TOP/s int8 (cloud.google.com/tpu/docs/v4); v5e 197 TFLOP/s bf16
+ *   (cloud.google.com/tpu/docs/v5e), 394 TOP/s int8 (Google Cloud's v5e
+ *   announcement; the v5e page's 100 PetaOps int8 per 256-chip pod agrees);
+ *   v5p 459 TFLOP/s bf16 (cloud.google.com/tpu/docs/v5p), 918 TOP/s int8
+ *   (Google Cloud's v5p announcement).
+ * - f32 and f16: Google publishes none.  The MXU multiplies bf16; at XLA's
+ *   and JAX's default precision an f32 dot is one bf16 pass (JAX docs,
+ *   jax.lax.Precision: DEFAULT is bfloat16 on TPU), so f32 and f16 get the
+ *   bf16 peak: an optimistic bound (HIGHEST precision is several passes).
+ * - f64: not stated (TPUs emulate it); the f32 figure is used.
+ * - cpu: a stated nominal figure, not a measurement: 2 cores x 2.5 GHz x
+ *   32 f32 flops per cycle (AVX2: two 8-lane FMA pipes), 160 GFLOP/s; f64
+ *   half of it; bf16/f16 as f32 (converted to f32 to compute). */
+#define TPU_PEAK_NOTE "Google Cloud TPU docs (bf16, int8); f32/f16 at the bf16 peak (default precision)"
 
 static const Preset PRESETS[] = {
     {"cpu",
@@ -31,31 +52,41 @@ static const Preset PRESETS[] = {
      3,
      {{0, "HBM", 64 * GiB, 50e9, "stand-in for device memory on a CPU host"},
       {1, "VMEM", 256 * MiB, 200e9, "alternate fast memory; larger than any TPU's VMEM"},
-      {5, "host", 64 * GiB, 25e9, "host memory"}}},
+      {5, "host", 64 * GiB, 25e9, "host memory"}},
+     {160e9, 160e9, 160e9, 80e9, 0},
+     "nominal: 2 cores x 2.5 GHz x 32 f32 flops/cycle (AVX2 FMA); f64 half"},
     {"tpu-v4",
      "TPU v4 chip: 32 GiB HBM2 at 1200 GB/s, 16 MiB VMEM per TensorCore",
      3,
      {{0, "HBM", 32 * GiB, 1200e9, "Cloud TPU v4: 32 GiB HBM, 1200 GBps"},
       {1, "VMEM", 16 * MiB, 0, "Pallas TPU guide: 16 MiB+ VMEM on v4"},
-      {5, "host", 96 * GiB, 16e9, "a quarter of a v4 host's RAM, PCIe-class bandwidth"}}},
+      {5, "host", 96 * GiB, 16e9, "a quarter of a v4 host's RAM, PCIe-class bandwidth"}},
+     {275e12, 275e12, 275e12, 0, 275e12}, /* Cloud TPU v4: 275 TFLOPs bf16, 275 TOPs int8 */
+     TPU_PEAK_NOTE},
     {"tpu-v5e",
      "TPU v5e chip: 16 GiB HBM2 at 819 GB/s, 128 MiB VMEM",
      3,
      {{0, "HBM", 16 * GiB, 819e9, "Cloud TPU v5e: 16 GiB HBM, 819 GBps"},
       {1, "VMEM", 128 * MiB, 0, "Pallas TPU guide: 128 MiB VMEM on v5e"},
-      {5, "host", 48 * GiB, 16e9, "an eighth of a v5e host's RAM, PCIe-class bandwidth"}}},
+      {5, "host", 48 * GiB, 16e9, "an eighth of a v5e host's RAM, PCIe-class bandwidth"}},
+     {197e12, 197e12, 197e12, 0, 394e12}, /* Cloud TPU v5e: 197 TFLOPs bf16, 394 TOPs int8 */
+     TPU_PEAK_NOTE},
     {"tpu-v5p",
      "TPU v5p chip: 95 GiB HBM2e at 2765 GB/s, 64 MiB VMEM (VMEM size an estimate)",
      3,
      {{0, "HBM", 95 * GiB, 2765e9, "Cloud TPU v5p: 95 GiB HBM, 2765 GBps"},
       {1, "VMEM", 64 * MiB, 0, "not published; estimate"},
-      {5, "host", 112 * GiB, 16e9, "a quarter of a v5p host's RAM, PCIe-class bandwidth"}}},
+      {5, "host", 112 * GiB, 16e9, "a quarter of a v5p host's RAM, PCIe-class bandwidth"}},
+     {459e12, 459e12, 459e12, 0, 918e12}, /* Cloud TPU v5p: 459 TFLOPs bf16, 918 TOPs int8 */
+     TPU_PEAK_NOTE},
     {"unlimited",
      "no capacity limits (S(0) HBM, S(1) VMEM, S(5) host all unlimited)",
      3,
      {{0, "HBM", MEM_UNLIMITED, 0, NULL},
       {1, "VMEM", MEM_UNLIMITED, 0, NULL},
-      {5, "host", MEM_UNLIMITED, 0, NULL}}},
+      {5, "host", MEM_UNLIMITED, 0, NULL}},
+     {0},
+     NULL},
 };
 enum { NPRESETS = sizeof PRESETS / sizeof PRESETS[0] };
 
@@ -72,6 +103,8 @@ static void load_preset(const Preset *p, MemConfig *cfg) {
   cfg->description = p->description;
   cfg->nspaces = p->nspaces;
   for (int i = 0; i < p->nspaces; i++) cfg->spaces[i] = p->spaces[i];
+  for (int i = 0; i < PEAK_NTYPES; i++) cfg->peak_flops[i] = p->peak[i];
+  cfg->peak_note = p->peak_note;
 }
 
 bool config_preset(const char *name, MemConfig *cfg, Error *err) {
@@ -215,6 +248,37 @@ static bool parse_bool(Ctx *c, yaml_node_t *n, const char *what, bool *out) {
   return true;
 }
 
+/* peak_flops: a mapping of element-type class to operations per second;
+ * the classes given replace the base's, the others stay. */
+static bool parse_peak_flops(Ctx *c, yaml_node_t *v, MemConfig *cfg) {
+  if (v->type != YAML_MAPPING_NODE)
+    return fail_at(c, v->start_mark, "'peak_flops' must be a mapping of element type to "
+                                     "operations per second (e.g. bf16: 197e12)");
+  for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+    yaml_node_t *n = yaml_document_get_node(c->doc, p->value);
+    if (!want_scalar(c, k, "a peak_flops key") || !want_scalar(c, n, "a peak_flops value"))
+      return false;
+    int t = 0;
+    while (t < PEAK_NTYPES && strcmp(scalar(k), config_peak_names[t])) t++;
+    if (t == PEAK_NTYPES)
+      return fail_at(c, k->start_mark,
+                     "peak_flops: unknown element type '%s' (expected bf16, f16, f32, f64, int8)",
+                     scalar(k));
+    errno = 0;
+    char *end;
+    double d = strtod(scalar(n), &end);
+    if (end == scalar(n) || *end || errno || !isfinite(d) || d <= 0)
+      return fail_at(c, n->start_mark,
+                     "peak_flops: '%s' is not a positive number of operations per second "
+                     "(e.g. 197e12)",
+                     scalar(n));
+    cfg->peak_flops[t] = d;
+  }
+  cfg->peak_note = NULL;
+  return true;
+}
+
 static MemSpaceConfig *space_slot(MemConfig *cfg, int64_t id) {
   for (int i = 0; i < cfg->nspaces; i++)
     if (cfg->spaces[i].id == id) return &cfg->spaces[i];
@@ -296,7 +360,7 @@ static bool parse_doc(Ctx *c, MemConfig *cfg) {
     return fail_at(c, root->start_mark,
                    "the memory configuration must be a mapping (device, base, strict, spaces)");
   /* 'base' first, whatever its position, so other keys override it. */
-  yaml_node_t *spaces = NULL, *device = NULL, *calls = NULL;
+  yaml_node_t *spaces = NULL, *device = NULL, *calls = NULL, *peaks = NULL;
   bool have_strict = false, strict = false;
   for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
        p++) {
@@ -316,18 +380,22 @@ static bool parse_doc(Ctx *c, MemConfig *cfg) {
       have_strict = true;
     } else if (!strcmp(key, "custom_calls")) {
       calls = v;
+    } else if (!strcmp(key, "peak_flops")) {
+      peaks = v;
     } else if (!strcmp(key, "spaces")) {
       if (v->type != YAML_SEQUENCE_NODE)
         return fail_at(c, v->start_mark, "'spaces' must be a list of memory spaces");
       spaces = v;
     } else {
       return fail_at(c, k->start_mark,
-                     "unknown key '%s' (expected device, base, strict, spaces, custom_calls)",
+                     "unknown key '%s' (expected device, base, strict, spaces, peak_flops, "
+                     "custom_calls)",
                      key);
     }
   }
   if (device) snprintf(cfg->device, sizeof cfg->device, "%s", scalar(device));
   if (calls && !parse_custom_calls(c, calls, cfg)) return false;
+  if (peaks && !parse_peak_flops(c, peaks, cfg)) return false;
   if (have_strict) cfg->strict = strict;
   if (spaces) {
     int64_t ids[MEM_MAX_SPACES + 1];

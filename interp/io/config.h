@@ -11,6 +11,10 @@
  *       capacity: 32GiB       # B, KiB/MiB/GiB/TiB (also K/M/G/T), KB/MB/GB/TB
  *                             # (powers of 1000), or "unlimited"
  *       bandwidth: 1.2TB/s    # optional, bytes per second, same suffixes
+ *   peak_flops:               # optional: peak compute per element type, in
+ *     bf16: 197e12            # operations per second (bf16, f16, f32, f64,
+ *     int8: 394e12            # int8); the cost model of --stats divides flops
+ *                             # by them (interp/cost_model.h)
  *   custom_calls:             # optional: custom-call targets the user brings,
  *     - my_op=libmy_ops.so:MyOp  # as hlorun --custom-call (paths relative
  *     - pallas_k=ref.hlo      # to this file's directory)
@@ -36,6 +40,11 @@ typedef struct MemSpaceConfig {
   const char *note;  /* where the number comes from (presets) */
 } MemSpaceConfig;
 
+/* The element-type classes a device states a peak compute rate for
+ * (MemConfig.peak_flops); config_peak_names are their YAML keys. */
+enum { PEAK_BF16, PEAK_F16, PEAK_F32, PEAK_F64, PEAK_INT8, PEAK_NTYPES };
+extern const char *const config_peak_names[PEAK_NTYPES];
+
 enum { CONFIG_MAX_CUSTOM_CALLS = 32, CONFIG_CUSTOM_CALL_MAX = 1024 };
 
 typedef struct MemConfig {
@@ -44,6 +53,10 @@ typedef struct MemConfig {
   bool strict;
   int nspaces;
   MemSpaceConfig spaces[MEM_MAX_SPACES];
+  /* Peak operations per second by PEAK_* class; 0: not stated (the cost
+   * model then uses the f32 figure).  peak_note: where they come from. */
+  double peak_flops[PEAK_NTYPES];
+  const char *peak_note;
   /* custom_calls: registrations (interp/custom_call/user_calls.h), for the
    * command to load; paths in them are relative to dir (the file's
    * directory; "" for presets). */

@@ -9,6 +9,7 @@
  *   stderr: bad.err            # optional: stderr must equal this file
  *   stderr_contains: "text"    # optional: stderr must contain this
  *   stdout_contains: "text"    # optional
+ *   stderr_contains_all: [a, b]  # optional: stderr must contain each of these
  *   timeout: 60                # seconds (default 120)
  *   env: {HLO_X: "1"}          # optional: extra environment variables
  *   files:                     # optional: files the program must write,
@@ -55,6 +56,8 @@ typedef struct {
   int nabsent;
   char *exists[MAX_PAIRS];
   int nexists;
+  char *err_all[MAX_PAIRS];
+  int nerr_all;
 } Manifest;
 
 static void free_manifest(Manifest *m) {
@@ -69,6 +72,7 @@ static void free_manifest(Manifest *m) {
   for (int i = 0; i < m->nfiles; i++) free(m->file_got[i]), free(m->file_want[i]);
   for (int i = 0; i < m->nabsent; i++) free(m->absent[i]);
   for (int i = 0; i < m->nexists; i++) free(m->exists[i]);
+  for (int i = 0; i < m->nerr_all; i++) free(m->err_all[i]);
 }
 
 static char *read_file(const char *path, size_t *len) {
@@ -109,7 +113,8 @@ static bool parse_manifest(const char *path, Manifest *m) {
   yaml_parser_set_input_file(&p, f);
   m->timeout = 120;
   char *key = NULL;
-  bool in_args = false, in_absent = false, in_exists = false, ok = true, done = false;
+  bool in_args = false, in_absent = false, in_exists = false, in_err_all = false, ok = true,
+       done = false;
   int depth = 0;
   /* inside "env:" or "files:" (a mapping of pairs): which, and the pending key */
   const char *in_map = NULL;
@@ -140,9 +145,10 @@ static bool parse_manifest(const char *path, Manifest *m) {
         in_args = key && strcmp(key, "args") == 0;
         in_absent = key && strcmp(key, "absent") == 0;
         in_exists = key && strcmp(key, "exists") == 0;
+        in_err_all = key && strcmp(key, "stderr_contains_all") == 0;
         break;
       case YAML_SEQUENCE_END_EVENT:
-        in_args = in_absent = in_exists = false;
+        in_args = in_absent = in_exists = in_err_all = false;
         free(key);
         key = NULL;
         break;
@@ -154,6 +160,8 @@ static bool parse_manifest(const char *path, Manifest *m) {
           if (m->nabsent < MAX_PAIRS) m->absent[m->nabsent++] = strdup(v);
         } else if (in_exists) {
           if (m->nexists < MAX_PAIRS) m->exists[m->nexists++] = strdup(v);
+        } else if (in_err_all) {
+          if (m->nerr_all < MAX_PAIRS) m->err_all[m->nerr_all++] = strdup(v);
         } else if (in_map && !map_key) {
           map_key = strdup(v);
         } else if (in_map) {
@@ -385,6 +393,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "FAIL: stderr lacks \"%s\"\n", m.stderr_contains);
     ok = false;
   }
+  for (int i = 0; i < m.nerr_all; i++)
+    if (!strstr(err, m.err_all[i])) {
+      fprintf(stderr, "FAIL: stderr lacks \"%s\"\n", m.err_all[i]);
+      ok = false;
+    }
   if (!ok) {
     fprintf(stderr, "--- stdout (%zu bytes) ---\n%.*s\n--- stderr (%zu bytes) ---\n%.*s\n", out_len,
             (int)(out_len > 3000 ? 3000 : out_len), out, err_len,
