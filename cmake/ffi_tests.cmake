@@ -41,6 +41,15 @@ else()
   endif()
 endif()
 
+# FFI handlers in C against the ABI itself: stages, state, thread pool,
+# futures (tests/ffi/stages.c).
+add_library(hlo_test_stages MODULE ${CMAKE_SOURCE_DIR}/tests/ffi/stages.c)
+target_include_directories(hlo_test_stages PRIVATE ${CMAKE_SOURCE_DIR}/include)
+target_link_libraries(hlo_test_stages PRIVATE Threads::Threads)
+set_target_properties(hlo_test_stages PROPERTIES
+  C_VISIBILITY_PRESET hidden
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+
 # XlaCustomCallStatusSetFailure stays undefined: hlorun exports it.  (No
 # -Wl,--no-undefined, which a MODULE does not get by default.)
 target_include_directories(hlo_test_oldcall PRIVATE ${CMAKE_SOURCE_DIR}/include)

@@ -145,7 +145,11 @@ static bool load_library(UserCall *uc, const char *value, const char *base_dir, 
   char *path = resolve(base_dir, value, (size_t)(colon - value), true);
   if (!path) return error_set(err, ERR_RUNTIME, -1, "out of memory");
   bool ok = true;
-  if (!(uc->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+  /* RTLD_NODELETE: the library stays mapped after dlclose, as XLA never
+   * unloads a handler's library: a thread a handler started (one that
+   * completes a future, say) may still be running its code when the run
+   * ends. */
+  if (!(uc->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)))
     ok = error_set(err, ERR_USAGE, -1, "--custom-call %s: cannot load %s: %s", uc->spec, path,
                    dlerror());
   if (ok) ok = read_symbols(uc, path, colon + 1, err);
