@@ -12,6 +12,8 @@
 
 #include "kernels/k_conv_internal.h"
 #include "kernels/k_dot.h"
+#include "kernels/k_gemm.h"
+#include "base/thread_pool.h"
 
 #define PATCH_BYTES (1 << 20)
 
@@ -84,6 +86,66 @@ void conv_runs_free(ConvRuns *r) {
   *r = (ConvRuns){0};
 }
 
+/* conv_cmajor's work, one chunk per (batch, block of nro output rows),
+ * each worker with its own column buffer cols[worker]. */
+typedef struct CmajorJob {
+  const ConvGeo *g;
+  const ConvRuns *runs;
+  EType ct;
+  int cs;
+  int64_t KIF, KOF, ISP, OSP, OSL, outer, nro, nqc, cols;
+  const int64_t *sp;
+  const char *W, *L;
+  char *O;
+  void **colb;
+} CmajorJob;
+
+static bool cmajor_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
+  const CmajorJob *j = ctx;
+  const ConvGeo *g = j->g;
+  int ns = g->ns, cs = j->cs;
+  int64_t b = chunk / j->nqc, q0 = chunk % j->nqc * j->nro, OSL = j->OSL, kl = g->ks[ns - 1], KSP = g->KSP;
+  int64_t nq = j->outer - q0 < j->nro ? j->outer - q0 : j->nro, n = nq * OSL;
+  if (!j->colb[worker] && !(j->colb[worker] = k_malloc(j->cols * j->nro * OSL * cs, err))) return false;
+  char *colb = j->colb[worker];
+  const int64_t *lo = j->runs->lo, *hi = j->runs->hi, *base = j->runs->base;
+  int64_t *const *map = g->map;
+  const bool *contig = j->runs->contig;
+  size_t rowb = (size_t)(OSL * cs);
+  for (int64_t c = 0; c < j->KIF; c++) {
+    int64_t kk[K_MAX_RANK] = {0};
+    for (int64_t kpos = 0; kpos < KSP; kpos++) {
+      char *dst = colb + (c * KSP + kpos) * n * cs;
+      int64_t k = kk[ns - 1];
+      for (int64_t qi = 0; qi < nq; qi++) {
+        char *drow = dst + qi * OSL * cs;
+        int64_t off;
+        if (!conv_row_offset(g, q0 + qi, kk, j->sp, &off)) { memset(drow, 0, rowb); continue; }
+        const char *srow = j->L + ((b * j->KIF + c) * j->ISP + off) * cs;
+        if (contig[k]) {
+          memset(drow, 0, (size_t)(lo[k] * cs));
+          memcpy(drow + lo[k] * cs, srow + base[k] * cs, (size_t)((hi[k] - lo[k]) * cs));
+          memset(drow + hi[k] * cs, 0, (size_t)((OSL - hi[k]) * cs));
+        } else {
+          for (int64_t o = 0; o < OSL; o++) {
+            int64_t v = map[ns - 1][o * kl + k];
+            if (v < 0) memset(drow + o * cs, 0, (size_t)cs);
+            else memcpy(drow + o * cs, srow + v * cs, (size_t)cs);
+          }
+        }
+      }
+      for (int d = ns - 1; d >= 0; d--) {
+        if (++kk[d] < g->ks[d]) break;
+        kk[d] = 0;
+      }
+    }
+  }
+  if (!k_gemm_strided(j->ct, false, false, j->KOF, n, j->cols, j->W, j->cols, colb, n,
+                      j->O + (b * j->KOF * j->OSP + q0 * OSL) * cs, j->OSP))
+    return error_set(err, ERR_RUNTIME, -1, "convolution: gemm sizes out of range");
+  return true;
+}
+
 /* Channel-major lhs [B, IF, S...] and result [B, OF, OS...] (NCHW and the
  * like), no groups, lhs and result of the compute type: im2col into a
  * [KIF*KSP, pixels] column buffer built from runs of the input's rows, then
@@ -97,7 +159,7 @@ static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn
   return 0;
 #else
   int ns = g->ns;
-  const int64_t *in_s = g->in_s, *ks = g->ks, *os = g->os, KSP = g->KSP, OSP = g->OSP;
+  const int64_t *in_s = g->in_s, *os = g->os, KSP = g->KSP, OSP = g->OSP;
   int64_t *const *map = g->map;
   if (ns < 1 || ct == ET_S64 || lhs->etype != ct || out->etype != ct) return 0;
   int lp[K_MAX_RANK], op[K_MAX_RANK], kp[K_MAX_RANK];
@@ -116,7 +178,6 @@ static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn
   if (nro > outer) nro = outer;
   int64_t sp[K_MAX_RANK], ISP = 1;
   for (int d = ns - 1; d >= 0; d--) { sp[d] = ISP; ISP *= in_s[d]; }
-  int64_t kl = ks[ns - 1];
   ConvRuns runs = {0};
   void *kown = NULL, *colb = NULL;
   int res = -1;
@@ -128,57 +189,26 @@ static int conv_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn
   for (int d = 0; d < ns && pointwise; d++)
     for (int64_t o = 0; o < os[d] && pointwise; o++) pointwise = map[d][o] == o;
   if (pointwise) {
-    for (int64_t b = 0; b < B; b++)
-      if (!k_gemm_strided(ct, false, false, KOF, OSP, KIF, W, KIF, (const char *)lhs->data + b * KIF * ISP * cs, OSP,
-                          (char *)out->data + b * KOF * OSP * cs, OSP)) {
-        error_set(err, ERR_RUNTIME, -1, "convolution: gemm sizes out of range");
-        goto out;
-      }
+    KGemm pg = {.ct = ct, .M = KOF, .N = OSP, .K = KIF, .A = W, .lda = KIF, .B = lhs->data, .ldb = OSP,
+                .C = out->data, .ldc = OSP, .nbatch = B, .nbd = 1, .bdims = {B}, .astr = {0},
+                .bstr = {KIF * ISP}, .cstr = KOF * OSP};
+    if (!k_gemm_run(&pg)) {
+      error_set(err, ERR_RUNTIME, -1, "convolution: gemm sizes out of range");
+      goto out;
+    }
     res = 1;
     goto out;
   }
-  if (!conv_runs_init(g, &runs, err) || !(colb = k_malloc(cols * nro * OSL * cs, err))) goto out;
-  const int64_t *lo = runs.lo, *hi = runs.hi, *base = runs.base;
-  const bool *contig = runs.contig;
-  const char *L = lhs->data;
-  size_t rowb = (size_t)(OSL * cs);
-  for (int64_t b = 0; b < B; b++)
-    for (int64_t q0 = 0; q0 < outer; q0 += nro) {
-      int64_t nq = outer - q0 < nro ? outer - q0 : nro, n = nq * OSL;
-      for (int64_t c = 0; c < KIF; c++) {
-        int64_t kk[K_MAX_RANK] = {0};
-        for (int64_t kpos = 0; kpos < KSP; kpos++) {
-          char *dst = (char *)colb + (c * KSP + kpos) * n * cs;
-          int64_t k = kk[ns - 1];
-          for (int64_t qi = 0; qi < nq; qi++) {
-            char *drow = dst + qi * OSL * cs;
-            int64_t off;
-            if (!conv_row_offset(g, q0 + qi, kk, sp, &off)) { memset(drow, 0, rowb); continue; }
-            const char *srow = L + ((b * KIF + c) * ISP + off) * cs;
-            if (contig[k]) {
-              memset(drow, 0, (size_t)(lo[k] * cs));
-              memcpy(drow + lo[k] * cs, srow + base[k] * cs, (size_t)((hi[k] - lo[k]) * cs));
-              memset(drow + hi[k] * cs, 0, (size_t)((OSL - hi[k]) * cs));
-            } else {
-              for (int64_t o = 0; o < OSL; o++) {
-                int64_t v = map[ns - 1][o * kl + k];
-                if (v < 0) memset(drow + o * cs, 0, (size_t)cs);
-                else memcpy(drow + o * cs, srow + v * cs, (size_t)cs);
-              }
-            }
-          }
-          for (int d = ns - 1; d >= 0; d--) {
-            if (++kk[d] < ks[d]) break;
-            kk[d] = 0;
-          }
-        }
-      }
-      if (!k_gemm_strided(ct, false, false, KOF, n, cols, W, cols, colb, n,
-                          (char *)out->data + (b * KOF * OSP + q0 * OSL) * cs, OSP)) {
-        error_set(err, ERR_RUNTIME, -1, "convolution: gemm sizes out of range");
-        goto out;
-      }
-    }
+  if (!conv_runs_init(g, &runs, err)) goto out;
+  int nw = pool_threads();
+  if (!(colb = k_malloc(nw * (int64_t)sizeof(void *), err))) goto out;
+  memset(colb, 0, (size_t)nw * sizeof(void *));
+  int64_t nqc = (outer + nro - 1) / nro;
+  CmajorJob job = {g, &runs, ct, cs, KIF, KOF, ISP, OSP, OSL, outer, nro, nqc, cols, sp, W,
+                   lhs->data, out->data, colb};
+  bool ok = pool_for_err(B * nqc, cmajor_chunk, &job, err);
+  for (int w = 0; w < nw; w++) k_free(((void **)colb)[w]);
+  if (!ok) goto out;
   res = 1;
 out:
   k_free(kown); conv_runs_free(&runs); k_free(colb);
@@ -242,6 +272,88 @@ static bool depthwise_f32(const Taps *t, int64_t rows, int64_t G, int64_t M, con
   }
   k_free(offs);
   return true;
+}
+
+/* The generic path: im2col of a chunk of output rows into a patch, then
+ * patch [rows, cols] x kernel [cols, OFg] per group.  Chunks of rows (a
+ * patch of ~PATCH_BYTES, cut by the sizes alone) run on the pool, each
+ * worker with its own patch. */
+typedef struct ConvIm2col {
+  const Taps *taps;
+  EType ct;
+  int cs;
+  int64_t ngroups, BG, Bo, OFg, IFg, KOF, cols, rows_total;
+  int64_t chunk, nrc; /* rows per chunk, chunks per group */
+  const char *L, *K;
+  char *O;
+  char *kg;                  /* per-group dense kernels (groups only) */
+  void **patch, **og;        /* per worker */
+} ConvIm2col;
+
+static bool im2col_chunk(void *ctx, int64_t c, int worker, Error *err) {
+  const ConvIm2col *j = ctx;
+  const Taps *t = j->taps;
+  int cs = j->cs;
+  int64_t gi = c / j->nrc, r0 = c % j->nrc * j->chunk, cols = j->cols, OFg = j->OFg;
+  int64_t nrow = j->rows_total - r0 < j->chunk ? j->rows_total - r0 : j->chunk;
+  int64_t fg = j->BG > 1 ? 0 : gi, bg = j->BG > 1 ? gi : 0;
+  /* One allocation per worker: the patch, then the tap offsets. */
+  if (!j->patch[worker] && !(j->patch[worker] = k_malloc(j->chunk * cols * cs + t->KSP * 8, err))) return false;
+  char *patch = j->patch[worker];
+  int64_t *offs = (int64_t *)(patch + j->chunk * cols * cs);
+  size_t run = (size_t)(j->IFg * cs);
+  for (int64_t rI = 0; rI < nrow; rI++) {
+    int64_t b = row_taps(t, r0 + rI, offs);
+    const char *lb = j->L + ((bg * j->Bo + b) * t->lstr[0] + fg * j->IFg) * cs;
+    char *dst = patch + rI * cols * cs;
+    for (int64_t k = 0; k < t->KSP; k++) {
+      if (offs[k] >= 0) memcpy(dst + k * run, lb + offs[k] * cs, run);
+      else memset(dst + k * run, 0, run);
+    }
+  }
+  char *o = j->O + (r0 * j->KOF + gi * OFg) * cs;
+  if (j->ngroups == 1) {
+    k_gemm(j->ct, false, false, nrow, OFg, cols, patch, j->K, o);
+    return true;
+  }
+  /* Group gi's kernel is columns [gi * OFg, +OFg) of K: strided in place. */
+  if (k_gemm_strided(j->ct, false, false, nrow, OFg, cols, patch, cols, j->K + gi * OFg * cs, j->KOF, o, j->KOF))
+    return true;
+  if (!j->og[worker] && !(j->og[worker] = k_malloc(j->chunk * OFg * cs, err))) return false;
+  char *og = j->og[worker];
+  k_gemm(j->ct, false, false, nrow, OFg, cols, patch, j->kg + gi * cols * OFg * cs, og);
+  for (int64_t rI = 0; rI < nrow; rI++)
+    memcpy(o + rI * j->KOF * cs, og + rI * OFg * cs, (size_t)(OFg * cs));
+  return true;
+}
+
+static bool conv_im2col(ConvIm2col *j, Error *err) {
+  int cs = j->cs;
+  j->chunk = PATCH_BYTES / (j->cols * cs);
+  if (j->chunk < 1) j->chunk = 1;
+  if (j->chunk > j->rows_total) j->chunk = j->rows_total;
+  j->nrc = (j->rows_total + j->chunk - 1) / j->chunk;
+  int nw = pool_threads();
+  bool ok = false;
+  j->patch = k_malloc(2 * nw * (int64_t)sizeof *j->patch, err);
+  if (!j->patch) return false;
+  memset(j->patch, 0, 2 * (size_t)nw * sizeof *j->patch);
+  j->og = j->patch + nw;
+  if (j->ngroups > 1) {
+    /* For when the BLAS cannot stride (no BLAS, integers): each group's
+     * kernel columns as a dense matrix. */
+    if (!(j->kg = k_malloc(j->cols * j->KOF * cs, err))) goto out;
+    for (int64_t gi = 0; gi < j->ngroups; gi++)
+      for (int64_t r = 0; r < j->cols; r++)
+        memcpy(j->kg + (gi * j->cols + r) * j->OFg * cs, j->K + (r * j->KOF + gi * j->OFg) * cs,
+               (size_t)(j->OFg * cs));
+  }
+  ok = pool_for_err(j->ngroups * j->nrc, im2col_chunk, j, err);
+out:
+  for (int w = 0; w < 2 * nw; w++) k_free(j->patch[w]);
+  k_free(j->patch);
+  k_free(j->kg);
+  return ok;
 }
 
 bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *out, Error *err) {
@@ -313,8 +425,7 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   EType ct = k_dot_compute_type(lt, rt, ot);
   int cs = etype_storage_bytes(ct);
   bool ok = false;
-  void *lown = NULL, *rown = NULL, *oc = NULL, *patch = NULL, *kg = NULL, *og = NULL;
-  int64_t *offs = NULL;
+  void *lown = NULL, *rown = NULL, *oc = NULL;
   int64_t *map[K_MAX_RANK] = {0};
   int lperm[K_MAX_RANK], rperm[K_MAX_RANK], operm[K_MAX_RANK], oinv[K_MAX_RANK];
   lperm[0] = (int)dn->in_batch;
@@ -375,40 +486,8 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   } else if (G > 1 && IFg == 1 && ct == ET_F32) {
     if (!depthwise_f32(&taps, rows_total, G, OFg, (const float *)L, (const float *)K, (float *)O, err)) goto done;
   } else {
-    int64_t chunk = PATCH_BYTES / (cols * cs);
-    if (chunk < 1) chunk = 1;
-    if (chunk > rows_total) chunk = rows_total;
-    if (!(patch = k_malloc(chunk * cols * cs, err)) || !(offs = k_malloc(KSP * 8, err))) goto done;
-    if (ngroups > 1 && (!(kg = k_malloc(cols * OFg * cs, err)) || !(og = k_malloc(chunk * OFg * cs, err)))) goto done;
-    size_t run = (size_t)(IFg * cs);
-    for (int64_t gi = 0; gi < ngroups; gi++) {
-      int64_t fg = BG > 1 ? 0 : gi, bg = BG > 1 ? gi : 0;
-      const char *Kg = K;
-      if (ngroups > 1) {
-        for (int64_t rI = 0; rI < cols; rI++)
-          memcpy((char *)kg + rI * OFg * cs, K + (rI * KOF + gi * OFg) * cs, (size_t)(OFg * cs));
-        Kg = kg;
-      }
-      for (int64_t r0 = 0; r0 < rows_total; r0 += chunk) {
-        int64_t nrow = rows_total - r0 < chunk ? rows_total - r0 : chunk;
-        for (int64_t rI = 0; rI < nrow; rI++) {
-          int64_t b = row_taps(&taps, r0 + rI, offs);
-          const char *lb = L + ((bg * Bo + b) * lstr[0] + fg * IFg) * cs;
-          char *dst = (char *)patch + rI * cols * cs;
-          for (int64_t c = 0; c < KSP; c++) {
-            if (offs[c] >= 0) memcpy(dst + c * run, lb + offs[c] * cs, run);
-            else memset(dst + c * run, 0, run);
-          }
-        }
-        if (ngroups == 1) {
-          k_gemm(ct, false, false, nrow, OFg, cols, patch, Kg, O + r0 * KOF * cs);
-        } else {
-          k_gemm(ct, false, false, nrow, OFg, cols, patch, Kg, og);
-          for (int64_t rI = 0; rI < nrow; rI++)
-            memcpy(O + ((r0 + rI) * KOF + gi * OFg) * cs, (char *)og + rI * OFg * cs, (size_t)(OFg * cs));
-        }
-      }
-    }
+    ConvIm2col job = {&taps, ct, cs, ngroups, BG, Bo, OFg, IFg, KOF, cols, rows_total, 0, 0, L, K, O, NULL, NULL, NULL};
+    if (!conv_im2col(&job, err)) goto done;
   }
   if (oc) {
     /* Canonical -> the result's dimension order and type. */
@@ -431,6 +510,6 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   ok = true;
 done:
   for (int d = 0; d < ns; d++) k_free(map[d]);
-  k_free(lown); k_free(rown); k_free(oc); k_free(patch); k_free(kg); k_free(og); k_free(offs);
+  k_free(lown); k_free(rown); k_free(oc);
   return ok;
 }

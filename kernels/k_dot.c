@@ -6,106 +6,9 @@
 #include <limits.h>
 
 #include "kernels/k_common.h"
+#include "kernels/k_gemm.h"
 
 #ifdef HLO_HAVE_BLAS
-#include <cblas.h>
-#endif
-
-/* Portable gemm: i-k-j loop order so the inner loop streams B and C rows. */
-#define GEMM_LOOP(T, ADDMUL)                                                                \
-  do {                                                                                      \
-    const T *restrict a = A;                                                                \
-    const T *restrict b = B;                                                                \
-    T *restrict c = C;                                                                      \
-    for (int64_t i = 0; i < M * N; i++) c[i] = (T)0;                                        \
-    if (!tb) {                                                                              \
-      for (int64_t i = 0; i < M; i++)                                                       \
-        for (int64_t k = 0; k < K; k++) {                                                   \
-          T av = ta ? a[k * M + i] : a[i * K + k];                                          \
-          T *restrict crow = c + i * N;                                                     \
-          const T *restrict brow = b + k * N;                                               \
-          for (int64_t j = 0; j < N; j++) crow[j] = ADDMUL(crow[j], av, brow[j]);           \
-        }                                                                                   \
-    } else {                                                                                \
-      for (int64_t i = 0; i < M; i++)                                                       \
-        for (int64_t j = 0; j < N; j++) {                                                   \
-          T s = (T)0;                                                                       \
-          for (int64_t k = 0; k < K; k++) s = ADDMUL(s, ta ? a[k * M + i] : a[i * K + k], b[j * K + k]); \
-          c[i * N + j] = s;                                                                 \
-        }                                                                                   \
-    }                                                                                       \
-  } while (0)
-
-#define FMA_PLAIN(acc, x, y) ((acc) + (x) * (y))
-#define FMA_WRAP(acc, x, y) ((int64_t)((uint64_t)(acc) + (uint64_t)(x) * (uint64_t)(y)))
-
-static void gemm_portable(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K,
-                          const void *A, const void *B, void *C) {
-  switch (ct) {
-  case ET_F32: GEMM_LOOP(float, FMA_PLAIN); break;
-  case ET_F64: GEMM_LOOP(double, FMA_PLAIN); break;
-  case ET_C64: GEMM_LOOP(kc64, FMA_PLAIN); break;
-  case ET_C128: GEMM_LOOP(kc128, FMA_PLAIN); break;
-  default: GEMM_LOOP(int64_t, FMA_WRAP); break;
-  }
-}
-
-void k_gemm(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
-            const void *B, void *C) {
-  if (M == 0 || N == 0) return;
-  if (K == 0) {
-    memset(C, 0, (size_t)(M * N * etype_storage_bytes(ct == ET_S64 ? ET_S64 : ct)));
-    return;
-  }
-#ifdef HLO_HAVE_BLAS
-  if (ct != ET_S64 && M <= INT_MAX && N <= INT_MAX && K <= INT_MAX) {
-    enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
-    blasint m = (blasint)M, n = (blasint)N, k = (blasint)K;
-    blasint lda = ta ? m : k, ldb = tb ? k : n;
-    switch (ct) {
-    case ET_F32: cblas_sgemm(CblasRowMajor, TA, TB, m, n, k, 1.0f, A, lda, B, ldb, 0.0f, C, n); return;
-    case ET_F64: cblas_dgemm(CblasRowMajor, TA, TB, m, n, k, 1.0, A, lda, B, ldb, 0.0, C, n); return;
-    case ET_C64: {
-      float one[2] = {1, 0}, zero[2] = {0, 0};
-      cblas_cgemm(CblasRowMajor, TA, TB, m, n, k, one, A, lda, B, ldb, zero, C, n);
-      return;
-    }
-    case ET_C128: {
-      double one[2] = {1, 0}, zero[2] = {0, 0};
-      cblas_zgemm(CblasRowMajor, TA, TB, m, n, k, one, A, lda, B, ldb, zero, C, n);
-      return;
-    }
-    default: break;
-    }
-  }
-#endif
-  gemm_portable(ct, ta, tb, M, N, K, A, B, C);
-}
-
-#ifdef HLO_HAVE_BLAS
-/* Row-major gemm straight on strided operands: A is M x K (or K x M when
- * ta) with row stride lda, B is K x N (N x K when tb) with row stride ldb, C
- * is dense M x N.  Float and complex compute types only. */
-static void gemm_ld(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
-                    int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc) {
-  enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
-  blasint m = (blasint)M, n = (blasint)N, k = (blasint)K, la = (blasint)lda, lb = (blasint)ldb, lc = (blasint)ldc;
-  switch (ct) {
-  case ET_F32: cblas_sgemm(CblasRowMajor, TA, TB, m, n, k, 1.0f, A, la, B, lb, 0.0f, C, lc); break;
-  case ET_F64: cblas_dgemm(CblasRowMajor, TA, TB, m, n, k, 1.0, A, la, B, lb, 0.0, C, lc); break;
-  case ET_C64: {
-    float one[2] = {1, 0}, zero[2] = {0, 0};
-    cblas_cgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, zero, C, lc);
-    break;
-  }
-  default: {
-    double one[2] = {1, 0}, zero[2] = {0, 0};
-    cblas_zgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, zero, C, lc);
-    break;
-  }
-  }
-}
-
 /* Merges dims l[0..n) (outer to inner; size-1 dims ignored) of an array
  * with row-major strides st into one dimension: *stride is the innermost
  * one's stride, 0 when the merged extent is 1.  False when they are not
@@ -156,38 +59,17 @@ static bool dot_in_place(const KArray *lhs, const KArray *rhs, const KDotDims *d
   if (!strided_view(lhs, dn->nbatch, dn->lhs_batch, nlf, lfree, M, dn->ncontract, dn->lhs_contract, K, &ta, &lda, lbs) ||
       !strided_view(rhs, dn->nbatch, dn->rhs_batch, dn->ncontract, dn->rhs_contract, K, nrf, rfree, N, &tb, &ldb, rbs))
     return false;
-  int cs = etype_storage_bytes(ct);
-  int64_t idx[K_MAX_RANK] = {0}, loff = 0, roff = 0;
-  for (char *c = C;; c += M * N * cs) {
-    gemm_ld(ct, ta, tb, M, N, K, (const char *)lhs->data + loff * cs, lda, (const char *)rhs->data + roff * cs, ldb, c, N);
-    int i = dn->nbatch - 1;
-    for (; i >= 0; i--) {
-      int64_t size = lhs->dims[dn->lhs_batch[i]];
-      loff += lbs[i];
-      roff += rbs[i];
-      if (++idx[i] < size) break;
-      loff -= size * lbs[i];
-      roff -= size * rbs[i];
-      idx[i] = 0;
-    }
-    if (i < 0) return true;
+  KGemm g = {.ct = ct, .ta = ta, .tb = tb, .M = M, .N = N, .K = K, .A = lhs->data, .lda = lda,
+             .B = rhs->data, .ldb = ldb, .C = C, .ldc = N, .nbatch = 1, .nbd = dn->nbatch, .cstr = M * N};
+  for (int i = 0; i < dn->nbatch; i++) {
+    g.bdims[i] = lhs->dims[dn->lhs_batch[i]];
+    g.nbatch *= g.bdims[i];
+    g.astr[i] = lbs[i];
+    g.bstr[i] = rbs[i];
   }
+  return k_gemm_run(&g);
 }
 #endif
-
-bool k_gemm_strided(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
-                    int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc) {
-#ifdef HLO_HAVE_BLAS
-  if (ct == ET_S64 || M <= 0 || N <= 0 || K <= 0 || M > INT_MAX || N > INT_MAX || K > INT_MAX ||
-      lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
-    return false;
-  gemm_ld(ct, ta, tb, M, N, K, A, lda, B, ldb, C, ldc);
-  return true;
-#else
-  (void)ct; (void)ta; (void)tb; (void)M; (void)N; (void)K; (void)A; (void)lda; (void)B; (void)ldb; (void)C; (void)ldc;
-  return false;
-#endif
-}
 
 static bool check_dims(const char *what, int rank, int n, const int64_t *d, bool *used, Error *err) {
   for (int i = 0; i < n; i++) {
@@ -331,9 +213,7 @@ bool k_dot(const KArray *lhs, const KArray *rhs, const KDotDims *dn, KArray *out
     if (!k_mul3(BMN, cs, &bytes, err) || !(cbuf = k_malloc(bytes, err))) { k_free(abuf); k_free(bbuf); return false; }
     C = cbuf;
   }
-  for (int64_t b = 0; b < B; b++)
-    k_gemm(ct, ta, tb, M, N, K, (const char *)A + b * M * K * cs, (const char *)Bm + b * K * N * cs,
-           (char *)C + b * M * N * cs);
+  k_gemm_batch(ct, ta, tb, M, N, K, B, A, Bm, C);
   if (cbuf) k_cvt(ot, out->data, ct, cbuf, BMN);
   k_free(abuf);
   k_free(bbuf);

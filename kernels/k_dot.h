@@ -36,16 +36,4 @@ bool k_dot(const KArray *lhs, const KArray *rhs, const KDotDims *dn, KArray *out
  * of this type is exactly what k_dot computes before rounding. */
 EType k_dot_compute_type(EType l, EType r, EType o);
 
-/* C[M,N] = op(A) * op(B), row-major, overwriting C, in compute type ct
- * (F32, F64, C64, C128, or S64 = exact wrapping integers).  A is [M,K]
- * ([K,M] when ta); B is [K,N] ([N,K] when tb).  Used by k_conv too. */
-void k_gemm(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
-            const void *B, void *C);
-
-/* k_gemm with row strides (elements): A's rows lda apart, B's ldb, C's ldc.
- * Float and complex compute types through the BLAS only: false (nothing
- * done) without a BLAS, for S64, or when a size exceeds the BLAS's int. */
-bool k_gemm_strided(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
-                    int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc);
-
 #endif

@@ -9,5 +9,7 @@ extern void openblas_set_num_threads(int n) __attribute__((weak));
 void k_set_threads(int n) {
   if (n < 1) n = 1;
   pool_set_threads(n);
-  if (openblas_set_num_threads) openblas_set_num_threads(n);
+  /* OpenBLAS runs one thread per call: k_gemm.c cuts every gemm into
+   * tiles on our pool, so its own threads would only oversubscribe. */
+  if (openblas_set_num_threads) openblas_set_num_threads(1);
 }

@@ -7,7 +7,9 @@
 # `hlorun --random-inputs --output out.npz` (the same seeded inputs on every
 # run), and the first line of its diagnostics.  Compare two digests with
 # diff: any changed line is a changed behaviour.  Modules listed as "slow:"
-# in conformance-run-exceptions.txt are not run.
+# in conformance-run-exceptions.txt are not run.  DIGEST_THREADS=N runs
+# hlorun with --threads N (two digests at different N must be identical:
+# results do not depend on the thread count).
 set -uo pipefail
 bindir=$(cd "${1:?usage: conformance-digest.sh BINDIR CORPUS_DIR}" && pwd)
 corpus=${2:?missing CORPUS_DIR}
@@ -25,7 +27,7 @@ digest_one() {
     printf '%s\tskipped\n' "$rel"; return
   fi
   out="$work/$(printf '%s' "$rel" | tr '/' '_').npz"
-  timeout 120 "$hlorun" "$f" --random-inputs --quiet --output "$out" >/dev/null 2>"$out.err"
+  timeout 120 "$hlorun" "$f" ${DIGEST_THREADS:+--threads "$DIGEST_THREADS"} --random-inputs --quiet --output "$out" >/dev/null 2>"$out.err"
   rc=$?
   msg=$(head -n 1 "$out.err" | cut -c1-200)
   rm -f "$out.err"
@@ -34,7 +36,7 @@ digest_one() {
   rm -f "$out"
   printf '%s\t%s\t%s\t%s\n' "$rel" "$rc" "$sum" "$msg"
 }
-export corpus
+export corpus DIGEST_THREADS=${DIGEST_THREADS:-}
 export -f digest_one
 find "$corpus/xla-hlo" "$corpus/real-dumps" -name '*.hlo' 2>/dev/null | sort |
   tr '\n' '\0' | xargs -0 -P 2 -n 1 bash -c 'digest_one "$1"' _ | sort

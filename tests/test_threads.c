@@ -361,3 +361,48 @@ Test(threads, batch_norm) {
              "  ROOT b = f32[8,16,65,65] batch-norm-inference(x, s, o, m, av),"
              " epsilon=0.001, feature_index=1\n}\n");
 }
+
+/* Dot and convolution: the BLAS runs one thread per call on tiles cut by
+ * the sizes alone (kernels/k_gemm.c), so float gemms give the same bytes at
+ * every thread count -- with OpenBLAS's own threads they did not (the first
+ * two modules below differed at 2, 3 and 7 threads).  Tiles
+ * along M with a short last one, along N, batches grouped or tiled, f64 and
+ * c64; convolutions NHWC, NCHW, grouped, 1x1 and strided. */
+Test(threads, dot_and_conv) {
+  same_bytes("dot-tiles-m", "HloModule m\nENTRY e {\n"
+             "  a = f32[1000,577] parameter(0)\n  b = f32[577,333] parameter(1)\n"
+             "  ROOT d = f32[1000,333] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+  same_bytes("dot-small", "HloModule m\nENTRY e {\n"
+             "  a = f32[37,1000] parameter(0)\n  b = f32[1000,45] parameter(1)\n"
+             "  ROOT d = f32[37,45] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+  same_bytes("dot-tiles-n-transposed", "HloModule m\nENTRY e {\n"
+             "  a = f64[300,200] parameter(0)\n  b = f64[700,300] parameter(1)\n"
+             "  ROOT d = f64[200,700] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={1}\n}\n");
+  same_bytes("dot-batches", "HloModule m\nENTRY e {\n"
+             "  a = f32[97,40,50] parameter(0)\n  b = f32[97,50,60] parameter(1)\n"
+             "  ROOT d = f32[97,40,60] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0},"
+             " lhs_contracting_dims={2}, rhs_contracting_dims={1}\n}\n");
+  same_bytes("dot-c64-bf16", "HloModule m\nENTRY e {\n"
+             "  a = c64[260,300] parameter(0)\n  b = c64[300,270] parameter(1)\n"
+             "  x = bf16[3,300,260] parameter(2)\n  y = bf16[3,300,270] parameter(3)\n"
+             "  c = c64[260,270] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+             "  z = bf16[3,260,270] dot(x, y), lhs_batch_dims={0}, rhs_batch_dims={0},"
+             " lhs_contracting_dims={1}, rhs_contracting_dims={1}\n"
+             "  ROOT t = (c64[260,270], bf16[3,260,270]) tuple(c, z)\n}\n");
+  same_bytes("conv-nhwc", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,30,30,32] parameter(0)\n  k = f32[3,3,32,48] parameter(1)\n"
+             "  ROOT c = f32[4,30,30,48] convolution(x, k), window={size=3x3 pad=1_1x1_1},"
+             " dim_labels=b01f_01io->b01f\n}\n");
+  same_bytes("conv-nchw-strided", "HloModule m\nENTRY e {\n"
+             "  x = f32[3,32,41,41] parameter(0)\n  k = f32[40,32,3,3] parameter(1)\n"
+             "  ROOT c = f32[3,40,20,20] convolution(x, k), window={size=3x3 stride=2x2},"
+             " dim_labels=bf01_oi01->bf01\n}\n");
+  same_bytes("conv-grouped", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,28,28,64] parameter(0)\n  k = f32[3,3,16,64] parameter(1)\n"
+             "  ROOT c = f32[4,28,28,64] convolution(x, k), window={size=3x3 pad=1_1x1_1},"
+             " dim_labels=b01f_01io->b01f, feature_group_count=4\n}\n");
+  same_bytes("conv-pointwise-nchw", "HloModule m\nENTRY e {\n"
+             "  x = f32[6,64,30,30] parameter(0)\n  k = f32[96,64,1,1] parameter(1)\n"
+             "  ROOT c = f32[6,96,30,30] convolution(x, k), window={size=1x1},"
+             " dim_labels=bf01_oi01->bf01\n}\n");
+}
