@@ -258,20 +258,43 @@ K_CLONES static void depthwise_tap(float *restrict o, const float *restrict in,
 
 /* Depthwise f32: out[row, g * M + m] = sum over kernel positions c (in
  * order) of lhs[tap c, g] * K[c, 0, g * M + m], taps outside the input
- * skipped. */
-static bool depthwise_f32(const Taps *t, int64_t rows, int64_t G, int64_t M, const float *L,
-                          const float *K, float *O, Error *err) {
-  int64_t *offs = k_malloc(t->KSP * 8, err), KOF = G * M;
-  if (!offs) return false;
-  for (int64_t row = 0; row < rows; row++) {
+ * skipped.  Chunks of rows on the pool, per-worker tap offsets. */
+typedef struct DepthwiseRows {
+  const Taps *t;
+  int64_t rows, G, M, per;
+  const float *L, *K;
+  float *O;
+  int64_t **offs;
+} DepthwiseRows;
+
+static bool depthwise_rows(void *ctx, int64_t chunk, int worker, Error *err) {
+  const DepthwiseRows *j = ctx;
+  const Taps *t = j->t;
+  int64_t KOF = j->G * j->M, first = chunk * j->per, last = first + j->per < j->rows ? first + j->per : j->rows;
+  if (!j->offs[worker] && !(j->offs[worker] = k_malloc(t->KSP * 8, err))) return false;
+  int64_t *offs = j->offs[worker];
+  for (int64_t row = first; row < last; row++) {
     int64_t b = row_taps(t, row, offs);
-    float *o = O + row * KOF;
+    float *o = j->O + row * KOF;
     memset(o, 0, (size_t)KOF * sizeof *o);
     for (int64_t c = 0; c < t->KSP; c++)
-      if (offs[c] >= 0) depthwise_tap(o, L + b * t->lstr[0] + offs[c], K + c * KOF, G, M);
+      if (offs[c] >= 0) depthwise_tap(o, j->L + b * t->lstr[0] + offs[c], j->K + c * KOF, j->G, j->M);
   }
-  k_free(offs);
   return true;
+}
+
+static bool depthwise_f32(const Taps *t, int64_t rows, int64_t G, int64_t M, const float *L,
+                          const float *K, float *O, Error *err) {
+  int nw = pool_threads();
+  int64_t **offs = k_malloc(nw * (int64_t)sizeof *offs, err);
+  if (!offs) return false;
+  memset(offs, 0, (size_t)nw * sizeof *offs);
+  int64_t nchunks = pool_chunks(rows * G * M * 4, rows);
+  DepthwiseRows job = {t, rows, G, M, (rows + nchunks - 1) / nchunks, L, K, O, offs};
+  bool ok = pool_for_err((rows + job.per - 1) / job.per, depthwise_rows, &job, err);
+  for (int w = 0; w < nw; w++) k_free(offs[w]);
+  k_free(offs);
+  return ok;
 }
 
 /* The generic path: im2col of a chunk of output rows into a patch, then

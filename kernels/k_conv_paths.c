@@ -9,6 +9,7 @@
  * - A depthwise convolution on channel-major data (NCHW: torch's layout)
  *   is a small 2-d filter run over each contiguous feature plane; done
  *   directly, it needs no permuted copy of the input or the result. */
+#include "base/thread_pool.h"
 #include "kernels/k_conv_internal.h"
 #include "kernels/k_dot.h"
 
@@ -43,6 +44,60 @@ K_CLONES static void axpy_f32(float *restrict o, const float *restrict in, float
   for (int64_t i = 0; i < n; i++) o[i] += w * in[i];
 }
 
+/* conv_depthwise_cmajor's work: output planes (batch, feature) in chunks
+ * of `per`, each plane summing its taps in order. */
+typedef struct DepthwisePlanes {
+  const ConvGeo *g;
+  const ConvRuns *runs;
+  const float *K, *L;
+  float *O;
+  int64_t groups, OF, M, outer, OSL, ISP;
+  const int64_t *sp;
+  int64_t planes, per;
+} DepthwisePlanes;
+
+static void depthwise_planes(void *ctx, int64_t chunk, int worker) {
+  (void)worker;
+  const DepthwisePlanes *j = ctx;
+  const ConvGeo *g = j->g;
+  const ConvRuns *runs = j->runs;
+  int ns = g->ns;
+  int64_t OF = j->OF, OSL = j->OSL, kl = g->ks[ns - 1], first = chunk * j->per;
+  int64_t last = first + j->per < j->planes ? first + j->per : j->planes;
+  const int64_t *mlast = g->map[ns - 1];
+  for (int64_t p = first; p < last; p++) {
+    int64_t b = p / OF, oc = p % OF;
+    const float *plane = j->L + (b * j->groups + oc / j->M) * j->ISP;
+    float *oplane = j->O + p * g->OSP;
+    memset(oplane, 0, (size_t)g->OSP * sizeof *oplane);
+    /* Taps in order, as the other paths sum them; taps that fall into
+     * padding or between dilated elements add nothing. */
+    int64_t kk[K_MAX_RANK] = {0};
+    for (int64_t tap = 0; tap < g->KSP; tap++) {
+      float w = j->K[tap * OF + oc];
+      int64_t k = kk[ns - 1], lo = runs->lo[k], hi = runs->hi[k];
+      for (int64_t q = 0; q < j->outer && lo < hi; q++) {
+        int64_t off;
+        if (!conv_row_offset(g, q, kk, j->sp, &off)) continue;
+        float *orow = oplane + q * OSL;
+        const float *irow = plane + off;
+        if (runs->contig[k]) {
+          axpy_f32(orow + lo, irow + runs->base[k], w, hi - lo);
+        } else {
+          for (int64_t o = lo; o < hi; o++) {
+            int64_t v = mlast[o * kl + k];
+            if (v >= 0) orow[o] += w * irow[v];
+          }
+        }
+      }
+      for (int d = ns - 1; d >= 0; d--) {
+        if (++kk[d] < g->ks[d]) break;
+        kk[d] = 0;
+      }
+    }
+  }
+}
+
 int conv_depthwise_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
                           int64_t groups, KArray *out, Error *err) {
   int ns = g->ns;
@@ -61,8 +116,7 @@ int conv_depthwise_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims 
 
   int64_t B = lhs->dims[dn->in_batch], OF = rhs->dims[dn->k_out_feature], M = OF / groups, nr;
   if (!k_num_elements(rhs->rank, rhs->dims, &nr, err)) return -1;
-  const int64_t *os = g->os, *ks = g->ks;
-  int64_t OSL = os[ns - 1], outer = g->OSP / OSL, kl = ks[ns - 1];
+  int64_t OSL = g->os[ns - 1], outer = g->OSP / OSL;
   int64_t sp[K_MAX_RANK], ISP = 1; /* input spatial strides */
   for (int d = ns - 1; d >= 0; d--) { sp[d] = ISP; ISP *= g->in_s[d]; }
   void *kown = NULL;
@@ -72,40 +126,10 @@ int conv_depthwise_cmajor(const KArray *lhs, const KArray *rhs, const KConvDims 
     k_free(kown);
     return -1;
   }
-  const float *L = lhs->data;
-  float *O = out->data;
-  const int64_t *mlast = g->map[ns - 1];
-  for (int64_t b = 0; b < B; b++)
-    for (int64_t oc = 0; oc < OF; oc++) {
-      const float *plane = L + (b * groups + oc / M) * ISP;
-      float *oplane = O + (b * OF + oc) * g->OSP;
-      memset(oplane, 0, (size_t)g->OSP * sizeof *oplane);
-      /* Taps in order, as the other paths sum them; taps that fall into
-       * padding or between dilated elements add nothing. */
-      int64_t kk[K_MAX_RANK] = {0};
-      for (int64_t tap = 0; tap < g->KSP; tap++) {
-        float w = K[tap * OF + oc];
-        int64_t k = kk[ns - 1], lo = runs.lo[k], hi = runs.hi[k];
-        for (int64_t q = 0; q < outer && lo < hi; q++) {
-          int64_t off;
-          if (!conv_row_offset(g, q, kk, sp, &off)) continue;
-          float *orow = oplane + q * OSL;
-          const float *irow = plane + off;
-          if (runs.contig[k]) {
-            axpy_f32(orow + lo, irow + runs.base[k], w, hi - lo);
-          } else {
-            for (int64_t o = lo; o < hi; o++) {
-              int64_t v = mlast[o * kl + k];
-              if (v >= 0) orow[o] += w * irow[v];
-            }
-          }
-        }
-        for (int d = ns - 1; d >= 0; d--) {
-          if (++kk[d] < ks[d]) break;
-          kk[d] = 0;
-        }
-      }
-    }
+  int64_t planes = B * OF, nchunks = pool_chunks(planes * g->OSP * 4, planes);
+  DepthwisePlanes job = {g, &runs, K, lhs->data, out->data, groups, OF, M, outer, OSL, ISP, sp,
+                         planes, (planes + nchunks - 1) / nchunks};
+  pool_for((planes + job.per - 1) / job.per, depthwise_planes, &job);
   k_free(kown);
   conv_runs_free(&runs);
   return 1;
@@ -157,6 +181,58 @@ static int64_t dim_stride(const KArray *x, int64_t d) {
   return s;
 }
 
+/* conv_grouped_planar's work: output planes (batch, feature) in chunks of
+ * `per`, each worker with its own double accumulator plane acc[worker]. */
+typedef struct PlanarJob {
+  const ConvGeo *g;
+  const float *L, *K;
+  float *C;
+  int64_t Bo, OF, OFg, BG, KIF, OSL, outer, kouter, lsb, lsf, ksi, kso;
+  const int64_t *sp, *klo, *cnt, *p0, *step;
+  double **acc;
+  int64_t OSP, planes, per;
+} PlanarJob;
+
+static bool planar_planes(void *ctx, int64_t chunk, int worker, Error *err) {
+  const PlanarJob *j = ctx;
+  const ConvGeo *g = j->g;
+  int ns = g->ns;
+  int64_t KL = g->ks[ns - 1], OSL = j->OSL, first = chunk * j->per;
+  int64_t last = first + j->per < j->planes ? first + j->per : j->planes;
+  if (!j->acc[worker] && !(j->acc[worker] = k_malloc(j->OSP * 8 + 8, err))) return false;
+  double *acc = j->acc[worker];
+  for (int64_t p = first; p < last; p++) {
+    int64_t bo = p / j->OF, of = p % j->OF;
+    int64_t gi = of / j->OFg, fg = j->BG > 1 ? 0 : gi, bg = j->BG > 1 ? gi : 0;
+    /* Each output sums IF x kernel-plane products (a whole batch and
+     * image): rows are summed in f32, the rows' sums in double. */
+    for (int64_t o = 0; o < j->OSP; o++) acc[o] = 0;
+    for (int64_t ki = 0; ki < j->KIF; ki++) {
+      const float *iplane = j->L + (bg * j->Bo + bo) * j->lsb + (fg * j->KIF + ki) * j->lsf;
+      const float *kplane = j->K + ki * j->ksi + of * j->kso;
+      for (int64_t q = 0; q < j->outer; q++) {
+        double *orow = acc + q * OSL;
+        int64_t kk[K_MAX_RANK] = {0};
+        for (int64_t r = 0; r < j->kouter; r++) {
+          int64_t off;
+          if (conv_row_offset(g, q, kk, j->sp, &off)) {
+            const float *irow = iplane + off, *krow = kplane + r * KL;
+            for (int64_t o = 0; o < OSL; o++)
+              if (j->cnt[o]) orow[o] += dot_f32(irow + j->p0[o], j->step[o], krow + j->klo[o], j->cnt[o]);
+          }
+          for (int d = ns - 2; d >= 0; d--) {
+            if (++kk[d] < g->ks[d]) break;
+            kk[d] = 0;
+          }
+        }
+      }
+    }
+    float *oplane = j->C + p * j->OSP;
+    for (int64_t o = 0; o < j->OSP; o++) oplane[o] = (float)acc[o];
+  }
+  return true;
+}
+
 int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
                         int64_t G, int64_t BG, KArray *out, Error *err) {
   int ns = g->ns, rank = ns + 2;
@@ -185,48 +261,31 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
   /* Results [Bo, OF, OS...], permuted into place unless already there. */
   bool direct = conv_in_order(out, op);
   float *C = direct ? out->data : k_malloc(Bo * OF * OSP * 4 + 4, err);
-  double *acc = C ? k_malloc(OSP * 8 + 8, err) : NULL;
+  int nw = pool_threads();
+  double **acc = C ? k_malloc(nw * (int64_t)sizeof *acc, err) : NULL;
   if (!acc) {
     if (!direct) k_free(C);
     k_free(runs);
     return -1;
   }
-  const float *L = lhs->data, *K = rhs->data;
-  for (int64_t bo = 0; bo < Bo; bo++)
-    for (int64_t of = 0; of < OF; of++) {
-      int64_t gi = of / OFg, fg = BG > 1 ? 0 : gi, bg = BG > 1 ? gi : 0;
-      /* Each output sums IF x kernel-plane products (a whole batch and
-       * image): rows are summed in f32, the rows' sums in double. */
-      for (int64_t o = 0; o < OSP; o++) acc[o] = 0;
-      for (int64_t ki = 0; ki < KIF; ki++) {
-        const float *iplane = L + (bg * Bo + bo) * lsb + (fg * KIF + ki) * lsf, *kplane = K + ki * ksi + of * kso;
-        for (int64_t q = 0; q < outer; q++) {
-          double *orow = acc + q * OSL;
-          int64_t kk[K_MAX_RANK] = {0};
-          for (int64_t r = 0; r < kouter; r++) {
-            int64_t off;
-            if (conv_row_offset(g, q, kk, sp, &off)) {
-              const float *irow = iplane + off, *krow = kplane + r * KL;
-              for (int64_t o = 0; o < OSL; o++)
-                if (cnt[o]) orow[o] += dot_f32(irow + p0[o], step[o], krow + klo[o], cnt[o]);
-            }
-            for (int d = ns - 2; d >= 0; d--) {
-              if (++kk[d] < g->ks[d]) break;
-              kk[d] = 0;
-            }
-          }
-        }
-      }
-      float *oplane = C + (bo * OF + of) * OSP;
-      for (int64_t o = 0; o < OSP; o++) oplane[o] = (float)acc[o];
-    }
+  memset(acc, 0, (size_t)nw * sizeof *acc);
+  int64_t planes = Bo * OF, nchunks = pool_chunks(planes * OSP * 4, planes);
+  PlanarJob job = {g, lhs->data, rhs->data, C, Bo, OF, OFg, BG, KIF, OSL, outer, kouter, lsb, lsf, ksi, kso,
+                   sp, klo, cnt, p0, step, acc, OSP, planes, (planes + nchunks - 1) / nchunks};
+  bool ok = pool_for_err((planes + job.per - 1) / job.per, planar_planes, &job, err);
+  for (int w = 0; w < nw; w++) k_free(acc[w]);
+  k_free(acc);
+  if (!ok) {
+    if (!direct) k_free(C);
+    k_free(runs);
+    return -1;
+  }
   if (!direct) {
     int64_t cdims[K_MAX_RANK];
     for (int i = 0; i < rank; i++) cdims[i] = out->dims[op[i]];
     k_permute(4, C, rank, cdims, perm, out->data);
     k_free(C);
   }
-  k_free(acc);
   k_free(runs);
   return 1;
 }

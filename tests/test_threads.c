@@ -367,7 +367,9 @@ Test(threads, batch_norm) {
  * every thread count -- with OpenBLAS's own threads they did not (the first
  * two modules below differed at 2, 3 and 7 threads).  Tiles
  * along M with a short last one, along N, batches grouped or tiled, f64 and
- * c64; convolutions NHWC, NCHW, grouped, 1x1 and strided. */
+ * c64; convolutions NHWC, NCHW, grouped, 1x1, strided, depthwise (NHWC
+ * and NCHW), grouped with kernels longer than the output rows (the weight
+ * gradient path) and base-dilated. */
 Test(threads, dot_and_conv) {
   same_bytes("dot-tiles-m", "HloModule m\nENTRY e {\n"
              "  a = f32[1000,577] parameter(0)\n  b = f32[577,333] parameter(1)\n"
@@ -405,4 +407,20 @@ Test(threads, dot_and_conv) {
              "  x = f32[6,64,30,30] parameter(0)\n  k = f32[96,64,1,1] parameter(1)\n"
              "  ROOT c = f32[6,96,30,30] convolution(x, k), window={size=1x1},"
              " dim_labels=bf01_oi01->bf01\n}\n");
+  same_bytes("conv-depthwise-nhwc", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,30,30,32] parameter(0)\n  k = f32[3,3,1,32] parameter(1)\n"
+             "  ROOT c = f32[4,30,30,32] convolution(x, k), window={size=3x3 pad=1_1x1_1},"
+             " dim_labels=b01f_01io->b01f, feature_group_count=32\n}\n");
+  same_bytes("conv-depthwise-nchw", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,32,30,30] parameter(0)\n  k = f32[32,1,3,3] parameter(1)\n"
+             "  ROOT c = f32[4,32,28,28] convolution(x, k), window={size=3x3},"
+             " dim_labels=bf01_oi01->bf01, feature_group_count=32\n}\n");
+  same_bytes("conv-grouped-planar", "HloModule m\nENTRY e {\n"
+             "  x = f32[2,64,30,30] parameter(0)\n  k = f32[32,2,28,28] parameter(1)\n"
+             "  ROOT c = f32[2,32,3,3] convolution(x, k), window={size=28x28},"
+             " dim_labels=bf01_oi01->bf01, feature_group_count=32\n}\n");
+  same_bytes("conv-base-dilated", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,20,20,32] parameter(0)\n  k = f32[3,3,32,40] parameter(1)\n"
+             "  ROOT c = f32[4,40,40,40] convolution(x, k), window={size=3x3 pad=1_2x1_2 lhs_dilate=2x2},"
+             " dim_labels=b01f_01io->b01f\n}\n");
 }
