@@ -29,21 +29,26 @@ static inline int64_t k_wrap(int64_t v, int bits, bool is_signed) {
 }
 
 #include <math.h>
+#include <string.h>
 
-/* XLA's float max/min (llvm.maximum/minimum): NaN wins, -0 < +0. */
-#define FMAXMIN(F, S)                                                           \
+/* XLA's float max/min (llvm.maximum/minimum): NaN wins (a NaN first operand
+ * before a NaN second), -0 < +0.  Without branches, so that loops over them
+ * vectorise: the compare picks the larger (smaller) value; equal values,
+ * whose bits differ only for +0 and -0, combine their bits (AND: +0 wins
+ * max; OR: -0 wins min); then a NaN b, then a NaN a, overrides. */
+#define FMAXMIN(F, S, AS, FROM)                                                 \
   static inline F kmax_##S(F a, F b) {                                         \
-    if (a != a) return a;                                                      \
-    if (b != b) return b;                                                      \
-    return (a > b || (a == b && !signbit(a))) ? a : b;                         \
+    F r = a > b ? a : b;                                                       \
+    r = a == b ? FROM(AS(a) & AS(b)) : r;                                      \
+    r = b != b ? b : r;                                                        \
+    return a != a ? a : r;                                                     \
   }                                                                            \
   static inline F kmin_##S(F a, F b) {                                         \
-    if (a != a) return a;                                                      \
-    if (b != b) return b;                                                      \
-    return (a < b || (a == b && signbit(a))) ? a : b;                          \
+    F r = a < b ? a : b;                                                       \
+    r = a == b ? FROM(AS(a) | AS(b)) : r;                                      \
+    r = b != b ? b : r;                                                        \
+    return a != a ? a : r;                                                     \
   }
-FMAXMIN(float, f32)
-FMAXMIN(double, f64)
 
 /* k_vmath.c: f32 exp bit-identical with glibc's expf (FMA build on CPUs with
  * FMA and AVX2, as glibc picks), vectorised.  _plain: the non-FMA build. */
@@ -78,6 +83,8 @@ static inline double k_asf64(uint64_t u) {
   memcpy(&d, &u, sizeof d);
   return d;
 }
+FMAXMIN(float, f32, k_asu32, k_asf32)
+FMAXMIN(double, f64, k_asu64, k_asf64)
 
 /* 2^(i/32) as doubles minus i << 47: glibc's __exp2f_data.tab, shared by
  * k_vmath.c (exp) and k_vpow.c (pow). */

@@ -38,18 +38,25 @@ bool k_select(EType t, void *restrict out, const uint8_t *pred, bool pred_scalar
   }
 }
 
+/* Scalar bounds (the common relu6-style clamp) get their own loop: no
+ * per-element index choice, so it vectorises like the others. */
 #define CLAMP_LOOP(T, MAX, MIN)                                                  \
   do {                                                                           \
-    T *o = out;                                                                  \
+    T *restrict o = out;                                                         \
     const T *l = lo, *x = xv, *h = hi;                                           \
-    for (int64_t i = 0; i < n; i++)                                              \
-      o[i] = MIN(MAX(l[lo_scalar ? 0 : i], x[i]), h[hi_scalar ? 0 : i]);         \
+    if (lo_scalar && hi_scalar) {                                                \
+      T L = l[0], H = h[0];                                                      \
+      for (int64_t i = 0; i < n; i++) o[i] = MIN(MAX(L, x[i]), H);               \
+    } else {                                                                     \
+      for (int64_t i = 0; i < n; i++)                                            \
+        o[i] = MIN(MAX(l[lo_scalar ? 0 : i], x[i]), h[hi_scalar ? 0 : i]);       \
+    }                                                                            \
   } while (0)
 
 #define IMAX(a, b) ((a) >= (b) ? (a) : (b))
 #define IMIN(a, b) ((a) <= (b) ? (a) : (b))
 
-static void clamp_typed(EType t, void *restrict out, const void *lo, bool lo_scalar, const void *xv,
+K_CLONES static void clamp_typed(EType t, void *restrict out, const void *lo, bool lo_scalar, const void *xv,
                         const void *hi, bool hi_scalar, int64_t n) {
   switch (t) {
   case ET_S1: case ET_S2: case ET_S4: case ET_S8: CLAMP_LOOP(int8_t, IMAX, IMIN); break;

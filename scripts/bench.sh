@@ -1,40 +1,33 @@
 #!/usr/bin/env bash
-# Compares hlorun with numpy on this machine, in one run:
-#   - an elementwise chain ((a*b)+c)*a-b on f32[4096,4096]
-#   - a transpose of f32[4096,4096]
-#   - a broadcast f32[4096] -> f32[4096,4096]
+# Compares hlorun with numpy and PyTorch on this machine, in one run:
+#   - an elementwise chain ((a*b)+c)*a-b, a fused tanh((x+y)*y) and a clamp
+#     (relu6) on f32[4096,4096]
+#   - a transpose of f32[4096,4096], a broadcast f32[4096] -> [4096,4096]
+#     and a row sum of f32[4096,4096]
+#   - dot 512 and 1024 (f32), a batched dot, an attention-shaped dot
+#     (bqhd,bkhd->bhqk), a ResNet-style 3x3 convolution (NHWC 8x56x56x64 ->
+#     64; numpy: im2col + matmul; torch: oneDNN on channels_last), a softmax
+#     over f32[4096,1024], a 2-layer MLP and an embedding gather
 #   - a 1000-iteration while loop (counter + f32[16] accumulator): the
 #     per-iteration overhead in microseconds
-#   - issue 5's compute ops: dot 512 and 1024 (f32), a batched dot, an
-#     attention-shaped dot (bqhd,bkhd->bhqk; numpy: matmul on transposed
-#     views), a ResNet-style 3x3 convolution (NHWC 8x56x56x64 -> 64, numpy:
-#     im2col + matmul), a 4096x4096 row reduction, a softmax over
-#     f32[4096,1024], a 2-layer MLP and an embedding gather
 # hlorun's time is its evaluation time (--stats eval_ns: inputs already
-# bound, parsing excluded) with --repeat RUNS: the best of RUNS warm
-# evaluations in one process, each reusing the memory the previous result
-# released; numpy's is the best of RUNS warm calls on arrays already in
-# memory.  Ratio = hlorun / numpy (< 1: faster).  The compute ops also
-# report CPU-time ratios (hlorun --stats eval_cpu_ns against numpy's
-# time.process_time, both counting every thread of the process, the BLAS's
-# included): other load on the machine stretches wall time but hardly the
-# CPU time, so on a busy machine the CPU columns are the ones to compare.  The "numpy cold" column
-# times numpy's first call in a fresh process (ratio/cold), for reference.
-# Both sides run without OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (an old core
-# type makes OpenBLAS pick slower kernels: Sandybridge's sgemm is ~15%
-# slower than this CPU's, Prescott's 2.6x).  The compute ops alternate
-# hlorun and numpy op by op for BENCH_ROUNDS rounds (default 3; each side's
-# best over all rounds, so that load changes hit both alike), once with
-# OpenBLAS's default thread count and once with OPENBLAS_NUM_THREADS=1 on
-# both sides; the table names each side's BLAS library and the load average.
-# The compute ops take the best of BENCH_REPEATS (default 20) warm calls
-# per round on both sides: on this class of 2-vCPU machine a 1.4 ms
-# 2-thread sgemm takes anywhere from 1.3 to 3 ms from call to call (the
-# BLAS worker thread is not always running beside the caller), in numpy as
-# in hlorun and in a bare C loop over cblas_sgemm, so the best of 5 was
-# mostly luck; 20 is where both sides' best settles.
+# bound, parsing excluded) with --repeat REPS: the best of REPS warm
+# evaluations in one process; numpy's and torch's are the best of REPS warm
+# calls on arrays already in memory, each op in a fresh process.  Every row
+# runs at all cores (hlorun --threads N, OPENBLAS_NUM_THREADS=N for numpy,
+# torch.set_num_threads(N)) and at one thread, so the table also gives
+# hlorun's speed-up from 1 to N threads.  The sides alternate op by op for
+# BENCH_ROUNDS rounds (default 3), each side's time its best over all
+# rounds, so that load changes hit all alike; BENCH_REPEATS (default RUNS,
+# at least 10) calls per round: on this class of 2-vCPU machine a 1.4 ms
+# 2-thread sgemm takes anywhere from 1.3 to 3 ms from call to call.  The
+# CPU column compares CPU time (hlorun --stats eval_cpu_ns against numpy's
+# time.process_time, all threads): other load stretches wall time but
+# hardly the CPU time.  All sides run without OPENBLAS_CORETYPE /
+# OPENBLAS_L2_SIZE (an old core type makes OpenBLAS pick slower kernels).
+# PyTorch comes from Debian (python3-torch), installed here when missing.
 # On a loaded machine single runs of the same binary vary by 1.5x: compare
-# ratios across several runs, and the 1-thread columns first.
+# ratios across several runs, and the CPU column first.
 #   usage: [BENCH_ROUNDS=N] [BENCH_REPEATS=M] scripts/bench.sh [BINDIR] [RUNS]
 #
 # scripts/bench.sh --process [BINDIR] [RUNS] times instead, for each of the
@@ -70,6 +63,25 @@ ENTRY main {
   t2 = f32[4096,4096]{1,0} add(t1, c)
   t3 = f32[4096,4096]{1,0} multiply(t2, a)
   ROOT t4 = f32[4096,4096]{1,0} subtract(t3, b)
+}
+HLO
+cat >"$tmp/tanh.hlo" <<'HLO'
+HloModule tanh_chain
+ENTRY main {
+  x = f32[4096,4096]{1,0} parameter(0)
+  y = f32[4096,4096]{1,0} parameter(1)
+  s = f32[4096,4096]{1,0} add(x, y)
+  m = f32[4096,4096]{1,0} multiply(s, y)
+  ROOT t = f32[4096,4096]{1,0} tanh(m)
+}
+HLO
+cat >"$tmp/clamp.hlo" <<'HLO'
+HloModule clamp
+ENTRY main {
+  x = f32[4096,4096]{1,0} parameter(0)
+  lo = f32[] constant(0)
+  hi = f32[] constant(6)
+  ROOT c = f32[4096,4096]{1,0} clamp(lo, x, hi)
 }
 HLO
 cat >"$tmp/transpose.hlo" <<'HLO'
@@ -241,6 +253,8 @@ r = acc"""
 # row: (hlo file, label, inputs, numpy code computing r from a0, a1, ...)
 ROWS = [
     ("chain", "elementwise chain (4 ops)", lambda: [f(4096, 4096) for _ in range(3)], "r = ((a0 * a1) + a2) * a0 - a1"),
+    ("tanh", "fused tanh((x+y)*y)", lambda: [f(4096, 4096) for _ in range(2)], "r = np.tanh((a0 + a1) * a1)"),
+    ("clamp", "clamp(0,x,6) 4096^2", lambda: [f(4096, 4096)], "r = np.clip(a0, np.float32(0), np.float32(6))"),
     ("transpose", "transpose 4096x4096", lambda: [f(4096, 4096)], "r = np.ascontiguousarray(a0.T)"),
     ("broadcast", "broadcast 4096->4096x4096", lambda: [f(4096)], "r = np.broadcast_to(a0, (4096, 4096)).copy()"),
     ("while", "while loop x1000", lambda: [f(16)], LOOP),
@@ -302,90 +316,39 @@ fi
 # pick the same OpenBLAS kernels for this CPU.
 benv=(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE)
 
-# best eval time (seconds) of hlorun: one process, $runs warm evaluations of
-# the same bound inputs (--repeat), best of them
-hlo_time() {
-  "${benv[@]}" "$@" "$bindir/hlorun" "$hlo" --random-inputs=1 --quiet --repeat "$runs" --stats="$tmp/s.json" --stats-format json
-  $py -c 'import json,sys; print(json.load(open(sys.argv[1]))["eval_ns"]/1e9)' "$tmp/s.json"
-}
-# the same over $reps evaluations, "WALL CPU": also the least CPU time of
-# one evaluation (eval_cpu_ns)
-hlo_times() {
-  "${benv[@]}" "$@" "$bindir/hlorun" "$hlo" --random-inputs=1 --quiet --repeat "$reps" --stats="$tmp/s.json" --stats-format json
-  $py -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["eval_ns"]/1e9, s["eval_cpu_ns"]/1e9)' "$tmp/s.json"
-}
+# PyTorch is the second peer (Debian's python3-torch, CPU build with
+# oneDNN); installed here when missing, as bootstrap installs the rest.
+if ! $py -c 'import torch' 2>/dev/null; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "bench: installing python3-torch (PyTorch, the second peer)" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      -o Dpkg::Options::=--force-unsafe-io python3-torch >/dev/null 2>&1 || true
+  fi
+  $py -c 'import torch' 2>/dev/null || echo "bench: no PyTorch (python3-torch): its columns stay empty" >&2
+fi
 
-hlo=$tmp/chain.hlo; chain=$(hlo_time)
-hlo=$tmp/transpose.hlo; transpose=$(hlo_time)
-hlo=$tmp/broadcast.hlo; broadcast=$(hlo_time)
-hlo=$tmp/while.hlo; while_t=$(hlo_time)
-
-"${benv[@]}" $py - "$runs" "$chain" "$transpose" "$broadcast" "$while_t" <<'PY'
+# One peer's side of an op: best of REPS warm calls in a fresh process at
+# THREADS threads (numpy: OPENBLAS_NUM_THREADS, set by the caller; torch:
+# set_num_threads), "WALL CPU" seconds (CPU = time.process_time, all
+# threads).  The inputs are the same shapes and distributions as hlorun's.
+cat >"$tmp/peer_op.py" <<'PY'
 import sys, time
 import numpy as np
-runs = int(sys.argv[1])
-h_chain, h_tr, h_bc, h_wh = map(float, sys.argv[2:6])
-rng = np.random.default_rng(1)
-a, b, c = (rng.uniform(-1, 1, (4096, 4096)).astype(np.float32) for _ in range(3))
-v = rng.uniform(-1, 1, 4096).astype(np.float32)
-acc0 = rng.uniform(-1, 1, 16).astype(np.float32)
-
-def best(f):
-    t = []
-    for _ in range(runs):
-        t0 = time.perf_counter(); f(); t.append(time.perf_counter() - t0)
-    return min(t)
-
-def loop():
-    i, acc, h = np.int32(0), acc0, np.full(16, 0.5, np.float32)
-    while i < 1000:
-        i = i + np.int32(1)
-        acc = acc + h
-    return acc
-
-import subprocess
-COLD = '''
-import sys, time
-import numpy as np
-rng = np.random.default_rng(1)
-a, b, c = (rng.uniform(-1, 1, (4096, 4096)).astype(np.float32) for _ in range(3))
-v = rng.uniform(-1, 1, 4096).astype(np.float32)
-f = {"chain": lambda: ((a * b) + c) * a - b, "transpose": lambda: np.ascontiguousarray(a.T),
-     "broadcast": lambda: np.broadcast_to(v, (4096, 4096)).copy()}[sys.argv[1]]
-t0 = time.perf_counter(); f(); print(time.perf_counter() - t0)
-'''
-
-def cold(name):
-    return min(float(subprocess.run([sys.executable, "-c", COLD, name], capture_output=True,
-                                    text=True, check=True).stdout) for _ in range(runs))
-
-n_chain = best(lambda: ((a * b) + c) * a - b)
-n_tr = best(lambda: np.ascontiguousarray(a.T))
-n_bc = best(lambda: np.broadcast_to(v, (4096, 4096)).copy())
-n_wh = best(loop)
-c_chain, c_tr, c_bc = cold("chain"), cold("transpose"), cold("broadcast")
-print("method: best of %d warm evaluations each (hlorun --repeat %d, one process; numpy: %d calls"
-      " in one process); ratio = hlorun / numpy" % (runs, runs, runs))
-print("%-26s %12s %12s %12s %8s %8s" % ("benchmark", "hlorun", "numpy", "numpy cold", "ratio", "ratio/cold"))
-for name, h, n, c in (("elementwise chain (4 ops)", h_chain, n_chain, c_chain),
-                      ("transpose 4096x4096", h_tr, n_tr, c_tr),
-                      ("broadcast 4096->4096x4096", h_bc, n_bc, c_bc),
-                      ("while loop x1000", h_wh, n_wh, n_wh)):
-    print("%-26s %10.2f ms %10.2f ms %10.2f ms %8.2f %8.2f" % (name, h * 1e3, n * 1e3, c * 1e3, h / n, h / c))
-print("while loop overhead: hlorun %.2f us/iteration, numpy (python loop) %.2f us/iteration"
-      % (h_wh / 1000 * 1e6, n_wh / 1000 * 1e6))
-PY
-
-# numpy's side of the compute ops: best of RUNS warm calls of one op in a
-# fresh process, "WALL CPU" (seconds; CPU = time.process_time, all threads)
-cat >"$tmp/np_op.py" <<'PY'
-import sys, time
-import numpy as np
-key, runs = sys.argv[1], int(sys.argv[2])
+lib, key, runs, threads = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 rng = np.random.default_rng(1)
 f = lambda *s: rng.standard_normal(s).astype(np.float32)
 
-def setup():
+def numpy_op():
+    if key == "chain":
+        a, b, c = f(4096, 4096), f(4096, 4096), f(4096, 4096); return lambda: ((a * b) + c) * a - b
+    if key == "tanh":
+        x, y = f(4096, 4096), f(4096, 4096); return lambda: np.tanh((x + y) * y)
+    if key == "clamp":
+        x = f(4096, 4096); return lambda: np.clip(x, np.float32(0), np.float32(6))
+    if key == "transpose":
+        a = f(4096, 4096); return lambda: np.ascontiguousarray(a.T)
+    if key == "broadcast":
+        v = f(4096); return lambda: np.broadcast_to(v, (4096, 4096)).copy()
     if key == "dot512":
         a, b = f(512, 512), f(512, 512); return lambda: a @ b
     if key == "dot1024":
@@ -418,66 +381,144 @@ def setup():
         table, ids = f(50000, 512), rng.integers(0, 50000, 4096); return lambda: table[ids]
     raise SystemExit("unknown op " + key)
 
-fn = setup()
-t, c = [], []
+def torch_op():
+    import torch
+    torch.set_num_threads(threads)
+    torch.set_grad_enabled(False)
+    t = lambda *s: torch.from_numpy(f(*s))
+    if key == "chain":
+        a, b, c = t(4096, 4096), t(4096, 4096), t(4096, 4096); return lambda: ((a * b) + c) * a - b
+    if key == "tanh":
+        x, y = t(4096, 4096), t(4096, 4096); return lambda: torch.tanh((x + y) * y)
+    if key == "clamp":
+        x = t(4096, 4096); return lambda: torch.clamp(x, 0, 6)
+    if key == "transpose":
+        a = t(4096, 4096); return lambda: a.t().contiguous()
+    if key == "broadcast":
+        v = t(4096); return lambda: v.expand(4096, 4096).contiguous()
+    if key in ("dot512", "dot1024"):
+        n = 512 if key == "dot512" else 1024
+        a, b = t(n, n), t(n, n); return lambda: a @ b
+    if key == "bdot":
+        a, b = t(32, 256, 256), t(32, 256, 256); return lambda: torch.matmul(a, b)
+    if key == "attn":
+        q, k = t(8, 512, 8, 64), t(8, 512, 8, 64)
+        return lambda: torch.matmul(q.transpose(1, 2), k.permute(0, 2, 3, 1))
+    if key == "conv":  # NHWC data as channels_last NCHW tensors (no copy): oneDNN's layout
+        x = t(8, 56, 56, 64).permute(0, 3, 1, 2)
+        w = t(3, 3, 64, 64).permute(3, 2, 0, 1).contiguous()
+        return lambda: torch.nn.functional.conv2d(x, w, padding=1).permute(0, 2, 3, 1)
+    if key == "rowred":
+        rx = t(4096, 4096); return lambda: rx.sum(1)
+    if key == "softmax":
+        sx = t(4096, 1024); return lambda: torch.softmax(sx, 1)
+    if key == "mlp":
+        mx, mw1, mb1, mw2, mb2 = t(512, 1024), t(1024, 1024), t(1024), t(1024, 256), t(256)
+        return lambda: torch.relu(mx @ mw1 + mb1) @ mw2 + mb2
+    if key == "gather":
+        table, ids = t(50000, 512), torch.from_numpy(rng.integers(0, 50000, 4096)); return lambda: table[ids]
+    raise SystemExit("unknown op " + key)
+
+fn = numpy_op() if lib == "numpy" else torch_op()
+tw, tc = [], []
 for _ in range(runs):
     c0, t0 = time.process_time(), time.perf_counter()
     fn()
-    t.append(time.perf_counter() - t0); c.append(time.process_time() - c0)
-print(min(t), min(c))
+    tw.append(time.perf_counter() - t0); tc.append(time.process_time() - c0)
+print(min(tw), min(tc))
 PY
 
-# Compute ops: hlorun and numpy alternate op by op for $rounds rounds (each
-# side's time is its best over all rounds), so that a change in the
-# machine's load hits both sides alike; once with OpenBLAS's default thread
-# count and once with OPENBLAS_NUM_THREADS=1 on both sides (the same
-# library's kernels on one core: what is left is our own overhead).
-rounds=${BENCH_ROUNDS:-3}
-reps=${BENCH_REPEATS:-20}
-ops="dot512 dot1024 bdot attn conv rowred softmax mlp gather"
-declare -A name=([dot512]="dot f32 512x512" [dot1024]="dot f32 1024x1024" [bdot]="batched dot 32x256^3" [attn]="attention dot 8x512x8x64"
-  [conv]="conv 3x3 8x56x56x64->64" [rowred]="row sum 4096x4096" [softmax]="softmax 4096x1024"
-  [mlp]="2-layer MLP 512x1024" [gather]="embedding gather 4096")
-declare -A hbest nbest hcpu ncpu
-minf() { $py -c 'import sys; v=[float(x) for x in sys.argv[1:] if x]; print(min(v))' "$@"; }
-for c in $ops; do
+# Every row, for each thread count (all cores, then 1): hlorun (--threads
+# N, --repeat REPS, its best eval_ns / eval_cpu_ns), numpy
+# (OPENBLAS_NUM_THREADS=N) and torch (set_num_threads(N)) alternate op by
+# op for ROUNDS rounds; each side's time is its best over the rounds.
+cat >"$tmp/eval.py" <<'PY'
+import json, os, subprocess, sys
+hlorun, tmp, rounds, reps, py = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+ROWS = [("chain", "elementwise chain (4 ops)"), ("tanh", "fused tanh((x+y)*y)"), ("clamp", "clamp(0,x,6) 4096^2"),
+        ("transpose", "transpose 4096x4096"), ("broadcast", "broadcast 4096->4096^2"), ("rowred", "row sum 4096x4096"),
+        ("dot512", "dot f32 512x512"), ("dot1024", "dot f32 1024x1024"), ("bdot", "batched dot 32x256^3"),
+        ("attn", "attention dot 8x512x8x64"), ("conv", "conv 3x3 8x56x56x64->64"), ("softmax", "softmax 4096x1024"),
+        ("mlp", "2-layer MLP 512x1024"), ("gather", "embedding gather 4096")]
+ncpu = os.cpu_count()
+have_torch = subprocess.run([py, "-c", "import torch"], capture_output=True).returncode == 0
+
+def hl(key, threads):
+    s = os.path.join(tmp, "s.json")
+    subprocess.run([hlorun, os.path.join(tmp, key + ".hlo"), "--random-inputs=1", "--quiet", "--repeat", str(reps),
+                    "--threads", str(threads), "--stats=" + s, "--stats-format", "json"], check=True)
+    j = json.load(open(s))
+    return j["eval_ns"] / 1e9, j["eval_cpu_ns"] / 1e9
+
+def peer(lib, key, threads):
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+    out = subprocess.run([py, os.path.join(tmp, "peer_op.py"), lib, key, str(reps), str(threads)], env=env,
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+best = {}
+def keep(k, v):
+    best[k] = v if k not in best else (min(best[k][0], v[0]), min(best[k][1], v[1]))
+for _ in range(rounds):
+    for key, _label in ROWS:
+        for threads in (ncpu, 1):
+            keep(("hl", key, threads), hl(key, threads))
+            keep(("np", key, threads), peer("numpy", key, threads))
+            if have_torch:
+                keep(("pt", key, threads), peer("torch", key, threads))
+
+ms = lambda k: "%8.2f" % (best[k][0] * 1e3) if k in best else "%8s" % "-"
+ratio = lambda a, b: "%6.2f" % (best[a][0] / best[b][0]) if a in best and b in best else "%6s" % "-"
+cratio = lambda a, b: "%6.2f" % (best[a][1] / best[b][1]) if a in best and b in best else "%6s" % "-"
+print("best over %d alternating rounds of best-of-%d warm calls; load average: %s; %d CPUs"
+      % (rounds, reps, " ".join(open("/proc/loadavg").read().split()[:3]), ncpu))
+print("hlorun: --stats eval_ns with --repeat (inputs bound, parsing excluded); numpy and torch: calls in one process")
+print("%-26s | %8s %8s %6s | %8s %8s %6s %6s %6s | %8s %8s %6s %6s" % (
+    "(ms; ratios hlorun/peer)", "hl t=%d" % ncpu, "hl t=1", "t%d/t1" % ncpu, "numpy", "torch", "/np", "/torch", "cpu/np",
+    "np t=1", "pt t=1", "/np", "/torch"))
+for key, label in ROWS:
+    N, one = ncpu, 1
+    print("%-26s | %s %s %6s | %s %s %s %s %s | %s %s %s %s" % (
+        label, ms(("hl", key, N)), ms(("hl", key, one)),
+        "%6.2f" % (best[("hl", key, one)][0] / best[("hl", key, N)][0]),
+        ms(("np", key, N)), ms(("pt", key, N)), ratio(("hl", key, N), ("np", key, N)),
+        ratio(("hl", key, N), ("pt", key, N)), cratio(("hl", key, N), ("np", key, N)),
+        ms(("np", key, one)), ms(("pt", key, one)), ratio(("hl", key, one), ("np", key, one)),
+        ratio(("hl", key, one), ("pt", key, one))), flush=True)
+print("t%d/t1: hlorun's speed-up from 1 to %d threads; /np, /torch: hlorun / peer at the same thread count"
+      " (< 1: hlorun faster); cpu/np: CPU time (all threads) ratio, which other load hardly moves" % (ncpu, ncpu))
+PY
+
+hlo=$tmp/while.hlo
+"${benv[@]}" "$bindir/hlorun" "$hlo" --random-inputs=1 --quiet --repeat "$runs" --stats="$tmp/s.json" --stats-format json
+"${benv[@]}" $py - "$runs" "$tmp/s.json" <<'PY'
+import json, sys, time
+import numpy as np
+runs, h = int(sys.argv[1]), json.load(open(sys.argv[2]))["eval_ns"] / 1e9
+acc0 = np.random.default_rng(1).uniform(-1, 1, 16).astype(np.float32)
+def loop():
+    i, acc, hh = np.int32(0), acc0, np.full(16, 0.5, np.float32)
+    while i < 1000:
+        i = i + np.int32(1)
+        acc = acc + hh
+    return acc
+t = []
+for _ in range(runs):
+    t0 = time.perf_counter(); loop(); t.append(time.perf_counter() - t0)
+print("while loop x1000: hlorun %.2f us/iteration, numpy (python loop) %.2f us/iteration"
+      % (h / 1000 * 1e6, min(t) / 1000 * 1e6))
+PY
+
+for c in chain tanh clamp transpose broadcast rowred dot512 dot1024 bdot attn conv softmax mlp gather; do
   if ! "${benv[@]}" "$bindir/hlorun" "$tmp/$c.hlo" --random-inputs=1 --quiet 2>"$tmp/err"; then
     echo "bench: hlorun cannot run $c:" >&2; cat "$tmp/err" >&2; exit 1
   fi
 done
-for threads in default 1; do
-  tenv=()
-  [ "$threads" = 1 ] && tenv=(OPENBLAS_NUM_THREADS=1)
-  for r in $(seq "$rounds"); do
-    for c in $ops; do
-      hlo=$tmp/$c.hlo
-      read -r hw hc < <(hlo_times "${tenv[@]}")
-      read -r nw nc < <("${benv[@]}" "${tenv[@]}" $py "$tmp/np_op.py" "$c" "$reps")
-      k=$threads.$c
-      hbest[$k]=$(minf "${hbest[$k]:-}" "$hw"); hcpu[$k]=$(minf "${hcpu[$k]:-}" "$hc")
-      nbest[$k]=$(minf "${nbest[$k]:-}" "$nw"); ncpu[$k]=$(minf "${ncpu[$k]:-}" "$nc")
-    done
-  done
-done
-
 echo
-nthreads=$("${benv[@]}" $py -c 'import ctypes; print(ctypes.CDLL("libopenblas.so.0").openblas_get_num_threads())' 2>/dev/null || echo "?")
 hblas=$(ldd "$bindir/hlorun" | awk '/blas/ {print $3}' | xargs -r readlink -f | tr '\n' ' ')
 nblas=$("${benv[@]}" $py -c 'import numpy, re; print(" ".join(sorted({l.split()[-1] for l in open("/proc/self/maps") if re.search("blas", l)})))')
-echo "compute ops: best over $rounds alternating rounds of best-of-$reps; load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
-echo "  hlorun BLAS: ${hblas:-none}"
-echo "  numpy BLAS:  $nblas"
-printf "%-26s %10s %10s %6s %6s   %10s %10s %6s %6s\n" "compute op" "hlorun" "numpy" "ratio" "cpu" "hlorun" "numpy" "ratio" "cpu"
-printf "%-26s %28s %6s   %28s %6s\n" "  (OpenBLAS threads)" "$nthreads" "ratio" "1" "ratio"
-for c in $ops; do
-  line=$(printf "%-26s" "${name[$c]}")
-  for threads in default 1; do
-    k=$threads.$c
-    line="$line $($py -c "print('%7.2f ms %7.2f ms %6.2f %6.2f  ' % (${hbest[$k]}*1e3, ${nbest[$k]}*1e3, ${hbest[$k]}/${nbest[$k]}, ${hcpu[$k]}/${ncpu[$k]}))")"
-  done
-  echo "$line"
-done
-echo "ratio: wall-clock hlorun / numpy; cpu: CPU-time (all threads) hlorun / numpy (< 1: hlorun faster)"
+echo "hlorun BLAS: ${hblas:-none} (one thread per call, tiles on hlorun's pool); numpy BLAS: $nblas"
+"${benv[@]}" $py "$tmp/eval.py" "$bindir/hlorun" "$tmp" "${BENCH_ROUNDS:-3}" "${BENCH_REPEATS:-$((runs > 10 ? runs : 10))}" "$py"
 
 # Printing a result: f32[4096,4096] (16M elements, random values: mostly
 # 9-digit text, ~190 MB) printed with --print-full to /dev/null, timed as a

@@ -371,6 +371,66 @@ Test(k_select_clamp, basics) {
   cr_expect(isnan(nr[0]) && signbit(nr[0]) && isnan(nr[1]) && signbit(nr[1]) && isnan(nr[2]) && signbit(nr[2]));
 }
 
+/* The branch-free max/min (kernels/k_internal.h) against XLA's rule written
+ * with branches (llvm.maximum/minimum: a NaN first operand, then a NaN
+ * second, wins; -0 < +0), over every pair of special and ordinary values,
+ * through clamp with array and scalar bounds and through maximum/minimum,
+ * in vector-length runs so the vectorised loops see every pair. */
+static float ref_max(float a, float b) {
+  if (isnan(a)) return a;
+  if (isnan(b)) return b;
+  if (a == b) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+static float ref_min(float a, float b) {
+  if (isnan(a)) return a;
+  if (isnan(b)) return b;
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+static uint32_t bits32(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+Test(k_select_clamp, branch_free_max_min_match_the_rule) {
+  static const uint32_t sv[] = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000,
+                                0x7fc00000, 0xffc00001, 0x7f800001, 0x00000001, 0x80000001, 0x7f7fffff,
+                                0x40c00000, 0xc0c00000, 0x3f000000};
+  enum { NS = sizeof sv / sizeof *sv, N = NS * NS };
+  static float a[N], b[N], x[N], r[N];
+  Error err;
+  for (int i = 0; i < NS; i++)
+    for (int j = 0; j < NS; j++) {
+      memcpy(&a[i * NS + j], &sv[i], 4);
+      memcpy(&b[i * NS + j], &sv[j], 4);
+    }
+  KBinaryOp mx, mn;
+  cr_assert(k_binary_lookup("maximum", &mx) && k_binary_lookup("minimum", &mn));
+  cr_assert(k_binary(mx, ET_F32, r, a, b, N, &err));
+  for (int k = 0; k < N; k++)
+    cr_assert_eq(bits32(r[k]), bits32(ref_max(a[k], b[k])), "max(%08x, %08x)", bits32(a[k]), bits32(b[k]));
+  cr_assert(k_binary(mn, ET_F32, r, a, b, N, &err));
+  for (int k = 0; k < N; k++)
+    cr_assert_eq(bits32(r[k]), bits32(ref_min(a[k], b[k])), "min(%08x, %08x)", bits32(a[k]), bits32(b[k]));
+  /* clamp(lo, x, hi) = min(max(lo, x), hi): every (lo, hi) pair over every x */
+  for (int i = 0; i < NS; i++) memcpy(&x[i], &sv[i], 4);
+  for (int l = 0; l < NS; l++)
+    for (int h = 0; h < NS; h++) {
+      float lo, hi, los[NS], his[NS];
+      memcpy(&lo, &sv[l], 4);
+      memcpy(&hi, &sv[h], 4);
+      for (int i = 0; i < NS; i++) { los[i] = lo; his[i] = hi; }
+      for (int scalar = 0; scalar < 2; scalar++) {
+        cr_assert(k_clamp(ET_F32, r, scalar ? &lo : los, scalar, x, scalar ? &hi : his, scalar, NS, &err));
+        for (int i = 0; i < NS; i++)
+          cr_assert_eq(bits32(r[i]), bits32(ref_min(ref_max(lo, x[i]), hi)), "clamp(%08x, %08x, %08x)%s",
+                       sv[l], sv[i], sv[h], scalar ? " scalar bounds" : "");
+      }
+    }
+}
+
 Test(k_convert, bitcast_widths) {
   Error err;
   float f = 1.0f; /* 0x3f800000 -> f16[2] = {0x0000, 0x3f80} (little-endian order) */
