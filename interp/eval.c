@@ -119,6 +119,31 @@ static void release_after(EvalCtx *ctx, const CompPlan *plan, Value **vals, int 
   }
 }
 
+/* A deferred broadcast (CompPlan.deferred) at its place in the program:
+ * counted as executed, as a fused member is, but not materialised. */
+static void skip_deferred(EvalCtx *ctx, Frame *f, int i) {
+  InstrStats *st = &f->plan->stats[i];
+  st->count++;
+  ctx->instructions_executed++;
+  ctx->fused_instructions++;
+  if (ctx->trace) ctx->trace(ctx->trace_ud, f->plan->comp->instrs[i], NULL, 0, ctx->depth - 1);
+  release_after(ctx, f->plan, f->vals, i);
+}
+
+/* Operands of `in` that are deferred broadcasts not materialised yet (its
+ * reader runs unfused: dynamic sizes, or one by one): made now. */
+static bool materialise_deferred(EvalCtx *ctx, Frame *f, const Instr *in, Error *err) {
+  for (int k = 0; k < in->noperands; k++) {
+    const Instr *b = in->operands[k];
+    if (b->parent != f->plan->comp || f->vals[b->index] || !f->plan->deferred[b->index]) continue;
+    if (!eval_op(ctx, f, b, &b->shape, &f->vals[b->index], err)) {
+      prefix_error(b, err);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Instruction i alone: run it, then its stats, trace and releases.  *t
  * (when timing) is the instant instruction i started; it receives the one
  * the next instruction starts at: the clock is read once per instruction
@@ -145,7 +170,8 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t *t, 
               in->name, opcode_name(in->op));
     return false;
   }
-  bool ok = !(flags & EVAL_IF_MIXED) || eval_mixed_before(ctx, f, in, &mix, err);
+  bool ok = materialise_deferred(ctx, f, in, err);
+  ok = ok && (!(flags & EVAL_IF_MIXED) || eval_mixed_before(ctx, f, in, &mix, err));
   bool dyn = ok && (flags & EVAL_IF_DYN) && eval_dyn_operands(f, in);
   DynSwap sw;
   sw.n = 0;
@@ -327,7 +353,11 @@ static bool run_frame(EvalCtx *ctx, const Computation *comp, Value *const *args,
     if (ctx->instructions_executed >= ctx->checkpoint && !(ok = checkpoint(ctx, in, err)))
       break;
     const Shape *rs = override ? override[i] : &in->shape;
-    if (!override && ctx->fuse && plan->group_end[i] > i && !group_has_dyn(&f, i)) {
+    if (!override && ctx->fuse && !f.keep_operands && plan->deferred[i]) {
+      skip_deferred(ctx, &f, i);
+      continue;
+    }
+    if (!override && ctx->fuse && plan->group_end[i] >= i && !group_has_dyn(&f, i)) {
       ok = run_group(ctx, &f, i, &t, err);
       i = plan->group_end[i];
       continue;

@@ -40,11 +40,16 @@ typedef struct CompPlan {
   InstrStats *stats;  /* per instr */
   Value **consts;     /* per instr: materialised constants (cached per run) */
   void **aux;         /* per instr: op-specific data prepared on first use */
-  /* Elementwise fusion: group_end[i] > i when instructions i..group_end[i]
+  /* Elementwise fusion: group_end[i] >= i when instructions i..group_end[i]
    * are elementwise ops over one big shape (and constants, hoisted): they
    * run block by block (as XLA's loop fusion would), materialising only
-   * the values needed after the group.  -1 otherwise. */
+   * the values needed after the group.  -1 otherwise.  A group of one is a
+   * lone elementwise op reading a deferred broadcast. */
   int *group_end;
+  /* Per instr: 1 for a big broadcast that only fused groups read: it is
+   * never materialised (each group re-derives it from its operand), unless
+   * a reader runs unfused, which then materialises it on demand. */
+  unsigned char *deferred;
   /* Per group member: 1 when its value is needed after the group (it is
    * then materialised), else it lives only in block scratch. */
   unsigned char *keep;

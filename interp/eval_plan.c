@@ -27,6 +27,72 @@ static bool fusion_sized(const Instr *in) {
          bytes >= EVAL_FUSE_MIN_BYTES;
 }
 
+/* Big broadcasts read only by elementwise code are deferred: never
+ * materialised, each fused group re-derives them from their operand (a
+ * relu6 clamp(broadcast(0), x, broadcast(6)) over f32[96,96,112,112] wrote
+ * and read two 441 MB arrays of one repeated value).  A broadcast qualifies
+ * when it is not the root, not itself in a group, its operand is no group
+ * member (so it is materialised), and every user is a member of a group or
+ * a big lone elementwise op of the same shape, which then runs as a group
+ * of one. */
+static bool plan_defer(CompPlan *p, const Computation *c) {
+  int n = c->ninstrs;
+  p->deferred = calloc((size_t)(n ? n : 1), 1);
+  int *gfirst = malloc(sizeof(int) * (size_t)(n ? n : 1));
+  if (!p->deferred || !gfirst) {
+    free(gfirst);
+    return false;
+  }
+  /* A group of nothing but broadcasts (and constants) fuses nothing: its
+   * broadcasts are taken apart, to be deferred one by one. */
+  for (int i = 0; i < n; i++) {
+    if (p->group_end[i] <= i) continue;
+    bool only = true;
+    for (int k = i; k <= p->group_end[i] && only; k++)
+      only = c->instrs[k]->op == OP_BROADCAST || !eval_group_member(c->instrs[k]);
+    if (only) p->group_end[i] = -1;
+  }
+  for (int i = 0; i < n; i++) gfirst[i] = -1;
+  for (int i = 0; i < n; i++)
+    if (p->group_end[i] > i)
+      for (int k = i; k <= p->group_end[i]; k++)
+        if (eval_group_member(c->instrs[k])) gfirst[k] = i;
+  /* ok[b]: every user seen so far can read b re-derived; users[b]: how many */
+  unsigned char *ok = malloc((size_t)(n ? n : 1));
+  int *users = calloc((size_t)(n ? n : 1), sizeof(int));
+  if (!ok || !users) {
+    free(gfirst); free(ok); free(users);
+    return false;
+  }
+  for (int i = 0; i < n; i++) {
+    const Instr *b = c->instrs[i];
+    const Instr *o = b->noperands == 1 ? b->operands[0] : NULL;
+    ok[i] = b->op == OP_BROADCAST && b != c->root && gfirst[i] < 0 && eval_fusable(b) && fusion_sized(b) &&
+            o && (o->parent != c || gfirst[o->index] < 0);
+  }
+  for (int u = 0; u < n; u++) {
+    const Instr *in = c->instrs[u];
+    bool lone = gfirst[u] < 0 && in->op != OP_BROADCAST && eval_fusable(in) && fusion_sized(in);
+    for (int k = 0; k < in->noperands; k++) {
+      const Instr *x = in->operands[k];
+      if (x->parent != c || x->index >= u || !ok[x->index]) continue;
+      users[x->index]++;
+      if (gfirst[u] < 0 && !lone) ok[x->index] = 0;
+    }
+  }
+  for (int u = 0; u < n; u++) {
+    const Instr *in = c->instrs[u];
+    if (gfirst[u] >= 0) continue;
+    for (int k = 0; k < in->noperands; k++) {
+      const Instr *x = in->operands[k];
+      if (x->parent == c && x->index < u && ok[x->index] && users[x->index] > 0) p->group_end[u] = u;
+    }
+  }
+  for (int i = 0; i < n; i++) p->deferred[i] = ok[i] && users[i] > 0;
+  free(gfirst); free(ok); free(users);
+  return true;
+}
+
 /* keep[x] for the members of groups: whether x's value is needed after its
  * group (the root, or a user that is not a member of a group; big
  * broadcasts used by later groups are re-derived there). */
@@ -40,7 +106,7 @@ static bool plan_keep(CompPlan *p, const Computation *c) {
   }
   for (int i = 0; i < n; i++) gfirst[i] = -1;
   for (int i = 0; i < n; i++)
-    if (p->group_end[i] > i)
+    if (p->group_end[i] >= i)
       for (int k = i; k <= p->group_end[i]; k++)
         if (eval_group_member(c->instrs[k])) gfirst[k] = i;
   for (int u = 0; u < n; u++) {
@@ -159,7 +225,7 @@ static bool plan_comp(CompPlan *p, const Module *m, const Computation *c, Arena 
     if (end > i) p->group_end[i] = end;
     i = end + 1;
   }
-  return plan_keep(p, c);
+  return plan_defer(p, c) && plan_keep(p, c);
 }
 
 bool eval_init(EvalCtx *ctx, const Module *m, MemSystem *mem, Arena *run_arena, Error *err) {
@@ -221,6 +287,7 @@ void eval_free(EvalCtx *ctx) {
     free(p->consts);
     free(p->aux);
     free(p->group_end);
+    free(p->deferred);
     free(p->keep);
     free(p->iflags);
   }

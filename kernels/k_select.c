@@ -38,8 +38,9 @@ bool k_select(EType t, void *restrict out, const uint8_t *pred, bool pred_scalar
   }
 }
 
-/* Scalar bounds (the common relu6-style clamp) get their own loop: no
- * per-element index choice, so it vectorises like the others. */
+/* One loop per combination of scalar and array bounds: each indexes its
+ * operands affinely, so all of them vectorise (a per-element "scalar ?
+ * 0 : i" kept the array case scalar and branchy). */
 #define CLAMP_LOOP(T, MAX, MIN)                                                  \
   do {                                                                           \
     T *restrict o = out;                                                         \
@@ -47,9 +48,14 @@ bool k_select(EType t, void *restrict out, const uint8_t *pred, bool pred_scalar
     if (lo_scalar && hi_scalar) {                                                \
       T L = l[0], H = h[0];                                                      \
       for (int64_t i = 0; i < n; i++) o[i] = MIN(MAX(L, x[i]), H);               \
+    } else if (lo_scalar) {                                                      \
+      T L = l[0];                                                                \
+      for (int64_t i = 0; i < n; i++) o[i] = MIN(MAX(L, x[i]), h[i]);            \
+    } else if (hi_scalar) {                                                      \
+      T H = h[0];                                                                \
+      for (int64_t i = 0; i < n; i++) o[i] = MIN(MAX(l[i], x[i]), H);            \
     } else {                                                                     \
-      for (int64_t i = 0; i < n; i++)                                            \
-        o[i] = MIN(MAX(l[lo_scalar ? 0 : i], x[i]), h[hi_scalar ? 0 : i]);       \
+      for (int64_t i = 0; i < n; i++) o[i] = MIN(MAX(l[i], x[i]), h[i]);         \
     }                                                                            \
   } while (0)
 

@@ -224,3 +224,39 @@ Test(value_reuse, result_leaf_shapes_outlive_the_run) {
   cr_assert_null(r.shapes);
   module_free(m);
 }
+
+/* A big broadcast read only by lone elementwise ops (ops between keep them
+ * out of one fused group) is deferred: each reader re-derives it, it is
+ * never materialised (interp/eval_plan.c plan_defer; the pred result is
+ * 1 MiB, the size from which lone ops run fused).  Peak, by hand: x (4 MiB,
+ * the parameter), c (4 MiB: y is x's buffer, which a parameter does not
+ * give up), g (pred, 1 MiB) while c is still read, and the two f32
+ * constants (8) = 9 MiB + 8.  Materialised, b0 and b6 (4 MiB each) would be
+ * live at c as well: 16 MiB + 8. */
+static const char relu6_hlo[] =
+    "HloModule relu6\nENTRY e {\n"
+    "  x = f32[1024,1024] parameter(0)\n  zero = f32[] constant(0)\n"
+    "  b0 = f32[1024,1024] broadcast(zero), dimensions={}\n  six = f32[] constant(6)\n"
+    "  b6 = f32[1024,1024] broadcast(six), dimensions={}\n"
+    "  t = (f32[1024,1024]) tuple(x)\n  y = f32[1024,1024] get-tuple-element(t), index=0\n"
+    "  c = f32[1024,1024] clamp(b0, y, b6)\n  t2 = (f32[1024,1024]) tuple(c)\n"
+    "  c2 = f32[1024,1024] get-tuple-element(t2), index=0\n"
+    "  ROOT g = pred[1024,1024] compare(c2, b0), direction=GT\n}\n";
+
+Test(value_reuse, deferred_broadcasts_are_never_materialised) {
+  Diags d = {0};
+  Module *m = parse_module("relu6.hlo", relu6_hlo, strlen(relu6_hlo), &d);
+  diags_free(&d);
+  cr_assert_not_null(m);
+  RunOptions opt = {0};
+  opt.stats = true;
+  opt.random_inputs = true;
+  opt.seed = 7;
+  RunResult r;
+  Error err = {0};
+  cr_assert(run_module(m, &opt, NULL, 0, &r, &err), "%s", err.msg);
+  cr_assert_eq(r.mem.spaces[0].peak, 9 * 1048576 + 8, "peak %lld", (long long)r.mem.spaces[0].peak);
+  cr_assert_eq(r.nleaves, 1);
+  run_result_free(&r);
+  module_free(m);
+}
