@@ -91,19 +91,108 @@ static void store_chunk(KArray *a, int64_t s, int64_t m, const double *buf) {
 #define BN_CHUNKS(g, s, m) \
   for (int64_t s = 0, m = (g).n < BN_CHUNK ? (g).n : BN_CHUNK; s < (g).n; s += m, m = (g).n - s < BN_CHUNK ? (g).n - s : BN_CHUNK)
 
-/* sum[f] += x over the operand; with dev, sum[f] += (x - dev[f])^2. */
-static void feature_sums(const KArray *x, const BnGeo *g, const double *dev, double *sum) {
-  double xb[BN_CHUNK];
-  for (int64_t f = 0; f < g->c; f++) sum[f] = 0;
-  BN_CHUNKS(*g, s, m) {
-    load_chunk(x, s, m, xb);
-    BN_RUNS(*g, s, m, {
-      double acc = 0;
-      if (dev) for (int64_t k = k0; k < k1; k++) acc += (xb[k] - dev[f]) * (xb[k] - dev[f]);
-      else for (int64_t k = k0; k < k1; k++) acc += xb[k];
-      sum[f] += acc;
+/* The feature sums, in one fixed order: the operand in BN_CHUNK chunks, in
+ * each chunk the runs of one feature summed into acc, acc added to the
+ * feature's sum.  So feature f's sum adds, for each outer index o in turn,
+ * its run [(o * C + f) * inner, +inner) cut where a multiple of BN_CHUNK
+ * falls -- which a loop over f alone can reproduce exactly.  Features are
+ * therefore summed in parallel (chunks of features on the pool) when their
+ * runs are long enough to be read in place (BN_RUN_MIN elements: NCHW-like
+ * layouts); NHWC-like ones (inner 1) keep one serial pass. */
+#define BN_RUN_MIN 64
+
+/* Runs body for each segment [s0, s0 + len) of feature f, in sum order. */
+#define BN_FEATURE_SEGMENTS(g, f, ...)                                          \
+  for (int64_t o_ = 0; o_ < (g).outer; o_++) {                                  \
+    int64_t base_ = (o_ * (g).c + (f)) * (g).inner;                             \
+    for (int64_t a_ = 0; a_ < (g).inner;) {                                     \
+      int64_t cut_ = ((base_ + a_) / BN_CHUNK + 1) * BN_CHUNK - base_;          \
+      int64_t b_ = cut_ < (g).inner ? cut_ : (g).inner;                         \
+      const int64_t s0 = base_ + a_, len = b_ - a_;                             \
+      __VA_ARGS__;                                                              \
+      a_ = b_;                                                                  \
+    }                                                                           \
+  }
+
+/* Per-feature sums over x (and gy): with dev, sum[f] += (x - dev[f])^2; with
+ * gy, sum[f] += gy * (x - dev[f]) and sum2[f] += gy; else sum[f] += x. */
+typedef struct FeatureSums {
+  const KArray *x, *gy;
+  const BnGeo *g;
+  const double *dev;
+  double *sum, *sum2;
+  int64_t per;
+} FeatureSums;
+
+static void sums_features(void *ud, int64_t chunk, int worker) {
+  (void)worker;
+  const FeatureSums *j = ud;
+  const BnGeo g = *j->g;
+  double xb[BN_CHUNK], gb[BN_CHUNK];
+  int64_t f1 = (chunk + 1) * j->per < g.c ? (chunk + 1) * j->per : g.c;
+  for (int64_t f = chunk * j->per; f < f1; f++) {
+    double sum = 0, sum2 = 0, d = j->dev ? j->dev[f] : 0;
+    BN_FEATURE_SEGMENTS(g, f, {
+      load_chunk(j->x, s0, len, xb);
+      if (j->gy) {
+        load_chunk(j->gy, s0, len, gb);
+        double sc = 0, so = 0;
+        for (int64_t k = 0; k < len; k++) { sc += gb[k] * (xb[k] - d); so += gb[k]; }
+        sum += sc; sum2 += so;
+      } else {
+        double acc = 0;
+        if (j->dev) for (int64_t k = 0; k < len; k++) acc += (xb[k] - d) * (xb[k] - d);
+        else for (int64_t k = 0; k < len; k++) acc += xb[k];
+        sum += acc;
+      }
+    });
+    j->sum[f] = sum;
+    if (j->sum2) j->sum2[f] = sum2;
+  }
+}
+
+/* The same sums in one serial pass over the operand (short runs). */
+static void sums_serial(const FeatureSums *j) {
+  const BnGeo g = *j->g;
+  double xb[BN_CHUNK], gb[BN_CHUNK];
+  const double *dev = j->dev;
+  for (int64_t f = 0; f < g.c; f++) {
+    j->sum[f] = 0;
+    if (j->sum2) j->sum2[f] = 0;
+  }
+  BN_CHUNKS(g, s, m) {
+    load_chunk(j->x, s, m, xb);
+    if (j->gy) load_chunk(j->gy, s, m, gb);
+    BN_RUNS(g, s, m, {
+      if (j->gy) {
+        double sc = 0, so = 0;
+        for (int64_t k = k0; k < k1; k++) { sc += gb[k] * (xb[k] - dev[f]); so += gb[k]; }
+        j->sum[f] += sc; j->sum2[f] += so;
+      } else {
+        double acc = 0;
+        if (dev) for (int64_t k = k0; k < k1; k++) acc += (xb[k] - dev[f]) * (xb[k] - dev[f]);
+        else for (int64_t k = k0; k < k1; k++) acc += xb[k];
+        j->sum[f] += acc;
+      }
     });
   }
+}
+
+static void feature_sums2(const KArray *x, const KArray *gy, const BnGeo *g, const double *dev, double *sum,
+                          double *sum2) {
+  FeatureSums j = {x, gy, g, dev, sum, sum2, 1};
+  if (g->inner < BN_RUN_MIN || g->c < 2) {
+    sums_serial(&j);
+    return;
+  }
+  int64_t nchunks = pool_chunks(g->n * etype_storage_bytes(x->etype), g->c);
+  j.per = (g->c + nchunks - 1) / nchunks;
+  pool_for((g->c + j.per - 1) / j.per, sums_features, &j);
+}
+
+/* sum[f] += x over the operand; with dev, sum[f] += (x - dev[f])^2. */
+static void feature_sums(const KArray *x, const BnGeo *g, const double *dev, double *sum) {
+  feature_sums2(x, NULL, g, dev, sum, NULL);
 }
 
 /* out = (x - mean) / sd * scale + offset, sd = sqrt(var + eps) per feature:
@@ -187,6 +276,29 @@ bool k_batch_norm_inference(const KArray *x, const KArray *scale, const KArray *
   return ok;
 }
 
+/* grad_x per element (its feature's sums known): chunks on the pool. */
+typedef struct GradX {
+  const KArray *x, *gy;
+  const BnGeo *g;
+  const double *S, *M, *VE, *RS, *SC, *SO;
+  KArray *gx;
+} GradX;
+
+static void grad_x_chunk(void *ud, int64_t chunk, int worker) {
+  (void)worker;
+  const GradX *j = ud;
+  const BnGeo g = *j->g;
+  double xb[BN_CHUNK], gb[BN_CHUNK], cnt = (double)(g.outer * g.inner);
+  int64_t s = chunk * BN_CHUNK, m = g.n - s < BN_CHUNK ? g.n - s : BN_CHUNK;
+  load_chunk(j->x, s, m, xb);
+  load_chunk(j->gy, s, m, gb);
+  BN_RUNS(g, s, m, {
+    double cl = j->SC[f] / cnt / j->VE[f], dl = j->SO[f] / cnt, a = j->S[f] * j->RS[f];
+    for (int64_t k = k0; k < k1; k++) xb[k] = a * (gb[k] - dl - cl * (xb[k] - j->M[f]));
+  });
+  store_chunk(j->gx, s, m, xb);
+}
+
 /* The gradients given, per feature, VE = var + eps, RS = 1 / sd and SD = sd
  * (SD NULL: grad_scale multiplies by RS instead of dividing by SD). */
 static bool grad_body(const KArray *x, const KArray *scale, const KArray *mean, const double *VE,
@@ -197,28 +309,11 @@ static bool grad_body(const KArray *x, const KArray *scale, const KArray *mean, 
   double *SC = load_vec(NULL, g.c, err), *SO = load_vec(NULL, g.c, err);
   bool ok = S && M && SC && SO;
   if (ok) {
-    double xb[BN_CHUNK], gb[BN_CHUNK];
-    double cnt = (double)(g.outer * g.inner);
     /* sum(gy * (x - mean)) and sum(gy) */
-    BN_CHUNKS(g, s, m) {
-      load_chunk(x, s, m, xb);
-      load_chunk(gy, s, m, gb);
-      BN_RUNS(g, s, m, {
-        double sc = 0, so = 0;
-        for (int64_t k = k0; k < k1; k++) { sc += gb[k] * (xb[k] - M[f]); so += gb[k]; }
-        SC[f] += sc; SO[f] += so;
-      });
-    }
+    feature_sums2(x, gy, &g, M, SC, SO);
     /* grad_x = scale / sd * (gy - sum(gy) / n - sum(gy (x - mean)) / (n var') (x - mean)) */
-    BN_CHUNKS(g, s, m) {
-      load_chunk(x, s, m, xb);
-      load_chunk(gy, s, m, gb);
-      BN_RUNS(g, s, m, {
-        double cl = SC[f] / cnt / VE[f], dl = SO[f] / cnt, a = S[f] * RS[f];
-        for (int64_t k = k0; k < k1; k++) xb[k] = a * (gb[k] - dl - cl * (xb[k] - M[f]));
-      });
-      store_chunk(gx, s, m, xb);
-    }
+    GradX j = {x, gy, &g, S, M, VE, RS, SC, SO, gx};
+    pool_for((g.n + BN_CHUNK - 1) / BN_CHUNK, grad_x_chunk, &j);
     for (int64_t f = 0; f < g.c; f++) SC[f] = SD ? SC[f] / SD[f] : SC[f] * RS[f];
     k_cvt(gscale->etype, gscale->data, ET_F64, SC, g.c);
     k_cvt(goffset->etype, goffset->data, ET_F64, SO, g.c);

@@ -348,8 +348,9 @@ Test(threads, gather) {
              " start_index_map={0,1}, index_vector_dim=0, slice_sizes={3,2,8}\n}\n");
 }
 
-/* Batch norm: the normalising pass runs in parallel chunks (the feature
- * sums stay in one pass); features minor (NHWC) and major (NCHW). */
+/* Batch norm: the normalising and grad_x passes run in parallel chunks;
+ * the feature sums run per feature in parallel when features are major
+ * (NCHW), in one serial pass when minor (NHWC). */
 Test(threads, batch_norm) {
   same_bytes("bn-nhwc", "HloModule m\nENTRY e {\n"
              "  x = f32[8,33,33,64] parameter(0)\n  s = f32[64] parameter(1)\n  o = f32[64] parameter(2)\n"
@@ -359,6 +360,17 @@ Test(threads, batch_norm) {
              "  x = f32[8,16,65,65] parameter(0)\n  s = f32[16] parameter(1)\n  o = f32[16] parameter(2)\n"
              "  m = f32[16] parameter(3)\n  v = f32[16] parameter(4)\n  av = f32[16] abs(v)\n"
              "  ROOT b = f32[8,16,65,65] batch-norm-inference(x, s, o, m, av),"
+             " epsilon=0.001, feature_index=1\n}\n");
+  /* per-feature sums in parallel (runs of 4225 and 1551 elements, cut at
+   * 4096-element chunk boundaries as the serial pass cuts them) */
+  same_bytes("bn-nchw-training", "HloModule m\nENTRY e {\n"
+             "  x = f32[8,16,65,65] parameter(0)\n  s = f32[16] parameter(1)\n  o = f32[16] parameter(2)\n"
+             "  ROOT b = (f32[8,16,65,65], f32[16], f32[16]) batch-norm-training(x, s, o),"
+             " epsilon=0.001, feature_index=1\n}\n");
+  same_bytes("bn-nchw-grad", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,24,33,47] parameter(0)\n  s = f32[24] parameter(1)\n  m = f32[24] parameter(2)\n"
+             "  v0 = f32[24] parameter(3)\n  v = f32[24] abs(v0)\n  gy = f32[4,24,33,47] parameter(4)\n"
+             "  ROOT b = (f32[4,24,33,47], f32[24], f32[24]) batch-norm-grad(x, s, m, v, gy),"
              " epsilon=0.001, feature_index=1\n}\n");
 }
 
