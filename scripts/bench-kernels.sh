@@ -5,6 +5,13 @@
 # (below 1 means faster than numpy).
 # Both sides run ROUNDS times, alternating, and the best time per case is
 # kept: the cores are shared, so single runs are noisy.
+# Then every convolution form as hlorun runs it (forward NHWC and NCHW,
+# strided, input gradient, filter gradient, grouped, depthwise, dilated
+# window, base-dilated): GFLOP/s at all cores and the share of this
+# machine's f32 FMA peak (bench_fma: one core's measured peak times the
+# cores; a convolution's flops are hlorun's cost model's, XLA's
+# HloCostAnalysis count: 2 per multiply-add of a kernel tap on real input,
+# so taps in padding or between base-dilated elements do not count).
 #   scripts/bench-kernels.sh [BUILD_DIR] [CONV_BATCH] [ROUNDS]   (defaults: build, 8, 3)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +19,7 @@ build=${1:-$root/build}
 conv_n=${2:-8}
 rounds=${3:-3}
 py=/usr/bin/python3
-cmake --build "$build" --target bench_kernels -j2 >/dev/null
+cmake --build "$build" --target bench_kernels bench_fma hlorun -j2 >/dev/null
 ours=$(mktemp) theirs=$(mktemp)
 trap 'rm -f "$ours" "$theirs"' EXIT
 numpy_bench=$(mktemp)
@@ -51,3 +58,52 @@ printf '%-24s %12s %12s %8s\n' case ours_s numpy_s ratio
 join <(minimum "$ours") <(minimum "$theirs") | while read -r name o t; do
   printf '%-24s %12.6f %12.6f %8.2f\n' "$name" "$o" "$t" "$(echo "$o / $t" | bc -l)"
 done
+
+# --- convolution forms ---
+peak1=$("$build/bin/bench_fma" 1 | awk '/fma_peak_gflops/ {print $2}')
+cores=$(nproc)
+"$py" - "$build/bin/hlorun" "$peak1" "$cores" "$rounds" <<'PY'
+import json, os, subprocess, sys, tempfile
+hlorun, peak1, cores, rounds = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+peak = peak1 * cores
+# (name, lhs shape, rhs shape, result shape, window, dim_labels, extra attributes)
+FORMS = [
+    ("forward NHWC 3x3", "f32[8,56,56,64]", "f32[3,3,64,64]", "f32[8,56,56,64]", "size=3x3 pad=1_1x1_1", "b01f_01io->b01f", ""),
+    ("forward NCHW 3x3", "f32[8,64,56,56]", "f32[64,64,3,3]", "f32[8,64,56,56]", "size=3x3 pad=1_1x1_1", "bf01_oi01->bf01", ""),
+    ("forward NHWC 3x3 stride 2", "f32[16,112,112,64]", "f32[3,3,64,128]", "f32[16,56,56,128]", "size=3x3 stride=2x2 pad=0_1x0_1", "b01f_01io->b01f", ""),
+    ("forward NHWC 1x1", "f32[32,56,56,128]", "f32[1,1,128,128]", "f32[32,56,56,128]", "size=1x1", "b01f_01io->b01f", ""),
+    ("input gradient NHWC 3x3", "f32[8,56,56,64]", "f32[3,3,64,64]", "f32[8,56,56,64]", "size=3x3 pad=1_1x1_1 rhs_reversal=1x1", "b01f_01oi->b01f", ""),
+    ("input gradient stride 2", "f32[16,56,56,128]", "f32[3,3,64,128]", "f32[16,112,112,64]", "size=3x3 pad=1_2x1_2 lhs_dilate=2x2 rhs_reversal=1x1", "b01f_01oi->b01f", ""),
+    ("filter gradient NHWC 3x3", "f32[8,56,56,64]", "f32[8,56,56,64]", "f32[3,3,64,64]", "size=56x56 pad=1_1x1_1", "f01b_i01o->01bf", ""),
+    ("filter gradient NCHW 3x3", "f32[8,64,56,56]", "f32[8,64,56,56]", "f32[64,64,3,3]", "size=56x56 pad=1_1x1_1", "fb01_io01->bf01", ""),
+    ("grouped 4 NHWC 3x3", "f32[8,56,56,128]", "f32[3,3,32,128]", "f32[8,56,56,128]", "size=3x3 pad=1_1x1_1", "b01f_01io->b01f", ", feature_group_count=4"),
+    ("depthwise NHWC 3x3", "f32[64,112,112,96]", "f32[3,3,1,96]", "f32[64,112,112,96]", "size=3x3 pad=1_1x1_1", "b01f_01io->b01f", ", feature_group_count=96"),
+    ("depthwise NCHW 3x3", "f32[64,96,112,112]", "f32[96,1,3,3]", "f32[64,96,112,112]", "size=3x3 pad=1_1x1_1", "bf01_oi01->bf01", ", feature_group_count=96"),
+    ("dilated window NHWC 3x3 d2", "f32[8,56,56,64]", "f32[3,3,64,64]", "f32[8,56,56,64]", "size=3x3 pad=2_2x2_2 rhs_dilate=2x2", "b01f_01io->b01f", ""),
+]
+print()
+print("convolution forms (f32): hlorun --threads %d, best of %d rounds of --repeat 3; FMA peak %.0f GFLOP/s"
+      " (one core %.0f x %d); load average %s" % (cores, rounds, peak, peak1, cores,
+                                                  " ".join(open("/proc/loadavg").read().split()[:3])))
+print("%-30s %8s %10s %10s %8s" % ("form", "GFLOP", "ms", "GFLOP/s", "of peak"))
+with tempfile.TemporaryDirectory() as tmp:
+    for name, lhs, rhs, out, window, labels, extra in FORMS:
+        hlo = os.path.join(tmp, "c.hlo")
+        open(hlo, "w").write("HloModule conv\nENTRY e {\n  x = %s parameter(0)\n  k = %s parameter(1)\n"
+                             "  ROOT c = %s convolution(x, k), window={%s}, dim_labels=%s%s\n}\n"
+                             % (lhs, rhs, out, window, labels, extra))
+        best = None
+        for _ in range(rounds):
+            st = os.path.join(tmp, "s.json")
+            r = subprocess.run([hlorun, hlo, "--random-inputs=1", "--quiet", "--repeat", "3", "--threads", str(cores),
+                                "--stats=" + st, "--stats-format", "json"], capture_output=True, text=True)
+            if r.returncode != 0:
+                print("%-30s hlorun failed: %s" % (name, r.stderr.strip().splitlines()[:1])); break
+            j = json.load(open(st))
+            t = j["eval_ns"] / 1e9
+            best = t if best is None else min(best, t)
+            f = j["cost_model"]["flops"] / 3  # --repeat 3: totals over the evaluations
+        if best is None: continue
+        print("%-30s %8.2f %10.2f %10.1f %7.0f%%" % (name, f / 1e9, best * 1e3, f / best / 1e9, 100 * f / best / 1e9 / peak),
+              flush=True)
+PY
