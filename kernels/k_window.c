@@ -1,8 +1,11 @@
 /* reduce-window and select-and-scatter.  Both walk window offsets in
  * row-major order and, for each offset, process every output position at
- * once (one reducer call per offset), so callbacks see whole vectors. */
+ * once (one reducer call per offset), so callbacks see whole vectors;
+ * reduce-window with a known reducer does so per chunk of output rows, in
+ * parallel. */
 /* -O2 uses GCC's very-cheap vectoriser cost model, which skips loops needing an epilogue. */
 #pragma GCC optimize("vect-cost-model=dynamic")
+#include "base/thread_pool.h"
 #include "kernels/k_common.h"
 #include "kernels/k_window.h"
 
@@ -73,8 +76,10 @@ static bool maps_init(WinMaps *m, const KWindow *w, int rank, const int64_t *in_
 }
 
 /* For window offset k[], the (out, in) pairs with a valid input, in output
- * order.  Returns the count. */
-static int64_t maps_pairs(const WinMaps *m, const int64_t *k, int64_t *oidx, int64_t *iidx) {
+ * order, over the output rows [row0, row1) (a row: all dims but the
+ * innermost, row-major; rank 1 has one row).  Returns the count. */
+static int64_t maps_pairs(const WinMaps *m, const int64_t *k, int64_t row0, int64_t row1, int64_t *oidx,
+                          int64_t *iidx) {
   int64_t n = 0;
   if (m->nout == 0) return 0;
   int64_t o[K_MAX_RANK] = {0};
@@ -84,7 +89,12 @@ static int64_t maps_pairs(const WinMaps *m, const int64_t *k, int64_t *oidx, int
   int last = r - 1;
   const int64_t *ml = m->map[last];
   int64_t ol = m->out[last], sl = m->size[last], kl = k[last], isl = m->istride[last];
-  for (;;) {
+  int64_t rest = row0;
+  for (int d = last - 1; d >= 0; d--) {
+    o[d] = rest % m->out[d];
+    rest /= m->out[d];
+  }
+  for (int64_t row = row0; row < row1; row++) {
     int64_t base_in = 0, base_out = 0;
     bool ok = true;
     for (int d = 0; d < last; d++) {
@@ -101,12 +111,10 @@ static int64_t maps_pairs(const WinMaps *m, const int64_t *k, int64_t *oidx, int
         iidx[n] = base_in + v * isl;
         n++;
       }
-    int d = last - 1;
-    for (; d >= 0; d--) {
+    for (int d = last - 1; d >= 0; d--) {
       if (++o[d] < m->out[d]) break;
       o[d] = 0;
     }
-    if (d < 0) break;
   }
   return n;
 }
@@ -133,6 +141,58 @@ static void scatter_copy(int es, void *dst, const void *src, const int64_t *idx,
   for (int64_t i = 0; i < n; i++) memcpy((char *)dst + idx[i] * es, (const char *)src + i * es, (size_t)es);
 }
 
+/* reduce-window's work over output rows [row0, row1) (see maps_pairs): for
+ * each window offset in order, the rows' outputs with a valid input fold it
+ * into their accumulators.  Each output folds its inputs in window order
+ * whichever rows a chunk holds, so chunks of rows run on the pool (known
+ * reducers only: a callback reducer runs the evaluator, one at a time) and
+ * the result is the same for every thread count. */
+typedef struct WinJob {
+  const WinMaps *m;
+  int nvals;
+  const EType *wt;
+  const int *es;
+  const void *const *srcp;
+  void *const *acc;
+  const KReducer *r;
+  int64_t nrows, row_len, per;
+  void **scratch; /* per worker: oidx, iidx, then accg and valg per value */
+} WinJob;
+
+static bool win_rows(void *ctx, int64_t chunk, int worker, Error *err) {
+  const WinJob *j = ctx;
+  int64_t row0 = chunk * j->per, row1 = row0 + j->per < j->nrows ? row0 + j->per : j->nrows;
+  int64_t cnt = (row1 - row0) * j->row_len, base = row0 * j->row_len, most = j->per * j->row_len;
+  if (!j->scratch[worker]) {
+    int64_t bytes = most * 16;
+    for (int v = 0; v < j->nvals; v++) bytes += 2 * most * j->es[v];
+    if (!(j->scratch[worker] = k_malloc(bytes, err))) return false;
+  }
+  int64_t *oidx = j->scratch[worker], *iidx = oidx + most;
+  void *accg[K_MAX_RANK], *valg[K_MAX_RANK], *accp[K_MAX_RANK];
+  char *p = (char *)(iidx + most);
+  for (int v = 0; v < j->nvals; v++) {
+    accg[v] = p;
+    valg[v] = p + most * j->es[v];
+    p += 2 * most * j->es[v];
+  }
+  int64_t k[K_MAX_RANK] = {0};
+  do {
+    int64_t n = maps_pairs(j->m, k, row0, row1, oidx, iidx);
+    if (n == 0) continue;
+    bool full = n == cnt; /* then oidx is base, base + 1, ... */
+    for (int v = 0; v < j->nvals; v++) {
+      gather(j->es[v], valg[v], j->srcp[v], iidx, n);
+      if (!full) gather(j->es[v], accg[v], j->acc[v], oidx, n);
+      accp[v] = full ? (char *)j->acc[v] + base * j->es[v] : accg[v];
+    }
+    if (!k_reducer_apply(j->r, j->nvals, j->wt, accp, (const void *const *)valg, n, err)) return false;
+    if (!full)
+      for (int v = 0; v < j->nvals; v++) scatter_copy(j->es[v], j->acc[v], accg[v], oidx, n);
+  } while (next_offset(j->m, k));
+  return true;
+}
+
 bool k_reduce_window(int nvals, const KArray *ops, const void *const *inits, const KWindow *w,
                      const KReducer *r, KArray *outs, Error *err) {
   if (nvals < 1 || nvals > K_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "reduce-window: bad operand count");
@@ -154,52 +214,46 @@ bool k_reduce_window(int nvals, const KArray *ops, const void *const *inits, con
   bool ok = false;
   EType wt[K_MAX_RANK];
   int es[K_MAX_RANK];
-  void *src[K_MAX_RANK] = {0}, *acc[K_MAX_RANK] = {0}, *accg[K_MAX_RANK] = {0}, *valg[K_MAX_RANK] = {0};
+  void *src[K_MAX_RANK] = {0}, *acc[K_MAX_RANK] = {0};
   const void *srcp[K_MAX_RANK];
-  int64_t *oidx = NULL, *iidx = NULL;
+  void **scratch = NULL;
+  int nw = pool_threads();
   if (m.nout == 0) { ok = true; goto done; }
-  oidx = k_malloc(m.nout * 8, err);
-  iidx = k_malloc(m.nout * 8, err);
-  if (!oidx || !iidx) goto done;
+  if (!(scratch = k_malloc(nw * (int64_t)sizeof *scratch, err))) goto done;
+  memset(scratch, 0, (size_t)nw * sizeof *scratch);
+  int64_t wbytes = 0; /* bytes gathered per window offset, for the chunking */
   for (int v = 0; v < nvals; v++) {
     wt[v] = k_work_etype(r, ops[v].etype);
     es[v] = etype_storage_bytes(wt[v]);
+    wbytes += es[v];
     srcp[v] = ops[v].data;
     if (wt[v] != ops[v].etype) {
       if (!(src[v] = k_malloc(nin * es[v], err))) goto done;
       k_to_compute(ops[v].etype, ops[v].data, src[v], nin);
       srcp[v] = src[v];
     }
-    if (!(acc[v] = k_malloc(m.nout * es[v], err)) || !(accg[v] = k_malloc(m.nout * es[v], err)) ||
-        !(valg[v] = k_malloc(m.nout * es[v], err)))
-      goto done;
+    if (!(acc[v] = k_malloc(m.nout * es[v], err))) goto done;
     char init[16];
     if (wt[v] != ops[v].etype) k_to_compute(ops[v].etype, inits[v], init, 1);
     else memcpy(init, inits[v], (size_t)es[v]);
     for (int64_t i = 0; i < m.nout; i++) memcpy((char *)acc[v] + i * es[v], init, (size_t)es[v]);
   }
-  int64_t k[K_MAX_RANK] = {0};
-  if (m.nwin > 0 && nin > 0) do {
-    int64_t n = maps_pairs(&m, k, oidx, iidx);
-    if (n == 0) continue;
-    bool full = n == m.nout;
-    for (int v = 0; v < nvals; v++) {
-      gather(es[v], valg[v], srcp[v], iidx, n);
-      if (!full) gather(es[v], accg[v], acc[v], oidx, n);
-    }
-    if (!k_reducer_apply(r, nvals, wt, full ? acc : accg, (const void *const *)valg, n, err)) goto done;
-    if (!full)
-      for (int v = 0; v < nvals; v++) scatter_copy(es[v], acc[v], accg[v], oidx, n);
-  } while (next_offset(&m, k));
+  if (m.nwin > 0 && nin > 0) {
+    int64_t row_len = rank ? m.out[rank - 1] : 1, nrows = m.nout / row_len;
+    double work = (double)m.nout * (double)m.nwin * (double)wbytes;
+    int64_t nchunks = r->ops ? pool_chunks(work < 1e18 ? (int64_t)work : (int64_t)1e18, nrows) : 1;
+    WinJob j = {&m, nvals, wt, es, srcp, acc, r, nrows, row_len, (nrows + nchunks - 1) / nchunks, scratch};
+    if (!pool_for_err((nrows + j.per - 1) / j.per, win_rows, &j, err)) goto done;
+  }
   for (int v = 0; v < nvals; v++) {
     if (wt[v] != ops[v].etype) k_from_compute(ops[v].etype, acc[v], outs[v].data, m.nout);
     else memcpy(outs[v].data, acc[v], (size_t)(m.nout * es[v]));
   }
   ok = true;
 done:
-  for (int v = 0; v < nvals; v++) { k_free(src[v]); k_free(acc[v]); k_free(accg[v]); k_free(valg[v]); }
-  k_free(oidx);
-  k_free(iidx);
+  for (int v = 0; v < nvals; v++) { k_free(src[v]); k_free(acc[v]); }
+  for (int w2 = 0; scratch && w2 < nw; w2++) k_free(scratch[w2]);
+  k_free(scratch);
   maps_free(&m);
   return ok;
 }
@@ -274,7 +328,7 @@ bool k_select_and_scatter(const KArray *operand, const KSelect *sel, const KArra
   for (int64_t p = 0; p < P; p++) selidx[p] = -1;
   int64_t k[K_MAX_RANK] = {0};
   if (P > 0 && nin > 0 && m.nwin > 0) do {
-    int64_t n = maps_pairs(&m, k, oidx, iidx), nc = 0;
+    int64_t n = maps_pairs(&m, k, 0, rank && m.nout ? m.nout / m.out[rank - 1] : 1, oidx, iidx), nc = 0;
     for (int64_t j = 0; j < n; j++) {
       if (selidx[oidx[j]] < 0) selidx[oidx[j]] = iidx[j];
       else { cmpo[nc] = oidx[j]; cmpi[nc] = iidx[j]; nc++; }

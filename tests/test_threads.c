@@ -436,3 +436,19 @@ Test(threads, dot_and_conv) {
              "  ROOT c = f32[4,40,40,40] convolution(x, k), window={size=3x3 pad=1_2x1_2 lhs_dilate=2x2},"
              " dim_labels=b01f_01io->b01f\n}\n");
 }
+
+/* reduce-window with a known reducer: chunks of output rows, each output
+ * folding its window in the same order (NHWC sum with padding, strided
+ * bf16 max in NCHW with its f32 compute conversion, a rank-1 dilated sum). */
+Test(threads, reduce_window) {
+  same_bytes("reduce-window", "HloModule m\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+             "  ROOT r = f32[] add(a, b)\n}\nmax {\n  a = bf16[] parameter(0)\n  b = bf16[] parameter(1)\n"
+             "  ROOT r = bf16[] maximum(a, b)\n}\nENTRY e {\n  x = f32[8,57,57,64] parameter(0)\n"
+             "  z = f32[] constant(0)\n  s = f32[8,28,28,64] reduce-window(x, z),"
+             " window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x0_1x0_1x0_0}, to_apply=add\n"
+             "  y = bf16[4,32,61,61] parameter(1)\n  ni = bf16[] constant(-inf)\n"
+             "  m = bf16[4,32,31,31] reduce-window(y, ni), window={size=1x1x3x3 stride=1x1x2x2"
+             " pad=0_0x0_0x1_1x1_1}, to_apply=max\n  v = f32[100003] parameter(2)\n"
+             "  c = f32[49999] reduce-window(v, z), window={size=5 stride=2 pad=2_1 rhs_dilate=2}, to_apply=add\n"
+             "  ROOT t = (f32[8,28,28,64], bf16[4,32,31,31], f32[49999]) tuple(s, m, c)\n}\n");
+}
