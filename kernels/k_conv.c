@@ -320,10 +320,12 @@ static bool im2col_chunk(void *ctx, int64_t c, int worker, Error *err) {
   int64_t gi = c / j->nrc, r0 = c % j->nrc * j->chunk, cols = j->cols, OFg = j->OFg;
   int64_t nrow = j->rows_total - r0 < j->chunk ? j->rows_total - r0 : j->chunk;
   int64_t fg = j->BG > 1 ? 0 : gi, bg = j->BG > 1 ? gi : 0;
-  /* One allocation per worker: the patch, then the tap offsets. */
-  if (!j->patch[worker] && !(j->patch[worker] = k_malloc(j->chunk * cols * cs + t->KSP * 8, err))) return false;
+  /* One allocation per worker: the patch, then (8-byte aligned) the tap
+   * offsets. */
+  int64_t pbytes = (j->chunk * cols * cs + 7) / 8 * 8;
+  if (!j->patch[worker] && !(j->patch[worker] = k_malloc(pbytes + t->KSP * 8, err))) return false;
   char *patch = j->patch[worker];
-  int64_t *offs = (int64_t *)(patch + j->chunk * cols * cs);
+  int64_t *offs = (int64_t *)(void *)(patch + pbytes);
   size_t run = (size_t)(j->IFg * cs);
   for (int64_t rI = 0; rI < nrow; rI++) {
     int64_t b = row_taps(t, r0 + rI, offs);

@@ -163,9 +163,11 @@ static bool win_rows(void *ctx, int64_t chunk, int worker, Error *err) {
   const WinJob *j = ctx;
   int64_t row0 = chunk * j->per, row1 = row0 + j->per < j->nrows ? row0 + j->per : j->nrows;
   int64_t cnt = (row1 - row0) * j->row_len, base = row0 * j->row_len, most = j->per * j->row_len;
+  /* regions of 16-byte multiples: every value's elements stay aligned */
+#define WIN_REGION(bytes) (((bytes) + 15) / 16 * 16)
   if (!j->scratch[worker]) {
     int64_t bytes = most * 16;
-    for (int v = 0; v < j->nvals; v++) bytes += 2 * most * j->es[v];
+    for (int v = 0; v < j->nvals; v++) bytes += 2 * WIN_REGION(most * j->es[v]);
     if (!(j->scratch[worker] = k_malloc(bytes, err))) return false;
   }
   int64_t *oidx = j->scratch[worker], *iidx = oidx + most;
@@ -173,9 +175,10 @@ static bool win_rows(void *ctx, int64_t chunk, int worker, Error *err) {
   char *p = (char *)(iidx + most);
   for (int v = 0; v < j->nvals; v++) {
     accg[v] = p;
-    valg[v] = p + most * j->es[v];
-    p += 2 * most * j->es[v];
+    valg[v] = p + WIN_REGION(most * j->es[v]);
+    p += 2 * WIN_REGION(most * j->es[v]);
   }
+#undef WIN_REGION
   int64_t k[K_MAX_RANK] = {0};
   do {
     int64_t n = maps_pairs(j->m, k, row0, row1, oidx, iidx);
