@@ -309,8 +309,9 @@ void memtrack_oom_text(const MemTrack *t, int64_t id, int top, StrBuf *out) {
   int64_t n = 0, phys = 0, logical = 0;
   for (const Buffer *b = t->live; b; b = b->tnext)
     if (b->tslot == slot) n++;
-  Buffer **list = n ? malloc((size_t)n * sizeof *list) : NULL;
-  if (n && !list) return;
+  if (n == 0) return; /* nothing live there: the request alone is too big */
+  Buffer **list = malloc((size_t)n * sizeof *list);
+  if (!list) return;
   int64_t k = 0;
   for (Buffer *b = t->live; b; b = b->tnext)
     if (b->tslot == slot) {
@@ -325,7 +326,7 @@ void memtrack_oom_text(const MemTrack *t, int64_t id, int top, StrBuf *out) {
   mem_format_bytes(phys - logical, l, sizeof l);
   sb_printf(out, "\n%" PRId64 " buffers live in S(%" PRId64 ") use %s, %s of it (%.1f%%) padding",
             n, id, a, l, phys ? 100.0 * (double)(phys - logical) / (double)phys : 0.0);
-  if (n) sb_printf(out, "; the largest:");
+  sb_printf(out, "; the largest:");
   for (int64_t i = 0; i < n && i < top; i++) {
     const Buffer *b = list[i];
     const MemTrackShape *s = b->tshape >= 0 ? &t->shapes[b->tshape] : NULL;

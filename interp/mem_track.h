@@ -110,7 +110,8 @@ int memtrack_shape(MemTrack *t, const void *key, const Shape *s, const LayoutPla
 
 /* Appends the out-of-memory listing for space id: the largest live buffers
  * (at most `top`), each with shape, padded and logical size, defining
- * instruction and its line, and the padding share of the space. */
+ * instruction and its line, and the padding share of the space; nothing
+ * when no buffer is live there. */
 void memtrack_oom_text(const MemTrack *t, int64_t id, int top, StrBuf *out);
 
 /* Line (1-based) of a byte offset of m's source; 0 when unknown.  Counts
