@@ -53,9 +53,11 @@ def main():
             subprocess.run(cmd + [page], check=True)
             size = os.path.getsize(page)
             secs = min(b.open(page) for _ in range(3))
+            phases = b.eval("hloReport.timings")
             ok = size <= MAX_BYTES and secs <= MAX_SECONDS and not b.problems()
-            print("%s --report: %d bytes, loads in %.3f s (best of 3)%s"
-                  % (name, size, secs, "" if ok else ": FAIL"))
+            print("%s --report: %d bytes, loads in %.3f s (best of 3)%s; script (ms): %s"
+                  % (name, size, secs, "" if ok else ": FAIL",
+                     ", ".join("%s %.0f" % kv for kv in sorted(phases.items()))))
             if b.problems():
                 print("  page problems:", b.problems())
             fails += not ok
