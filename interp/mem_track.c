@@ -296,9 +296,13 @@ int64_t memtrack_line(const Module *m, int64_t offset) {
   return line;
 }
 
+/* Largest first; equal sizes in source order of their definitions (the
+ * message must not depend on qsort's order of ties). */
 static int cmp_size_desc(const void *a, const void *b) {
-  int64_t x = (*(Buffer *const *)a)->nbytes, y = (*(Buffer *const *)b)->nbytes;
-  return x < y ? 1 : x > y ? -1 : 0;
+  const Buffer *p = *(Buffer *const *)a, *q = *(Buffer *const *)b;
+  if (p->nbytes != q->nbytes) return p->nbytes < q->nbytes ? 1 : -1;
+  int64_t x = p->tdef ? p->tdef->offset : -1, y = q->tdef ? q->tdef->offset : -1;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 void memtrack_oom_text(const MemTrack *t, int64_t id, int top, StrBuf *out) {

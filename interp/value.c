@@ -269,10 +269,15 @@ static void oom_listing(ValueCtx *vc, int64_t space, int64_t nbytes, Error *err)
   t->oom_instr = t->cur;
   StrBuf sb;
   sb_init(&sb);
-  memtrack_oom_text(t, space, 8, &sb);
+  memtrack_oom_text(t, space, 5, &sb);
   if (!sb.oom && sb.len) {
     size_t used = strlen(err->msg), room = sizeof err->msg - 1 - used;
-    size_t n = sb.len < room ? sb.len : room;
+    size_t n = sb.len;
+    if (n > room) { /* whole lines only: the largest come first */
+      n = 0;
+      for (size_t k = 0; k < room; k++)
+        if (sb.data[k] == '\n') n = k;
+    }
     memcpy(err->msg + used, sb.data, n);
     err->msg[used + n] = 0;
   }
