@@ -12,6 +12,7 @@
 #include "base/doc.h"
 #include "cmd/common/cli.h"
 #include "cmd/hlolayout_args.h"
+#include "cmd/hlolayout_report.h"
 #include "interp/buffers.h"
 #include "layout/layout.h"
 #include "layout/layout_explain.h"
@@ -749,6 +750,8 @@ static int run_module(const Options *o) {
     if (kind == ERR_RUNTIME || kind == ERR_USAGE) fputs("hlolayout: error: ", stderr);
     fputs(report.data ? report.data : "", stderr);
     rc = kind == ERR_RUNTIME ? EXIT_RUNTIME : kind == ERR_USAGE ? EXIT_USAGE : EXIT_INVALID;
+  } else if (o->report) {
+    rc = module_report(m, o);
   } else {
     BufferReport r;
     Error err = {0};

@@ -12,6 +12,7 @@ void hlolayout_help(FILE *f) {
   fputs(
       "usage: hlolayout 'SHAPE' [--index I,J,...] [--offset N] [--map] [--format text|yaml|json]\n"
       "       hlolayout --module MODEL.hlo [--top N] [--format text|yaml|json]\n"
+      "       hlolayout --module MODEL.hlo --report FILE.html [--device NAME]\n"
       "Explains where the elements of an XLA array live in memory (docs/hlolayout.md,\n"
       "docs/layout.md).\n"
       "\n"
@@ -34,6 +35,10 @@ void hlolayout_help(FILE *f) {
       "                     layout, memory space, logical and padded bytes, largest\n"
       "                     first, and per-space totals; '-' reads standard input\n"
       "  --top N            with --module: only the N largest buffers\n"
+      "  --report FILE.html with --module: the memory report page of the entry\n"
+      "                     computation in program order, without a run (docs/report.md)\n"
+      "  --device NAME      with --report: the device preset for capacities, bandwidths\n"
+      "                     and peak flops (hlorun's --device; default cpu)\n"
       "  --format text|yaml|json\n"
       "                     output form (json and yaml keys: docs/hlolayout.md)\n"
       "  -h, --help         this help\n"
@@ -68,7 +73,8 @@ int hlolayout_parse_args(int argc, char **argv, Options *o, bool *help, bool *ve
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = NULL;
-    const char *names[] = {"--index", "--offset", "--format", "--module", "--top"};
+    const char *names[] = {"--index", "--offset", "--format", "--module", "--top", "--report",
+                           "--device"};
     const char *name = NULL;
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
       size_t n = strlen(names[k]);
@@ -91,6 +97,11 @@ int hlolayout_parse_args(int argc, char **argv, Options *o, bool *help, bool *ve
       rc = set_mode(o, MODE_OFFSET, name);
     } else if (name && strcmp(name, "--module") == 0) {
       o->module = val;
+    } else if (name && strcmp(name, "--report") == 0) {
+      if (!*val) return usage_error("--report needs a file");
+      o->report = val;
+    } else if (name && strcmp(name, "--device") == 0) {
+      o->device = val;
     } else if (name && strcmp(name, "--top") == 0) {
       char *end;
       errno = 0;
@@ -127,6 +138,8 @@ int hlolayout_parse_args(int argc, char **argv, Options *o, bool *help, bool *ve
   if (o->module && o->mode != MODE_SUMMARY)
     return usage_error("--index, --offset and --map need a SHAPE, not --module");
   if (o->top && !o->module) return usage_error("--top needs --module");
+  if (o->report && !o->module) return usage_error("--report needs --module");
+  if (o->device && !o->report) return usage_error("--device needs --report");
   if (!o->module && !o->shape) return usage_error("missing SHAPE, e.g. 'f32[3,5]{1,0:T(2,2)}'");
   return EXIT_OK;
 }

@@ -13,6 +13,8 @@ typedef enum { MODE_SUMMARY, MODE_INDEX, MODE_OFFSET, MODE_MAP } Mode;
 typedef struct {
   const char *shape, *index, *offset, *module;
   int64_t top; /* --top N: rows listed by --module, 0 = all */
+  const char *report; /* --report FILE.html (with --module) */
+  const char *device; /* --device NAME (with --report) */
   Mode mode;
   Format format;
 } Options;

@@ -76,5 +76,6 @@ bool hlorun_check_outputs(const Module *m, const HlorunRunArgs *a, int64_t devic
   if (a->outfeed_dir && !writable_dir("--outfeed-dir", a->outfeed_dir, msg, cap)) return false;
   if (a->stats_file && !writable_file("--stats", a->stats_file, msg, cap)) return false;
   if (a->trace_file && !writable_file("--trace", a->trace_file, msg, cap)) return false;
+  if (a->report && !writable_file("--report", a->report, msg, cap)) return false;
   return true;
 }

@@ -17,6 +17,7 @@
 #include "cmd/hlorun_run.h"
 #include "cmd/hlorun_debug.h"
 #include "cmd/hlorun_outputs.h"
+#include "cmd/hlorun_report.h"
 
 void hlorun_run_usage(FILE *f) {
   fputs("run options:\n"
@@ -46,6 +47,8 @@ void hlorun_run_usage(FILE *f) {
         "  --memory-config FILE.yaml memory spaces (capacity, bandwidth)\n"
         "  --stats[=FILE]            memory/time report after the run (stderr by default)\n"
         "  --stats-format text|yaml|json\n"
+        "  --report FILE.html        write the memory report page (docs/report.md), also\n"
+        "                            when the run fails (up to where it stopped)\n"
         "  --trace[=FILE]            one line per executed instruction (stderr by default)\n"
         "  --trace-format text|yaml|json\n"
         "  --replicas N              run N replicas (default: the module's replica_count)\n"
@@ -274,6 +277,14 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
       return -1;
     }
     a->memory_config = v;
+    return 1;
+  }
+  if (hlorun_is(arg, "--report")) {
+    if (!(v = hlorun_value(argc, argv, i, "--report")) || !*v) {
+      fprintf(stderr, "hlorun: error: --report needs a file\n");
+      return -1;
+    }
+    a->report = v;
     return 1;
   }
   if (hlorun_is(arg, "--stats-format")) {
@@ -589,11 +600,18 @@ static int load_custom_calls(const char *prog, const HlorunRunArgs *a, const Mem
 /* A run error: located in the module's text (as parse errors are) when it
  * concerns an instruction, "PROG: error: msg" otherwise. */
 static void hlorun_report(const char *prog, const Module *m, const Error *err) {
+  /* Lines after the first (the out-of-memory listing of live buffers) go
+   * after the source line and caret. */
+  char first[sizeof err->msg];
+  snprintf(first, sizeof first, "%s", err->msg);
+  const char *rest = strchr(err->msg, '\n');
+  if (rest) first[rest - err->msg] = 0;
   char *s = NULL;
   if (err->offset >= 0 && m->source && (size_t)err->offset <= m->source_len)
-    s = diag_render_as(m->filename, m->source, m->source_len, err->offset, "error", err->msg);
+    s = diag_render_as(m->filename, m->source, m->source_len, err->offset, "error", first);
   if (s) fputs(s, stderr);
-  else fprintf(stderr, "%s: error: %s\n", prog, err->msg);
+  else fprintf(stderr, "%s: error: %s\n", prog, first);
+  if (rest) fprintf(stderr, "%s\n", rest + 1);
   free(s);
 }
 
@@ -715,6 +733,12 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   bool print = !a->quiet && (!a->output || a->print || a->print_full);
   opt.discard_result = !print && !a->output && !a->expect.path;
   opt.debug = debug;
+  /* --report: each device's memory timeline, kept whatever the run does. */
+  MemTrack *tracks[RUN_MAX_DEVICES] = {0};
+  if (a->report) {
+    opt.tracks = tracks;
+    opt.stats = true; /* the cost model's rows */
+  }
   RunResult res;
   hlorun_warn_elided(m);
   ok = run_module(m, &opt, in.items, in.n, &res, &err);
@@ -723,11 +747,14 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   if (trace && trace != stderr && fclose(trace) != 0 && ok) {
     fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->trace_file, strerror(errno));
     run_result_free(&res);
+    hlorun_tracks_free(tracks);
     return 1;
   }
   if (!ok) {
     if (!hlorun_debug_report_failure(m, debug)) hlorun_report(prog, m, &err);
     hlorun_debug_summary(prog, a, debug);
+    /* The page up to where the run stopped; the exit stays the run's. */
+    if (a->report) hlorun_report_page(prog, m, a, cfg.device, tracks, NULL, err.msg);
     return 1;
   }
   hlorun_debug_summary(prog, a, debug);
@@ -750,48 +777,8 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
     fprintf(stderr, "%s: error: %s\n", prog, err.msg);
     status = 1;
   }
-  if (a->stats) {
-    StrBuf sb;
-    sb_init(&sb);
-    /* One report per device, each after its "replica R:" line (text), as
-     * one YAML document each, or a JSON array of the reports. */
-    bool json_array = res.ndevices > 1 && a->stats_format == RUN_FMT_JSON;
-    if (json_array) sb_puts(&sb, "[\n");
-    for (int d = 0; d < res.ndevices; d++) {
-      const RunResult *r = run_result_device(&res, d);
-      if (json_array && d) sb_puts(&sb, ",\n");
-      if (res.ndevices > 1 && a->stats_format == RUN_FMT_YAML) sb_puts(&sb, "---\n");
-      if (res.ndevices > 1 && a->stats_format == RUN_FMT_TEXT) {
-        if (r->npartitions > 1)
-          sb_printf(&sb, "replica %" PRId64 ", partition %" PRId64 ":\n", r->replica_id,
-                    r->partition_id);
-        else
-          sb_printf(&sb, "replica %" PRId64 ":\n", r->replica_id);
-      }
-      if (!run_format_stats(r, a->stats_format, &sb)) {
-        fprintf(stderr, "%s: error: out of memory writing the --stats report\n", prog);
-        sb_free(&sb);
-        run_result_free(&res);
-        return 1;
-      }
-    }
-    if (json_array) sb_puts(&sb, "]\n");
-    FILE *f = stderr;
-    if (a->stats_file && !(f = fopen(a->stats_file, "w"))) {
-      fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->stats_file, strerror(errno));
-      status = 1;
-    } else {
-      bool written = fwrite(sb.data ? sb.data : "", 1, sb.len, f) == sb.len;
-      if (f != stderr) written = fclose(f) == 0 && written;
-      else written = fflush(f) == 0 && written;
-      if (!written) {
-        fprintf(stderr, "%s: error: cannot write the --stats report to %s\n", prog,
-                a->stats_file ? a->stats_file : "stderr");
-        status = 1;
-      }
-    }
-    sb_free(&sb);
-  }
+  if (a->stats && hlorun_write_stats(prog, a, &res) != 0) status = 1;
+  if (a->report && hlorun_report_page(prog, m, a, cfg.device, tracks, &res, NULL) != 0) status = 1;
   run_result_free(&res);
   return status ? status : verdict;
 }

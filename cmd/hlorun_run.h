@@ -29,6 +29,7 @@ typedef struct HlorunRunArgs {
   bool stats;
   const char *stats_file; /* --stats=FILE; default stderr */
   RunFormat stats_format;
+  const char *report;     /* --report FILE.html */
   bool trace;
   const char *trace_file; /* --trace=FILE; default stderr */
   RunFormat trace_format;

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "interp/eval_dynamic.h"
+#include "interp/mem_track.h"
 #include "interp/eval_internal.h"
 #include "interp/eval_ops.h"
 
@@ -170,6 +171,7 @@ static bool run_one(EvalCtx *ctx, Frame *f, int i, const Shape *rs, int64_t *t, 
               in->name, opcode_name(in->op));
     return false;
   }
+  if (ctx->vc.track && ctx->vc.uncounted == 0) memtrack_step(ctx->vc.track, in);
   bool ok = materialise_deferred(ctx, f, in, err);
   ok = ok && (!(flags & EVAL_IF_MIXED) || eval_mixed_before(ctx, f, in, &mix, err));
   bool dyn = ok && (flags & EVAL_IF_DYN) && eval_dyn_operands(f, in);
@@ -222,6 +224,8 @@ static bool run_group(EvalCtx *ctx, Frame *f, int first, int64_t *t, Error *err)
     int64_t tk = ctx->timing ? now_ns() : 0;
     if (!run_one(ctx, f, k, &plan->comp->instrs[k]->shape, &tk, err)) return false;
   }
+  /* The group is one step of the memory timeline, named by its last member. */
+  if (ctx->vc.track && ctx->vc.uncounted == 0) memtrack_step(ctx->vc.track, plan->comp->instrs[last]);
   if (!eval_elementwise_group(ctx, f, first, last, err)) {
     prefix_error(plan->comp->instrs[last], err);
     return false;

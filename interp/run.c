@@ -4,6 +4,7 @@
  * (run_results.c), the statistics (run_stats.c) and a trace
  * (run_trace.c). */
 #include "interp/run.h"
+#include "interp/mem_track.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -117,6 +118,14 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   mem->host = dev->host;
   bool inited = ok && eval_init(ctx, m, mem, arena, err);
   ok = inited;
+  /* Every accounted buffer is followed, for the out-of-memory message;
+   * with --report the timeline too, handed to the caller. */
+  MemTrack *track = inited ? memtrack_new(m, opt->tracks != NULL) : NULL;
+  if (inited && !track) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
+  if (track) {
+    ctx->vc.track = track;
+    if (opt->tracks) opt->tracks[dev->id] = track;
+  }
   RunTracer tracer = {0};
   uint64_t unknown_seed = opt->seed ^ 0x6c62272e07bb0142ull;
   RunFeeds feeds = {opt, 0, opt->seed ^ 0x1f2e3d4c5b6a7988ull, res, 0, unknown_seed, unknown_seed};
@@ -147,8 +156,9 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
     value_unref(&ctx->vc, result);
     for (int p = 0; args && p < e->nparams; p++) value_unref(&ctx->vc, args[p]);
     if (ok && !run_collect_stats(ctx, res)) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
-    eval_free(ctx);
+    eval_free(ctx); /* releases the cached constants: still tracked */
   }
+  if (!opt->tracks) memtrack_free(track);
   /* Final counters (constants and results released: live is back to 0). */
   mem_destroy(mem);
   res->mem = *mem;

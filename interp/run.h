@@ -71,6 +71,12 @@ typedef struct RunOptions {
   /* > 0: threads the run uses, the interpreter's pool and OpenBLAS alike
    * (base/thread_pool.h); 0: leave them as they are. */
   int threads;
+  /* --report: RUN_MAX_DEVICES slots the run fills with each device's
+   * memory timeline (interp/mem_track.h, indexed by global device id),
+   * kept after the run, failed or not; the caller frees them with
+   * memtrack_free.  NULL: no timeline (the live buffers are still followed,
+   * for the out-of-memory message). */
+  struct MemTrack **tracks;
 } RunOptions;
 
 /* One array leaf of the result, dense row-major natural storage of its

@@ -7,6 +7,7 @@
 
 #include "base/thread_pool.h"
 #include "interp/io/bind_names.h"
+#include "interp/mem_track.h"
 #include "interp/run_internal.h"
 #include "layout/etype_convert.h"
 
@@ -272,6 +273,7 @@ bool run_bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
     snprintf(pdesc, sizeof pdesc, "parameter %d (%s)", p, param_name(e, p));
     b.used[i] = true;
     named[p] = true;
+    if (ctx->vc.track) ctx->vc.track->cur = e->params[p]; /* defines its buffers */
     ok = input_value(ctx, &e->params[p]->shape, &inputs[i], pdesc, &args[p], err);
   }
   free(owner);
@@ -293,8 +295,10 @@ bool run_bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
     param_names(e, p, &pn);
     param_names_text(&pn, tried, sizeof tried);
     b.names_tried = shape_is_tuple(&pi->shape) ? NULL : tried; /* tuples bind by position */
+    if (ctx->vc.track) ctx->vc.track->cur = pi;
     ok = value_build(&ctx->vc, &pi->shape, pdesc, bind_leaf, &b, &args[p], err);
   }
+  if (ctx->vc.track) ctx->vc.track->cur = NULL;
   if (ok) {
     int unused = 0, first = -1;
     for (int i = 0; i < ninputs; i++)

@@ -1,6 +1,7 @@
 #include "interp/value.h"
 
 #include "base/hostmem.h"
+#include "interp/mem_track.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -255,8 +256,36 @@ static Buffer *buffer_alloc(void) {
   return b;
 }
 
-static bool buffer_new(ValueCtx *vc, int64_t space, int64_t nbytes, bool zero, const char *who,
-                       Buffer **out, Error *err) {
+/* A space too full for nbytes: the error gets the largest buffers live in
+ * it (the out-of-memory report, docs/report.md) and the tracker notes where
+ * the run stopped. */
+static void oom_listing(ValueCtx *vc, int64_t space, int64_t nbytes, Error *err) {
+  MemSpace *s = mem_find(vc->mem, space);
+  if (!err || !s || nbytes <= s->capacity - s->live) return; /* not a full space */
+  MemTrack *t = vc->track;
+  t->oom = true;
+  t->oom_space = space;
+  t->oom_bytes = nbytes;
+  t->oom_instr = t->cur;
+  StrBuf sb;
+  sb_init(&sb);
+  memtrack_oom_text(t, space, 5, &sb);
+  if (!sb.oom && sb.len) {
+    size_t used = strlen(err->msg), room = sizeof err->msg - 1 - used;
+    size_t n = sb.len;
+    if (n > room) { /* whole lines only: the largest come first */
+      n = 0;
+      for (size_t k = 0; k < room; k++)
+        if (sb.data[k] == '\n') n = k;
+    }
+    memcpy(err->msg + used, sb.data, n);
+    err->msg[used + n] = 0;
+  }
+  sb_free(&sb);
+}
+
+static bool buffer_new(ValueCtx *vc, const ArrayInfo *ai, int64_t space, int64_t nbytes, bool zero,
+                       const char *who, Buffer **out, Error *err) {
   Buffer *b = buffer_alloc();
   if (!b) return error_set(err, ERR_RUNTIME, -1, "%s%sout of memory", MEM_WHO(who));
   b->refs = 1;
@@ -277,9 +306,11 @@ static bool buffer_new(ValueCtx *vc, int64_t space, int64_t nbytes, bool zero, c
   } else {
     if (!mem_alloc(vc->mem, space, nbytes, zero, who, &b->data, err)) {
       pool_give(&buffer_pool_, b);
+      if (vc->track) oom_listing(vc, space, nbytes, err);
       return false;
     }
     b->counted = true;
+    if (vc->track) memtrack_buffer_alloc(vc->track, vc->mem, b, ai);
   }
   *out = b;
   return true;
@@ -290,6 +321,7 @@ void buffer_unref(ValueCtx *vc, Buffer *b) {
   if (b->borrowed) {
     /* not ours */
   } else if (b->counted) {
+    if (b->tracked) memtrack_buffer_release(vc->track, b);
     mem_release(vc->mem, b->space, b->data, b->nbytes);
   } else {
     mem_raw_free(vc->mem, b->data, b->nbytes);
@@ -307,8 +339,12 @@ bool value_adopt(ValueCtx *vc, Value *v, const char *who, Error *err) {
   Buffer *b = v->buf;
   if (!b || b->counted || b->borrowed) return true;
   /* Account the scratch buffer: allocate the accounting, keep the bytes. */
-  if (!mem_charge(vc->mem, b->space, b->nbytes, who, err)) return false;
+  if (!mem_charge(vc->mem, b->space, b->nbytes, who, err)) {
+    if (vc->track) oom_listing(vc, b->space, b->nbytes, err);
+    return false;
+  }
   b->counted = true;
+  if (vc->track) memtrack_buffer_alloc(vc->track, vc->mem, b, v->info);
   return true;
 }
 
@@ -321,7 +357,7 @@ bool value_new_array(ValueCtx *vc, const Shape *s, bool zero, const char *who, V
   if (!v) return error_set(err, ERR_RUNTIME, -1, "%s%sout of memory", MEM_WHO(who));
   v->shape = s;
   v->info = ai;
-  if (!buffer_new(vc, ai->space, ai->phys_bytes, zero, who, &v->buf, err)) {
+  if (!buffer_new(vc, ai, ai->space, ai->phys_bytes, zero, who, &v->buf, err)) {
     value_dealloc(v);
     return false;
   }
@@ -465,6 +501,7 @@ void *value_take_dense(ValueCtx *vc, Value *v) {
       !b->counted || b->borrowed || !b->data)
     return NULL;
   void *p = b->data;
+  if (b->tracked) memtrack_buffer_release(vc->track, b);
   mem_detach(vc->mem, b->space, p, b->nbytes);
   b->data = NULL;
   b->borrowed = true; /* nothing left to free */

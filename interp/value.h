@@ -55,6 +55,14 @@ typedef struct Buffer {
   bool counted;  /* accounted in its memory space */
   bool borrowed; /* data belongs to someone else (kernel callbacks) */
   void *data;
+  /* Memory tracking (interp/mem_track.h), set while tracked: the defining
+   * instruction, interned shape and space slot, the record, and the links
+   * of the tracker's list of live buffers. */
+  bool tracked;
+  int32_t tshape, tslot;
+  const struct Instr *tdef;
+  int64_t trec;
+  struct Buffer *tprev, *tnext;
 } Buffer;
 
 typedef struct Value {
@@ -92,6 +100,8 @@ typedef struct ValueCtx {
   int64_t conversions;      /* layout conversions done (stats) */
   int64_t conversion_bytes;
   int64_t nbuffers, alloc_logical_bytes, alloc_physical_bytes; /* accounted buffers */
+  /* Follows every accounted buffer (interp/mem_track.h), or NULL. */
+  struct MemTrack *track;
 } ValueCtx;
 
 bool value_ctx_init(ValueCtx *vc, MemSystem *mem, Arena *arena);

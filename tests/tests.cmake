@@ -45,6 +45,19 @@ if(SYSTEM_PYTHON3)
   # and the page is current (scripts/gen-ops-doc.py).
   add_test(NAME docs/ops
            COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/gen-ops-doc.py --self-test --check)
+  # The --report page in headless Chromium (docs/report.md); SKIP (77)
+  # only when Chromium is missing (bootstrap.sh --tests installs it).
+  add_test(NAME report/browser
+           COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/tests/report/test_report_page.py
+                   ${CMAKE_BINARY_DIR}/bin ${CMAKE_SOURCE_DIR}/testdata/report)
+  set_tests_properties(report/browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+  if(EXISTS ${CONFORMANCE_DIR})
+    # The largest corpus module's page: <= 5 MB, loads in <= 2 s.
+    add_test(NAME report/scale
+             COMMAND ${SYSTEM_PYTHON3} ${CMAKE_SOURCE_DIR}/tests/report/test_report_scale.py
+                     ${CMAKE_BINARY_DIR}/bin ${CONFORMANCE_DIR})
+    set_tests_properties(report/scale PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+  endif()
 endif()
 
 # Benchmarks: tests/bench/bench_<name>.c, run by scripts/bench-*.sh (not by ctest).
