@@ -18,6 +18,9 @@
 #include "cmd/hlorun_debug.h"
 #include "cmd/hlorun_outputs.h"
 
+/* The MPI job this process belongs to (hlorun_run_set_world). */
+static int world_rank, world_size = 1;
+
 void hlorun_run_usage(FILE *f) {
   fputs("run options:\n"
         "  --inputs FILE[,FILE...]   bind entry parameters (.npy: one array, by position;\n"
@@ -700,6 +703,8 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.timeout_ns = a->timeout_ns;
   opt.max_instructions = a->max_instructions;
   opt.threads = a->threads > 0 ? (int)a->threads : pool_default_threads();
+  opt.world_rank = world_rank;
+  opt.world_size = world_size;
   FILE *trace = a->trace ? stderr : NULL;
   if (a->trace_file && !(trace = fopen(a->trace_file, "w"))) {
     fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->trace_file, strerror(errno));
@@ -731,6 +736,10 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
     return 1;
   }
   hlorun_debug_summary(prog, a, debug);
+  if (world_rank != 0) { /* rank 0 holds every device's result */
+    run_result_free(&res);
+    return 0;
+  }
   warn_substituted(prog, &res, a->unknown_calls);
   int status = 0;
   for (int d = 0; print && d < res.ndevices; d++) {
@@ -794,6 +803,11 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   }
   run_result_free(&res);
   return status ? status : verdict;
+}
+
+void hlorun_run_set_world(int rank, int size) {
+  world_rank = rank;
+  world_size = size;
 }
 
 /* Runs a parsed, verified module.  Returns the exit status (cli.md). */

@@ -60,4 +60,9 @@ void hlorun_run_args_free(HlorunRunArgs *a);
 /* Runs the module; returns the exit status. */
 int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a);
 
+/* This process is rank `rank` of an mpirun job of `size` ranks: it runs its
+ * share of the devices, and only rank 0 prints, writes --output and
+ * checks --expect (docs/mpi.md). */
+void hlorun_run_set_world(int rank, int size);
+
 #endif

@@ -71,6 +71,11 @@ typedef struct RunOptions {
   /* > 0: threads the run uses, the interpreter's pool and OpenBLAS alike
    * (base/thread_pool.h); 0: leave them as they are. */
   int threads;
+  /* > 1: this process is rank world_rank of an mpirun job of world_size
+   * ranks (interp/collective/mpi_world.h, MPI initialised by the caller):
+   * it runs its block of the devices; rank 0's result holds every
+   * device's, the other ranks' results are empty (ndevices 1, no leaves). */
+  int world_rank, world_size;
 } RunOptions;
 
 /* One array leaf of the result, dense row-major natural storage of its

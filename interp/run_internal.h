@@ -31,6 +31,18 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
 bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
                  int64_t replicas, int64_t partitions, RunResult *res, Error *err);
 
+/* --- results of several devices (run_gather.c) --- */
+
+/* An in-process run: res becomes local[0], res->devices the others
+ * (local, n arrays from calloc, is taken over; NULL: out of memory). */
+bool run_join_results(RunResult *local, int n, RunResult *res, Error *err);
+/* A ranked run (RunOptions.world_size > 1): every rank sends its nlocal
+ * devices' results to rank 0, whose res then holds all ndevices as in
+ * run_join_results; the other ranks' res is empty.  Collective over the
+ * ranks; local is taken over (NULL: out of memory, still takes part). */
+bool run_gather_results(const Module *m, const RunOptions *opt, RunResult *local, int nlocal,
+                        int ndevices, RunResult *res, Error *err);
+
 /* --- inputs (run_inputs.c) --- */
 
 /* Binds the entry's parameters in args: npz entries by name, the other

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(cmake make gcc libc6-dev pkg-config re2c bison libyaml-dev zlib1g-dev libopenblas-dev)
 # Testing: unit tests, golden/corpus scripts, sanitizers and fuzzing; g++
 # builds the custom-call libraries the tests load (cmake/ffi_tests.cmake).
-TEST_PACKAGES=(libcriterion-dev python3-numpy clang libclang-rt-14-dev g++)
+TEST_PACKAGES=(libcriterion-dev python3-numpy clang libclang-rt-14-dev g++ libopenmpi-dev openmpi-bin)
 [ "${1:-}" = "" ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 missing=()
 for p in "${PACKAGES[@]}"; do

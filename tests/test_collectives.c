@@ -198,9 +198,13 @@ static void *peer_main(void *arg) {
     rdv_fail(p->r, p->device, "boom");
     return NULL;
   }
-  p->ok = rdv_publish(p->r, p->device, p->in, &p->value, &p->err);
+  KArray mine = {ET_S32, 0, NULL, &p->value};
+  p->ok = rdv_publish(p->r, p->device, p->in, &mine, 1, &p->err);
   if (!p->ok) return NULL;
-  for (int d = 0; d < 3; d++) p->sum += *(const int *)rdv_payload(p->r, d);
+  for (int d = 0; d < 3; d++) {
+    int n;
+    p->sum += *(const int *)rdv_payload(p->r, d, &n)->data;
+  }
   p->ok = rdv_release(p->r, p->device, &p->err);
   if (p->ok) rdv_finish(p->r, p->device);
   return NULL;

@@ -33,6 +33,25 @@ if(EXISTS ${CONFORMANCE_DIR} AND EXISTS ${CMAKE_SOURCE_DIR}/scripts/conformance.
   endforeach()
 endif()
 
+# Devices as MPI processes: every multi-device module under mpirun -np 1, 2, 4
+# gives the in-process run's npz byte for byte (scripts/mpi-compare.sh).
+find_program(MPIRUN mpirun)
+if(MPI_C_FOUND AND MPIRUN)
+  file(GLOB MPI_COLLECTIVE_MODULES ${CMAKE_SOURCE_DIR}/testdata/interp-collectives/*.hlo)
+  add_test(NAME mpi/collectives
+           COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/mpi-compare.sh ${CMAKE_BINARY_DIR}/bin
+                   ${MPI_COLLECTIVE_MODULES})
+  set_tests_properties(mpi/collectives PROPERTIES RUN_SERIAL TRUE TIMEOUT 300)
+  if(EXISTS ${CONFORMANCE_DIR})
+    add_test(NAME mpi/conformance
+             COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/mpi-compare.sh ${CMAKE_BINARY_DIR}/bin
+                     --corpus ${CONFORMANCE_DIR})
+    # The three real dumps that take 10-16 s a run would add minutes.
+    set_tests_properties(mpi/conformance PROPERTIES RUN_SERIAL TRUE TIMEOUT 600
+      ENVIRONMENT "MPI_COMPARE_SKIP=08-llama-torchxla-neuron-tp8.hlo 26-bert-large-torchxla-neuron-dp-tp-fwd-bwd.hlo 28-gptneox-torchxla-neuron-tp2.hlo")
+  endif()
+endif()
+
 # The bundled example (testdata/examples/mlp.hlo) against numpy's result.
 find_program(SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(SYSTEM_PYTHON3)
