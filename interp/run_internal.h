@@ -45,6 +45,13 @@ bool run_gather_results(const Module *m, const RunOptions *opt, RunResult *local
 
 /* --- inputs (run_inputs.c) --- */
 
+/* The inputs of this device of a multi-device run (run_device_inputs.c):
+ * r{R}_ / r{R}p{P}_ prefixed .npz entries of this device with the prefix
+ * stripped, the unprefixed ones they do not override, positional inputs;
+ * *out (free it) NULL when every input applies as given. */
+bool run_device_inputs(const EvalCtx *ctx, const RunInput *inputs, int n, RunInput **out,
+                       int *nout, Error *err);
+
 /* Binds the entry's parameters in args: npz entries by name, the other
  * inputs by position, random data for the rest with random_inputs. */
 bool run_bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,

@@ -42,6 +42,10 @@ if(MPI_C_FOUND AND MPIRUN)
            COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/mpi-compare.sh ${CMAKE_BINARY_DIR}/bin
                    ${MPI_COLLECTIVE_MODULES})
   set_tests_properties(mpi/collectives PROPERTIES RUN_SERIAL TRUE TIMEOUT 300)
+  # Per-device inputs, a failing rank, uneven ranks (testdata/mpi/).
+  add_test(NAME mpi/goldens
+           COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/mpi-goldens.sh ${CMAKE_BINARY_DIR}/bin)
+  set_tests_properties(mpi/goldens PROPERTIES RUN_SERIAL TRUE TIMEOUT 400)
   if(EXISTS ${CONFORMANCE_DIR})
     add_test(NAME mpi/conformance
              COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/mpi-compare.sh ${CMAKE_BINARY_DIR}/bin

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Goldens of runs under mpirun (docs/mpi.md; run by CTest):
+#   scripts/mpi-goldens.sh BINDIR
+# Each case: ranks, module and options, then the expected exit (0 or "fail")
+# and a file: stdout must equal it (exit 0), or every line of it must occur
+# in the job's stderr (fail).  Every case has 60 s: a hang fails it.
+set -uo pipefail
+bindir=$(cd "${1:?usage: mpi-goldens.sh BINDIR}" && pwd)
+cd "$(dirname "$0")/../testdata"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_rmaps_base_oversubscribe=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0 passed=0
+
+# case NP EXPECT FILE DIR ARGS...
+case_() {
+  local np=$1 expect=$2 file=$3 dir=$4 rc
+  shift 4
+  (cd "$dir" && timeout 60 mpirun -np "$np" "$bindir/hlorun" "$@") >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  local what="-np $np $dir/$*"
+  if [ "$rc" -eq 124 ]; then
+    echo "FAIL $what: timed out (a hang)"; failed=$((failed + 1)); return
+  fi
+  if [ "$expect" = 0 ]; then
+    if [ "$rc" -ne 0 ] || ! cmp -s "$tmp/out" "$file"; then
+      echo "FAIL $what: exit $rc, stdout differs from $file"; head -5 "$tmp/err"
+      failed=$((failed + 1)); return
+    fi
+  else
+    if [ "$rc" -eq 0 ]; then echo "FAIL $what: exit 0"; failed=$((failed + 1)); return; fi
+    while IFS= read -r line; do
+      if ! grep -qF -- "$line" "$tmp/err"; then
+        echo "FAIL $what: stderr lacks: $line"; head -5 "$tmp/err"
+        failed=$((failed + 1)); return
+      fi
+    done <"$file"
+  fi
+  passed=$((passed + 1))
+}
+
+# Per-device .npz entries bind on their devices whatever rank runs them.
+case_ 2 0 npz-inputs/per_device.out npz-inputs per_device.hlo --inputs per_device.npz
+case_ 4 0 npz-inputs/per_device.out npz-inputs per_device.hlo --inputs per_device.npz
+# A failing device: its rank names it, the others repeat it, all exit non-zero.
+case_ 2 fail mpi/failing_rank_np2.err mpi failing_rank.hlo
+case_ 4 fail mpi/failing_rank_np4.err mpi failing_rank.hlo
+# Ranks that do not divide the devices are refused on every rank.
+case_ 3 fail mpi/uneven_np3.err mpi failing_rank.hlo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
