@@ -223,6 +223,14 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
     a->infeeds[a->ninfeeds++] = v;
     return 1;
   }
+  if (hlorun_is(arg, "--output-dir")) {
+    if (!(v = hlorun_value(argc, argv, i, "--output-dir")) || !*v) {
+      fprintf(stderr, "hlorun: error: --output-dir needs a directory\n");
+      return -1;
+    }
+    a->output_dir = v;
+    return 1;
+  }
   if (hlorun_is(arg, "--outfeed-dir")) {
     if (!(v = hlorun_value(argc, argv, i, "--outfeed-dir")) || !*v) {
       fprintf(stderr, "hlorun: error: --outfeed-dir needs a directory\n");
@@ -448,14 +456,6 @@ static void hlorun_literal_free(LiteralNode *node) {
   if (node->etype != ET_TUPLE) return;
   for (int i = 0; i < node->count; i++) hlorun_literal_free((LiteralNode *)&node->elems[i]);
   free((void *)node->elems);
-}
-
-/* "r1p0_" before "out3" in a multi-device npz ("p" only with partitions). */
-static void hlorun_device_prefix(const RunResult *r, char *buf, size_t size) {
-  if (r->ndevices <= 1 && r->nreplicas <= 1 && r->npartitions <= 1) snprintf(buf, size, "%s", "");
-  else if (r->npartitions > 1)
-    snprintf(buf, size, "r%" PRId64 "p%" PRId64 "_", r->replica_id, r->partition_id);
-  else snprintf(buf, size, "r%" PRId64 "_", r->replica_id);
 }
 
 /* The result as hlorun_check_outputs allowed before the run: .npy for the
@@ -718,7 +718,9 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.ninfeed = feed.n;
   /* --output writes the result instead of printing it, unless --print(-full) */
   bool print = !a->quiet && (!a->output || a->print || a->print_full);
-  opt.discard_result = !print && !a->output && !a->expect.path;
+  opt.discard_result = !print && !a->output && !a->expect.path && !a->output_dir;
+  /* Under mpirun only these need the other ranks' data on rank 0. */
+  opt.gather_data = print || a->output || a->expect.path;
   opt.debug = debug;
   RunResult res;
   hlorun_warn_elided(m);
@@ -736,12 +738,17 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
     return 1;
   }
   hlorun_debug_summary(prog, a, debug);
+  int dir_status = 0;
+  if (a->output_dir && !hlorun_write_output_dir(a, &res, &err)) {
+    fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    dir_status = 1;
+  }
   if (world_rank != 0) { /* rank 0 holds every device's result */
     run_result_free(&res);
-    return 0;
+    return dir_status;
   }
   warn_substituted(prog, &res, a->unknown_calls);
-  int status = 0;
+  int status = dir_status;
   for (int d = 0; print && d < res.ndevices; d++) {
     const RunResult *r = run_result_device(&res, d);
     if (res.ndevices > 1 && r->npartitions > 1)

@@ -20,6 +20,7 @@ typedef struct HlorunRunArgs {
   int ninfeeds;
   const char *outfeed_dir;
   const char *output;
+  const char *output_dir; /* --output-dir: one .npz per device (docs/mpi.md) */
   bool output_raw;
   bool quiet;
   bool print;      /* --print: print the result even with --output */

@@ -74,8 +74,11 @@ typedef struct RunOptions {
   /* > 1: this process is rank world_rank of an mpirun job of world_size
    * ranks (interp/collective/mpi_world.h, MPI initialised by the caller):
    * it runs its block of the devices; rank 0's result holds every
-   * device's, the other ranks' results are empty (ndevices 1, no leaves). */
+   * device's, the other ranks' results only their own devices'. */
   int world_rank, world_size;
+  /* Ranked runs: rank 0 receives the other ranks' result data (else only
+   * their shapes and counters: --output-dir writes each rank's own). */
+  bool gather_data;
 } RunOptions;
 
 /* One array leaf of the result, dense row-major natural storage of its
@@ -155,6 +158,8 @@ typedef struct RunResult {
    * the results of devices 1 .. ndevices-1 (global id replica *
    * npartitions + partition).  A single-device run has ndevices 1. */
   int64_t replica_id, partition_id; /* of this result's device */
+  bool remote; /* run by another rank of an mpirun job (its counters and,
+                * when gathered, its data; no per-instruction statistics) */
   int64_t nreplicas, npartitions;
   int ndevices;
   struct RunResult *devices;

@@ -211,7 +211,7 @@ bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
       for (int d = 0; d < nlocal; d++) local[d] = jobs[d].res;
     else
       for (int d = 0; d < nlocal; d++) run_result_free(&jobs[d].res);
-    ok = x ? run_gather_results(m, opt, local, nlocal, n, res, err)
+    ok = x ? run_gather_results(opt, local, nlocal, n, res, err)
            : run_join_results(local, nlocal, res, err);
   }
   mpi_exchange_free(x);

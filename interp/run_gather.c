@@ -52,7 +52,7 @@ static void put(Blob *b, const void *data, int64_t n) {
 static void put_word(Blob *b, int64_t v) { put(b, &v, sizeof v); }
 
 /* Per device: the scalars rank 0 reports, then each leaf's dims and data. */
-static void pack_device(Blob *b, const RunResult *r) {
+static void pack_device(Blob *b, const RunResult *r, bool data) {
   put_word(b, r->nleaves);
   put_word(b, r->wall_ns);
   put_word(b, r->eval_ns);
@@ -63,8 +63,8 @@ static void pack_device(Blob *b, const RunResult *r) {
     int rank = shape_is_tuple(l->shape) ? 0 : l->shape->rank;
     put_word(b, rank);
     put(b, l->dims, (int64_t)rank * (int64_t)sizeof(int64_t));
-    put_word(b, l->data ? l->nbytes : -1);
-    if (l->data) put(b, l->data, l->nbytes);
+    put_word(b, l->data && data ? l->nbytes : -1);
+    if (l->data && data) put(b, l->data, l->nbytes);
   }
 }
 
@@ -104,6 +104,7 @@ static bool unpack_device(Reader *rd, const RunResult *first, int64_t d, RunResu
   r->replica_id = d / first->npartitions;
   r->partition_id = d % first->npartitions;
   r->ndevices = 1;
+  r->remote = true;
   r->leaves = calloc((size_t)(nleaves ? nleaves : 1), sizeof *r->leaves);
   if (!r->leaves) return false;
   r->nleaves = (int)nleaves;
@@ -122,23 +123,22 @@ static bool unpack_device(Reader *rd, const RunResult *first, int64_t d, RunResu
   return true;
 }
 
-bool run_gather_results(const Module *m, const RunOptions *opt, RunResult *local, int nlocal,
+bool run_gather_results(const RunOptions *opt, RunResult *local, int nlocal,
                         int ndevices, RunResult *res, Error *err) {
   Blob b = {NULL, 0, 0, local == NULL};
-  for (int d = 0; local && opt->world_rank != 0 && d < nlocal; d++) pack_device(&b, &local[d]);
+  for (int d = 0; local && opt->world_rank != 0 && d < nlocal; d++) pack_device(&b, &local[d], opt->gather_data);
   /* A rank out of memory sends nothing; rank 0 then fails the run. */
   void **blobs = NULL;
   int64_t *sizes = NULL;
   bool ok = mpi_gather_blobs(b.p, b.oom ? 0 : b.len, &blobs, &sizes, err);
   free(b.p);
-  if (opt->world_rank != 0) {
-    for (int d = 0; local && d < nlocal; d++) run_result_free(&local[d]);
-    free(local);
-    memset(res, 0, sizeof *res);
-    res->module = m;
-    res->shape = &m->entry->root->shape;
-    res->ndevices = 1;
-    return ok;
+  if (opt->world_rank != 0) { /* keeps its own devices' (--output-dir) */
+    if (!ok) {
+      for (int d = 0; local && d < nlocal; d++) run_result_free(&local[d]);
+      free(local);
+      return false;
+    }
+    return run_join_results(local, nlocal, res, err);
   }
   if (!ok) {
     for (int d = 0; local && d < nlocal; d++) run_result_free(&local[d]);

@@ -49,5 +49,22 @@ case_ 2 fail mpi/failing_rank_np2.err mpi failing_rank.hlo
 case_ 4 fail mpi/failing_rank_np4.err mpi failing_rank.hlo
 # Ranks that do not divide the devices are refused on every rank.
 case_ 3 fail mpi/uneven_np3.err mpi failing_rank.hlo
+# --output-dir: each rank writes its own devices' files, the same bytes as
+# the in-process run's.
+dir_case() {
+  local np=$1 f
+  rm -rf "$tmp/in" "$tmp/np"; mkdir "$tmp/in" "$tmp/np"
+  (cd npz-inputs && "$bindir/hlorun" per_device.hlo --inputs per_device.npz -q --output-dir "$tmp/in" &&
+    timeout 60 mpirun -np "$np" "$bindir/hlorun" per_device.hlo --inputs per_device.npz -q \
+      --output-dir "$tmp/np") >/dev/null 2>&1 || { echo "FAIL --output-dir -np $np: exit non-zero"; failed=$((failed + 1)); return; }
+  for f in r0p0 r0p1 r1p0 r1p1; do
+    if ! cmp -s "$tmp/in/$f.npz" "$tmp/np/$f.npz"; then
+      echo "FAIL --output-dir -np $np: $f.npz differs or is missing"; failed=$((failed + 1)); return
+    fi
+  done
+  passed=$((passed + 1))
+}
+dir_case 2
+dir_case 4
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
