@@ -792,6 +792,13 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
       }
     }
     if (json_array) sb_puts(&sb, "]\n");
+    /* Under mpirun: the ranks (text and YAML; JSON keeps its one array). */
+    if (a->stats_format != RUN_FMT_JSON && !run_format_rank_stats(&res, a->stats_format, &sb)) {
+      fprintf(stderr, "%s: error: out of memory writing the --stats report\n", prog);
+      sb_free(&sb);
+      run_result_free(&res);
+      return 1;
+    }
     FILE *f = stderr;
     if (a->stats_file && !(f = fopen(a->stats_file, "w"))) {
       fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->stats_file, strerror(errno));

@@ -118,6 +118,23 @@ typedef struct RunSubstitution {
   int64_t calls; /* executions */
 } RunSubstitution;
 
+/* One collective as one rank of an mpirun job exchanged it (--stats). */
+typedef struct RunTraffic {
+  char instr[64];
+  int64_t count;                /* exchanges */
+  int64_t bytes_sent, bytes_received;
+} RunTraffic;
+
+/* One rank of an mpirun job (--stats, docs/mpi.md). */
+typedef struct RunRankStat {
+  int rank, first_device, ndevices;
+  int64_t wall_ns;        /* the rank's run: threads started to joined */
+  int64_t device_peak;    /* sum over its devices of their spaces' peaks */
+  int64_t exchange_peak;  /* most bytes of operands held for one exchange */
+  int ntraffic;
+  RunTraffic *traffic;
+} RunRankStat;
+
 typedef struct RunResult {
   const Module *module;
   const Shape *shape; /* of the entry root */
@@ -163,6 +180,9 @@ typedef struct RunResult {
   int64_t nreplicas, npartitions;
   int ndevices;
   struct RunResult *devices;
+  /* Runs under mpirun, on rank 0 only: every rank's statistics. */
+  int nranks;
+  RunRankStat *ranks;
 } RunResult;
 
 /* The most devices (replicas x partitions) a run may have. */
@@ -194,6 +214,9 @@ const RunResult *run_result_device(const RunResult *res, int d);
 /* The --stats report, appended to out; false when out of memory (out then
  * holds no partial report). */
 bool run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out);
+/* The ranks of an mpirun job (res->nranks > 0), text or YAML: time, memory
+ * and bytes each collective moved (run_rank_stats.c). */
+bool run_format_rank_stats(const RunResult *res, RunFormat fmt, StrBuf *out);
 
 /* Number of array leaves of a shape (tokens excluded). */
 int run_count_leaves(const Shape *s);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/hostmem.h"
@@ -179,6 +180,8 @@ bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
   pthread_attr_t attr;
   bool attr_ok = pthread_attr_init(&attr) == 0;
   if (attr_ok) pthread_attr_setstacksize(&attr, (size_t)16 << 20);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   int started = 0;
   for (; started < nlocal; started++) {
     jobs[started].dev.rendezvous = rdv;
@@ -193,6 +196,7 @@ bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
   if (x) mpi_exchange_run(x, rdv);
   for (int d = 0; d < started; d++) pthread_join(threads[d], NULL);
   if (x) mpi_world_agree(); /* every rank saw the same verdict */
+  clock_gettime(CLOCK_MONOTONIC, &t1);
   hostmem_trim();
   if (attr_ok) pthread_attr_destroy(&attr);
   const char *reason = NULL;
@@ -211,8 +215,28 @@ bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
       for (int d = 0; d < nlocal; d++) local[d] = jobs[d].res;
     else
       for (int d = 0; d < nlocal; d++) run_result_free(&jobs[d].res);
-    ok = x ? run_gather_results(opt, local, nlocal, n, res, err)
-           : run_join_results(local, nlocal, res, err);
+    if (x) {
+      RunRankStat me = {opt->world_rank, lo, nlocal,
+                        (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec),
+                        0, mpi_exchange_peak_bytes(x), 0, NULL};
+      for (int d = 0; local && d < nlocal; d++)
+        for (int s = 0; s < local[d].mem.nspaces; s++) me.device_peak += local[d].mem.spaces[s].peak;
+      int nt;
+      const MpiTraffic *t = mpi_exchange_traffic(x, &nt);
+      RunTraffic *rt = calloc((size_t)(nt ? nt : 1), sizeof *rt);
+      for (int i = 0; rt && i < nt; i++) {
+        snprintf(rt[i].instr, sizeof rt[i].instr, "%s", t[i].instr->name);
+        rt[i].count = t[i].count;
+        rt[i].bytes_sent = t[i].bytes_sent;
+        rt[i].bytes_received = t[i].bytes_received;
+      }
+      me.ntraffic = rt ? nt : 0; /* statistics only: none when out of memory */
+      me.traffic = rt;
+      ok = run_gather_results(opt, &me, local, nlocal, n, res, err);
+      free(rt);
+    } else {
+      ok = run_join_results(local, nlocal, res, err);
+    }
   }
   mpi_exchange_free(x);
   rdv_free(rdv);

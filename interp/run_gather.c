@@ -123,10 +123,37 @@ static bool unpack_device(Reader *rd, const RunResult *first, int64_t d, RunResu
   return true;
 }
 
-bool run_gather_results(const RunOptions *opt, RunResult *local, int nlocal,
+/* A rank's statistics after its devices. */
+static void pack_rank(Blob *b, const RunRankStat *s) {
+  int64_t w[7] = {s->rank, s->first_device, s->ndevices, s->wall_ns, s->device_peak,
+                  s->exchange_peak, s->ntraffic};
+  put(b, w, sizeof w);
+  put(b, s->traffic, (int64_t)s->ntraffic * (int64_t)sizeof *s->traffic);
+}
+
+static bool unpack_rank(Reader *rd, RunRankStat *s) {
+  int64_t w[7];
+  if (!get(rd, w, sizeof w) || w[6] < 0 || w[6] > 1000000) return false;
+  *s = (RunRankStat){(int)w[0], (int)w[1], (int)w[2], w[3], w[4], w[5], (int)w[6], NULL};
+  s->traffic = calloc((size_t)(s->ntraffic ? s->ntraffic : 1), sizeof *s->traffic);
+  return s->traffic &&
+         get(rd, s->traffic, (int64_t)s->ntraffic * (int64_t)sizeof *s->traffic);
+}
+
+/* Rank 0's own statistics, copied. */
+static bool copy_rank(const RunRankStat *me, RunRankStat *s) {
+  *s = *me;
+  s->traffic = calloc((size_t)(me->ntraffic ? me->ntraffic : 1), sizeof *s->traffic);
+  if (!s->traffic) return false;
+  if (me->ntraffic) memcpy(s->traffic, me->traffic, (size_t)me->ntraffic * sizeof *s->traffic);
+  return true;
+}
+
+bool run_gather_results(const RunOptions *opt, const RunRankStat *me, RunResult *local, int nlocal,
                         int ndevices, RunResult *res, Error *err) {
   Blob b = {NULL, 0, 0, local == NULL};
   for (int d = 0; local && opt->world_rank != 0 && d < nlocal; d++) pack_device(&b, &local[d], opt->gather_data);
+  if (opt->world_rank != 0) pack_rank(&b, me);
   /* A rank out of memory sends nothing; rank 0 then fails the run. */
   void **blobs = NULL;
   int64_t *sizes = NULL;
@@ -151,14 +178,16 @@ bool run_gather_results(const RunOptions *opt, RunResult *local, int nlocal,
     for (int d = nlocal; d < ndevices; d++) all[d].ndevices = 1;
   }
   int ranks = opt->world_size;
+  RunRankStat *stats = calloc((size_t)ranks, sizeof *stats);
+  if (!stats || !copy_rank(me, &stats[0])) ok = error_set(err, ERR_RUNTIME, -1, "out of memory");
   for (int k = 1; all && ok && k < ranks; k++) {
     Reader rd = {blobs[k], sizes[k], 0};
     for (int i = 0; ok && i < nlocal; i++) {
       int64_t d = (int64_t)k * nlocal + i;
       ok = unpack_device(&rd, &all[0], d, &all[d]);
-      if (!ok)
-        error_set(err, ERR_RUNTIME, -1, "rank %d sent no usable results (out of memory?)", k);
     }
+    ok = ok && unpack_rank(&rd, &stats[k]);
+    if (!ok) error_set(err, ERR_RUNTIME, -1, "rank %d sent no usable results (out of memory?)", k);
   }
   for (int k = 0; k < ranks; k++) free(blobs[k]);
   free(blobs);
@@ -166,12 +195,21 @@ bool run_gather_results(const RunOptions *opt, RunResult *local, int nlocal,
   if (!all) {
     for (int d = 0; local && d < nlocal; d++) run_result_free(&local[d]);
     free(local);
+    for (int k = 0; stats && k < ranks; k++) free(stats[k].traffic);
+    free(stats);
     return error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
-  if (!ok) {
+  if (ok) ok = run_join_results(all, ndevices, res, err);
+  else {
     for (int d = 0; d < ndevices; d++) run_result_free(&all[d]);
     free(all);
-    return false;
   }
-  return run_join_results(all, ndevices, res, err);
+  if (ok) {
+    res->ranks = stats;
+    res->nranks = ranks;
+  } else {
+    for (int k = 0; stats && k < ranks; k++) free(stats[k].traffic);
+    free(stats);
+  }
+  return ok;
 }

@@ -38,9 +38,10 @@ bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs,
 bool run_join_results(RunResult *local, int n, RunResult *res, Error *err);
 /* A ranked run (RunOptions.world_size > 1): every rank sends its nlocal
  * devices' results to rank 0, whose res then holds all ndevices as in
- * run_join_results; the other ranks' res their own devices.  Collective over the
+ * run_join_results, and res->ranks every rank's `me`; the other ranks'
+ * res their own devices.  Collective over the
  * ranks; local is taken over (NULL: out of memory, still takes part). */
-bool run_gather_results(const RunOptions *opt, RunResult *local, int nlocal,
+bool run_gather_results(const RunOptions *opt, const RunRankStat *me, RunResult *local, int nlocal,
                         int ndevices, RunResult *res, Error *err);
 
 /* --- inputs (run_inputs.c) --- */

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Goldens of runs under mpirun (docs/mpi.md; run by CTest):
 #   scripts/mpi-goldens.sh BINDIR
-# Each case: ranks, module and options, then the expected exit (0 or "fail")
-# and a file: stdout must equal it (exit 0), or every line of it must occur
-# in the job's stderr (fail).  Every case has 60 s: a hang fails it.
+# Each case: ranks, the expectation and a file, the directory, module and
+# options.  0: exit 0 and stdout equals the file; fail: non-zero exit and
+# every line of the file occurs in stderr; stats: exit 0 and every line of
+# the file occurs in stderr (the --stats report).  Every case has 60 s: a hang fails it.
 set -uo pipefail
 bindir=$(cd "${1:?usage: mpi-goldens.sh BINDIR}" && pwd)
 cd "$(dirname "$0")/../testdata"
@@ -30,7 +31,10 @@ case_() {
       failed=$((failed + 1)); return
     fi
   else
-    if [ "$rc" -eq 0 ]; then echo "FAIL $what: exit 0"; failed=$((failed + 1)); return; fi
+    if [ "$expect" = stats ] && [ "$rc" -ne 0 ]; then
+      echo "FAIL $what: exit $rc"; failed=$((failed + 1)); return
+    fi
+    if [ "$expect" = fail ] && [ "$rc" -eq 0 ]; then echo "FAIL $what: exit 0"; failed=$((failed + 1)); return; fi
     while IFS= read -r line; do
       if ! grep -qF -- "$line" "$tmp/err"; then
         echo "FAIL $what: stderr lacks: $line"; head -5 "$tmp/err"
@@ -47,6 +51,11 @@ case_ 4 0 npz-inputs/per_device.out npz-inputs per_device.hlo --inputs per_devic
 # A failing device: its rank names it, the others repeat it, all exit non-zero.
 case_ 2 fail mpi/failing_rank_np2.err mpi failing_rank.hlo
 case_ 4 fail mpi/failing_rank_np4.err mpi failing_rank.hlo
+# --stats: per rank, the bytes each collective moved (2 x 2 devices, two
+# per rank: a s32[] all-reduce sends 2 x 4 B to the other rank, the s32[2]
+# all-to-all 2 x 8 B).  Checked as "fail" lines but the run must pass.
+case_ 2 stats mpi/stats_np2.err interp-collectives partitions.hlo -q --stats \
+  --stats-format yaml
 # Ranks that do not divide the devices are refused on every rank.
 case_ 3 fail mpi/uneven_np3.err mpi failing_rank.hlo
 # --output-dir: each rank writes its own devices' files, the same bytes as

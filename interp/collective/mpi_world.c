@@ -33,6 +33,10 @@ const MpiTraffic *mpi_exchange_traffic(const MpiExchange *x, int *n) {
   return NULL;
 }
 void mpi_exchange_free(MpiExchange *x) { (void)x; }
+int64_t mpi_exchange_peak_bytes(const MpiExchange *x) {
+  (void)x;
+  return 0;
+}
 bool mpi_gather_blobs(const void *mine, int64_t nbytes, void ***data, int64_t **sizes,
                       Error *err) {
   (void)mine, (void)nbytes, (void)data, (void)sizes;
@@ -96,6 +100,7 @@ typedef struct Header {
   int64_t key;        /* ST_PUBLISHED: the collective's byte offset in the module */
   int64_t nmeta;      /* int64 words describing the local devices' arrays */
   int64_t units;      /* UNIT-sized blocks of array data */
+  int64_t bytes;      /* the arrays' own bytes (units without padding) */
   char at[64];        /* the collective's name */
   char reason[1024];  /* ST_ABORTED */
 } Header;
@@ -112,7 +117,10 @@ struct MpiExchange {
   MPI_Datatype unit;
   MpiTraffic *traffic;
   int ntraffic, captraffic;
+  int64_t peak_bytes;
 };
+
+int64_t mpi_exchange_peak_bytes(const MpiExchange *x) { return x ? x->peak_bytes : 0; }
 
 MpiExchange *mpi_exchange_new(int ndevices, int lo, int hi, const char *const *names) {
   MpiExchange *x = calloc(1, sizeof *x);
@@ -171,7 +179,7 @@ static int64_t units_of(int64_t bytes) { return (bytes + UNIT - 1) / UNIT; }
 /* The local devices' posted arrays as meta words (per device: n; per
  * array: etype, rank, dims..., bytes) and UNIT-aligned data. */
 static bool pack(MpiExchange *x, Rendezvous *r, Header *h) {
-  int64_t nmeta = 0, units = 0;
+  int64_t nmeta = 0, units = 0, bytes = 0;
   for (int d = x->lo; d < x->hi; d++) {
     int na;
     const KArray *a = rdv_payload(r, d, &na);
@@ -179,8 +187,10 @@ static bool pack(MpiExchange *x, Rendezvous *r, Header *h) {
     for (int i = 0; i < na; i++) {
       nmeta += 3 + a[i].rank;
       units += units_of(array_bytes(&a[i]));
+      bytes += array_bytes(&a[i]);
     }
   }
+  h->bytes = bytes;
   x->meta = malloc((size_t)(nmeta ? nmeta : 1) * sizeof *x->meta);
   x->data = malloc((size_t)(units ? units : 1) * UNIT);
   if (!x->meta || !x->data) return false;
@@ -191,13 +201,13 @@ static bool pack(MpiExchange *x, Rendezvous *r, Header *h) {
     const KArray *a = rdv_payload(r, d, &na);
     x->meta[m++] = na;
     for (int i = 0; i < na; i++) {
-      int64_t bytes = array_bytes(&a[i]);
+      int64_t nb = array_bytes(&a[i]);
       x->meta[m++] = a[i].etype;
       x->meta[m++] = a[i].rank;
       for (int k = 0; k < a[i].rank; k++) x->meta[m++] = a[i].dims[k];
-      x->meta[m++] = bytes;
-      if (bytes) memcpy(p, a[i].data, (size_t)bytes);
-      p += units_of(bytes) * UNIT;
+      x->meta[m++] = nb;
+      if (nb) memcpy(p, a[i].data, (size_t)nb);
+      p += units_of(nb) * UNIT;
     }
   }
   h->nmeta = nmeta;
@@ -307,8 +317,9 @@ void mpi_exchange_run(MpiExchange *x, Rendezvous *r) {
     MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, x->headers, (int)sizeof mine, MPI_BYTE,
                   MPI_COMM_WORLD);
     bool same = true;
-    int64_t nmeta = 0, units = 0;
+    int64_t nmeta = 0, units = 0, bytes = 0;
     for (int k = 0; k < world_size; k++) {
+      bytes += x->headers[k].bytes;
       same = same && x->headers[k].status == ST_PUBLISHED && x->headers[k].key == x->headers[0].key;
       nmeta += x->headers[k].nmeta;
       units += x->headers[k].units;
@@ -359,7 +370,10 @@ void mpi_exchange_run(MpiExchange *x, Rendezvous *r) {
       rdv_abort(r, -1, "out of memory exchanging a collective's operands");
       return;
     }
-    count_traffic(x, at, mine.units * UNIT * (world_size - 1), (units - mine.units) * UNIT);
+    int64_t held = (mine.units + units) * UNIT + (mine.nmeta + nmeta) * 8;
+    if (held > x->peak_bytes) x->peak_bytes = held;
+    /* Allgather: each rank's arrays go to every other rank. */
+    count_traffic(x, at, mine.bytes * (world_size - 1), bytes - mine.bytes);
     rdv_open(r);
   }
 }

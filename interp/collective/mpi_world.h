@@ -59,6 +59,8 @@ MpiExchange *mpi_exchange_new(int ndevices, int lo, int hi, const char *const *n
 void mpi_exchange_run(MpiExchange *x, Rendezvous *r);
 /* Per-collective traffic of this rank, *n entries (valid until freed). */
 const MpiTraffic *mpi_exchange_traffic(const MpiExchange *x, int *n);
+/* The most bytes of operands (sent and received) held for one exchange. */
+int64_t mpi_exchange_peak_bytes(const MpiExchange *x);
 /* Frees the received operands: only once the local devices have stopped. */
 void mpi_exchange_free(MpiExchange *x);
 
