@@ -298,9 +298,11 @@ void mpi_exchange_run(MpiExchange *x, Rendezvous *r) {
     const Instr *at = NULL;
     int failed = -1;
     RdvLocal what = rdv_wait_local(r, &at, &failed, mine.reason, sizeof mine.reason);
-    drop_buffers(x); /* the local devices are done with the previous exchange */
     mine.failed = failed;
     if (what == RDV_LOCAL_PUBLISHED) {
+      /* Every local device has released the previous exchange; after an
+       * abort some may still be reading it (freed by mpi_exchange_free). */
+      drop_buffers(x);
       mine.status = ST_PUBLISHED;
       mine.key = at->offset;
       snprintf(mine.at, sizeof mine.at, "%s", at->name);
