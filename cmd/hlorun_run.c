@@ -35,6 +35,8 @@ void hlorun_run_usage(FILE *f) {
         "                            (N = 0, 1, ... in order)\n"
         "  --output FILE.npy|.npz    write the result (npz: every array leaf) instead of\n"
         "                            printing it; output paths are checked before the run\n"
+        "  --output-dir DIR          one DIR/r{R}[p{P}].npz per device (under mpirun:\n"
+        "                            each rank its own devices'; docs/mpi.md)\n"
         "  --output-raw              write bf16/f8/sub-byte results as raw bits\n"
         "  --print                   print the result even with --output; arrays of more\n"
         "                            than 1000 elements print summarised (first and last 3\n"
