@@ -47,8 +47,11 @@ if(MPI_C_FOUND AND MPIRUN)
            COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/mpi-goldens.sh ${CMAKE_BINARY_DIR}/bin)
   set_tests_properties(mpi/goldens PROPERTIES RUN_SERIAL TRUE TIMEOUT 400)
   if(HLO_SANITIZE)
+    # Open MPI's plugins keep memory past MPI_Finalize and are unloaded by
+    # then, so LeakSanitizer can neither name nor suppress them: these runs
+    # check memory errors only (the same code's leaks are checked in-process).
     set_tests_properties(mpi/collectives mpi/goldens PROPERTIES
-      ENVIRONMENT "LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/lsan-mpi.supp")
+      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0:abort_on_error=0")
   endif()
   # The conformance comparison is the release build's (minutes under ASan).
   if(EXISTS ${CONFORMANCE_DIR} AND NOT HLO_SANITIZE)
