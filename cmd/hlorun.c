@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "interp/collective/mpi_world.h"
 #include "parser/load.h"
 #include "parser/print.h"
 
@@ -47,7 +48,7 @@ static int print_to_stdout(const Module *m) {
   return EXIT_RUNTIME;
 }
 
-int main(int argc, char **argv) {
+static int hlorun_main(int argc, char **argv) {
   const char *path = NULL;
   bool check = false, print = false, no_verify = false;
   HlorunRunArgs run_args = {0};
@@ -113,4 +114,19 @@ int main(int argc, char **argv) {
   sb_free(&report);
   hlorun_run_args_free(&run_args);
   return cli_finish_stdout("hlorun", status);
+}
+
+/* Launched by mpirun, the process joins the MPI job first (docs/mpi.md);
+ * a plain start never touches MPI. */
+int main(int argc, char **argv) {
+  if (mpi_launched()) {
+    int rank = 0, size = 1;
+    Error err = {0};
+    if (!mpi_world_init(&rank, &size, &err)) {
+      cli_error("hlorun", "%s", err.msg);
+      return mpi_world_exit(err.kind == ERR_USAGE ? EXIT_USAGE : EXIT_RUNTIME);
+    }
+    hlorun_run_set_world(rank, size);
+  }
+  return mpi_world_exit(hlorun_main(argc, argv));
 }

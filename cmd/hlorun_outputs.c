@@ -8,6 +8,10 @@
 
 #include "cmd/hlorun_outputs.h"
 
+#include <stdlib.h>
+
+#include "interp/io/npy.h"
+
 /* The directory part of path ("." when there is none). */
 static void dir_of(const char *path, char *dir, size_t cap) {
   const char *slash = strrchr(path, '/');
@@ -74,8 +78,50 @@ bool hlorun_check_outputs(const Module *m, const HlorunRunArgs *a, int64_t devic
     }
   }
   if (a->outfeed_dir && !writable_dir("--outfeed-dir", a->outfeed_dir, msg, cap)) return false;
+  if (a->output_dir && !writable_dir("--output-dir", a->output_dir, msg, cap)) return false;
   if (a->stats_file && !writable_file("--stats", a->stats_file, msg, cap)) return false;
   if (a->trace_file && !writable_file("--trace", a->trace_file, msg, cap)) return false;
   if (a->report && !writable_file("--report", a->report, msg, cap)) return false;
+  return true;
+}
+
+void hlorun_device_prefix(const RunResult *r, char *buf, size_t size) {
+  if (r->ndevices <= 1 && r->nreplicas <= 1 && r->npartitions <= 1) snprintf(buf, size, "%s", "");
+  else if (r->npartitions > 1)
+    snprintf(buf, size, "r%" PRId64 "p%" PRId64 "_", r->replica_id, r->partition_id);
+  else snprintf(buf, size, "r%" PRId64 "_", r->replica_id);
+}
+
+/* One device's file under --output-dir. */
+static bool write_device(const HlorunRunArgs *a, const RunResult *r, Error *err) {
+  char prefix[40], path[4200];
+  hlorun_device_prefix(r, prefix, sizeof prefix);
+  size_t n = strlen(prefix);
+  if (n) snprintf(path, sizeof path, "%s/%.*s.npz", a->output_dir, (int)(n - 1), prefix);
+  else snprintf(path, sizeof path, "%s/out.npz", a->output_dir);
+  NpzMember *m = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *m);
+  char (*names)[64] = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *names);
+  if (!m || !names) {
+    free(m);
+    free(names);
+    return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  }
+  for (int i = 0; i < r->nleaves; i++) {
+    snprintf(names[i], sizeof names[i], "%sout%d", prefix, i);
+    const RunLeaf *l = &r->leaves[i];
+    m[i] = (NpzMember){names[i], l->shape->etype, l->shape->rank, l->dims, l->data};
+  }
+  bool ok = npz_write_file(path, m, r->nleaves, a->output_raw, err);
+  free(m);
+  free(names);
+  return ok;
+}
+
+bool hlorun_write_output_dir(const HlorunRunArgs *a, const RunResult *res, Error *err) {
+  for (int d = 0; d < res->ndevices; d++) {
+    const RunResult *r = run_result_device(res, d);
+    if (r->remote) continue; /* its own rank writes it */
+    if (!write_device(a, r, err)) return false;
+  }
   return true;
 }

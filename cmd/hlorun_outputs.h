@@ -16,4 +16,12 @@
 bool hlorun_check_outputs(const Module *m, const HlorunRunArgs *a, int64_t devices, char *msg,
                           size_t cap);
 
+/* "r1p0_" before "out3" in a multi-device npz ("p" only with partitions). */
+void hlorun_device_prefix(const RunResult *r, char *buf, size_t size);
+
+/* --output-dir DIR: each device whose result this process holds (with its
+ * data) as DIR/r{R}[p{P}].npz, the entries --output FILE.npz would hold
+ * for it (r{R}_out{i}); one device: DIR/out.npz (out{i}). */
+bool hlorun_write_output_dir(const HlorunRunArgs *a, const RunResult *res, Error *err);
+
 #endif

@@ -35,6 +35,12 @@ int hlorun_write_stats(const char *prog, const HlorunRunArgs *a, const RunResult
     }
   }
   if (json_array) sb_puts(&sb, "]\n");
+  /* Under mpirun: the ranks (text and YAML; JSON keeps its one array). */
+  if (a->stats_format != RUN_FMT_JSON && !run_format_rank_stats(res, a->stats_format, &sb)) {
+    fprintf(stderr, "%s: error: out of memory writing the --stats report\n", prog);
+    sb_free(&sb);
+    return 1;
+  }
   FILE *f = stderr;
   if (a->stats_file && !(f = fopen(a->stats_file, "w"))) {
     fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->stats_file, strerror(errno));

@@ -19,6 +19,9 @@
 #include "cmd/hlorun_outputs.h"
 #include "cmd/hlorun_report.h"
 
+/* The MPI job this process belongs to (hlorun_run_set_world). */
+static int world_rank, world_size = 1;
+
 void hlorun_run_usage(FILE *f) {
   fputs("run options:\n"
         "  --inputs FILE[,FILE...]   bind entry parameters (.npy: one array, by position;\n"
@@ -33,6 +36,8 @@ void hlorun_run_usage(FILE *f) {
         "                            (N = 0, 1, ... in order)\n"
         "  --output FILE.npy|.npz    write the result (npz: every array leaf) instead of\n"
         "                            printing it; output paths are checked before the run\n"
+        "  --output-dir DIR          one DIR/r{R}[p{P}].npz per device (under mpirun:\n"
+        "                            each rank its own devices'; docs/mpi.md)\n"
         "  --output-raw              write bf16/f8/sub-byte results as raw bits\n"
         "  --print                   print the result even with --output; arrays of more\n"
         "                            than 1000 elements print summarised (first and last 3\n"
@@ -221,6 +226,14 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
       return -1;
     }
     a->infeeds[a->ninfeeds++] = v;
+    return 1;
+  }
+  if (hlorun_is(arg, "--output-dir")) {
+    if (!(v = hlorun_value(argc, argv, i, "--output-dir")) || !*v) {
+      fprintf(stderr, "hlorun: error: --output-dir needs a directory\n");
+      return -1;
+    }
+    a->output_dir = v;
     return 1;
   }
   if (hlorun_is(arg, "--outfeed-dir")) {
@@ -456,14 +469,6 @@ static void hlorun_literal_free(LiteralNode *node) {
   if (node->etype != ET_TUPLE) return;
   for (int i = 0; i < node->count; i++) hlorun_literal_free((LiteralNode *)&node->elems[i]);
   free((void *)node->elems);
-}
-
-/* "r1p0_" before "out3" in a multi-device npz ("p" only with partitions). */
-static void hlorun_device_prefix(const RunResult *r, char *buf, size_t size) {
-  if (r->ndevices <= 1 && r->nreplicas <= 1 && r->npartitions <= 1) snprintf(buf, size, "%s", "");
-  else if (r->npartitions > 1)
-    snprintf(buf, size, "r%" PRId64 "p%" PRId64 "_", r->replica_id, r->partition_id);
-  else snprintf(buf, size, "r%" PRId64 "_", r->replica_id);
 }
 
 /* The result as hlorun_check_outputs allowed before the run: .npy for the
@@ -718,6 +723,8 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.timeout_ns = a->timeout_ns;
   opt.max_instructions = a->max_instructions;
   opt.threads = a->threads > 0 ? (int)a->threads : pool_default_threads();
+  opt.world_rank = world_rank;
+  opt.world_size = world_size;
   FILE *trace = a->trace ? stderr : NULL;
   if (a->trace_file && !(trace = fopen(a->trace_file, "w"))) {
     fprintf(stderr, "%s: error: cannot write %s: %s\n", prog, a->trace_file, strerror(errno));
@@ -731,7 +738,9 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.ninfeed = feed.n;
   /* --output writes the result instead of printing it, unless --print(-full) */
   bool print = !a->quiet && (!a->output || a->print || a->print_full);
-  opt.discard_result = !print && !a->output && !a->expect.path;
+  opt.discard_result = !print && !a->output && !a->expect.path && !a->output_dir;
+  /* Under mpirun only these need the other ranks' data on rank 0. */
+  opt.gather_data = print || a->output || a->expect.path;
   opt.debug = debug;
   /* --report: each device's memory timeline, kept whatever the run does. */
   MemTrack *tracks[RUN_MAX_DEVICES] = {0};
@@ -758,8 +767,17 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
     return 1;
   }
   hlorun_debug_summary(prog, a, debug);
+  int dir_status = 0;
+  if (a->output_dir && !hlorun_write_output_dir(a, &res, &err)) {
+    fprintf(stderr, "%s: error: %s\n", prog, err.msg);
+    dir_status = 1;
+  }
+  if (world_rank != 0) { /* rank 0 holds every device's result */
+    run_result_free(&res);
+    return dir_status;
+  }
   warn_substituted(prog, &res, a->unknown_calls);
-  int status = 0;
+  int status = dir_status;
   for (int d = 0; print && d < res.ndevices; d++) {
     const RunResult *r = run_result_device(&res, d);
     if (res.ndevices > 1 && r->npartitions > 1)
@@ -781,6 +799,11 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   if (a->report && hlorun_report_page(prog, m, a, cfg.device, tracks, &res, NULL) != 0) status = 1;
   run_result_free(&res);
   return status ? status : verdict;
+}
+
+void hlorun_run_set_world(int rank, int size) {
+  world_rank = rank;
+  world_size = size;
 }
 
 /* Runs a parsed, verified module.  Returns the exit status (cli.md). */

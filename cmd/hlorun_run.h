@@ -20,6 +20,7 @@ typedef struct HlorunRunArgs {
   int ninfeeds;
   const char *outfeed_dir;
   const char *output;
+  const char *output_dir; /* --output-dir: one .npz per device (docs/mpi.md) */
   bool output_raw;
   bool quiet;
   bool print;      /* --print: print the result even with --output */
@@ -60,5 +61,10 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a);
 void hlorun_run_args_free(HlorunRunArgs *a);
 /* Runs the module; returns the exit status. */
 int hlorun_run_mode(const char *prog, const Module *m, const HlorunRunArgs *a);
+
+/* This process is rank `rank` of an mpirun job of `size` ranks: it runs its
+ * share of the devices, and only rank 0 prints, writes --output and
+ * checks --expect (docs/mpi.md). */
+void hlorun_run_set_world(int rank, int size);
 
 #endif

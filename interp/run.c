@@ -198,7 +198,7 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
                      "%" PRId64 " replicas x %" PRId64 " partitions: at most %d devices can be "
                      "run",
                      replicas, partitions, RUN_MAX_DEVICES);
-  if (replicas * partitions == 1) {
+  if (replicas * partitions == 1 && opt->world_size <= 1) {
     RunDevice one = {NULL, 0, 1, 1, true, NULL};
     return run_device(m, opt, inputs, ninputs, &one, res, err);
   }

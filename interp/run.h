@@ -77,6 +77,14 @@ typedef struct RunOptions {
    * memtrack_free.  NULL: no timeline (the live buffers are still followed,
    * for the out-of-memory message). */
   struct MemTrack **tracks;
+  /* > 1: this process is rank world_rank of an mpirun job of world_size
+   * ranks (interp/collective/mpi_world.h, MPI initialised by the caller):
+   * it runs its block of the devices; rank 0's result holds every
+   * device's, the other ranks' results only their own devices'. */
+  int world_rank, world_size;
+  /* Ranked runs: rank 0 receives the other ranks' result data (else only
+   * their shapes and counters: --output-dir writes each rank's own). */
+  bool gather_data;
 } RunOptions;
 
 /* One array leaf of the result, dense row-major natural storage of its
@@ -115,6 +123,23 @@ typedef struct RunSubstitution {
   char *target;
   int64_t calls; /* executions */
 } RunSubstitution;
+
+/* One collective as one rank of an mpirun job exchanged it (--stats). */
+typedef struct RunTraffic {
+  char instr[64];
+  int64_t count;                /* exchanges */
+  int64_t bytes_sent, bytes_received;
+} RunTraffic;
+
+/* One rank of an mpirun job (--stats, docs/mpi.md). */
+typedef struct RunRankStat {
+  int rank, first_device, ndevices;
+  int64_t wall_ns;        /* the rank's run: threads started to joined */
+  int64_t device_peak;    /* sum over its devices of their spaces' peaks */
+  int64_t exchange_peak;  /* most bytes of operands held for one exchange */
+  int ntraffic;
+  RunTraffic *traffic;
+} RunRankStat;
 
 typedef struct RunResult {
   const Module *module;
@@ -156,9 +181,14 @@ typedef struct RunResult {
    * the results of devices 1 .. ndevices-1 (global id replica *
    * npartitions + partition).  A single-device run has ndevices 1. */
   int64_t replica_id, partition_id; /* of this result's device */
+  bool remote; /* run by another rank of an mpirun job (its counters and,
+                * when gathered, its data; no per-instruction statistics) */
   int64_t nreplicas, npartitions;
   int ndevices;
   struct RunResult *devices;
+  /* Runs under mpirun, on rank 0 only: every rank's statistics. */
+  int nranks;
+  RunRankStat *ranks;
 } RunResult;
 
 /* The most devices (replicas x partitions) a run may have. */
@@ -190,6 +220,9 @@ const RunResult *run_result_device(const RunResult *res, int d);
 /* The --stats report, appended to out; false when out of memory (out then
  * holds no partial report). */
 bool run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out);
+/* The ranks of an mpirun job (res->nranks > 0), text or YAML: time, memory
+ * and bytes each collective moved (run_rank_stats.c). */
+bool run_format_rank_stats(const RunResult *res, RunFormat fmt, StrBuf *out);
 
 /* Number of array leaves of a shape (tokens excluded). */
 int run_count_leaves(const Shape *s);

@@ -249,8 +249,21 @@ static int64_t size_bound_of(const Computation *e, const Instr *param) {
   return bound;
 }
 
+static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
+                        const RunInput *inputs, int ninputs, Value **args, Error *err);
+
 bool run_bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
                      const RunInput *inputs, int ninputs, Value **args, Error *err) {
+  RunInput *mine;
+  int n;
+  if (!run_device_inputs(ctx, inputs, ninputs, &mine, &n, err)) return false;
+  bool ok = bind_inputs(ctx, m, opt, mine ? mine : inputs, n, args, err);
+  free(mine);
+  return ok;
+}
+
+static bool bind_inputs(EvalCtx *ctx, const Module *m, const RunOptions *opt,
+                        const RunInput *inputs, int ninputs, Value **args, Error *err) {
   const Computation *e = m->entry;
   Binder b = {ctx, inputs, ninputs, NULL, 0, opt, opt->seed, -1, NULL};
   b.used = calloc((size_t)(ninputs ? ninputs : 1), sizeof(bool));

@@ -31,7 +31,27 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
 bool run_devices(const Module *m, const RunOptions *opt, const RunInput *inputs, int ninputs,
                  int64_t replicas, int64_t partitions, RunResult *res, Error *err);
 
+/* --- results of several devices (run_gather.c) --- */
+
+/* An in-process run: res becomes local[0], res->devices the others
+ * (local, n arrays from calloc, is taken over; NULL: out of memory). */
+bool run_join_results(RunResult *local, int n, RunResult *res, Error *err);
+/* A ranked run (RunOptions.world_size > 1): every rank sends its nlocal
+ * devices' results to rank 0, whose res then holds all ndevices as in
+ * run_join_results, and res->ranks every rank's `me`; the other ranks'
+ * res their own devices.  Collective over the
+ * ranks; local is taken over (NULL: out of memory, still takes part). */
+bool run_gather_results(const RunOptions *opt, const RunRankStat *me, RunResult *local, int nlocal,
+                        int ndevices, RunResult *res, Error *err);
+
 /* --- inputs (run_inputs.c) --- */
+
+/* The inputs of this device of a multi-device run (run_device_inputs.c):
+ * r{R}_ / r{R}p{P}_ prefixed .npz entries of this device with the prefix
+ * stripped, the unprefixed ones they do not override, positional inputs;
+ * *out (free it) NULL when every input applies as given. */
+bool run_device_inputs(const EvalCtx *ctx, const RunInput *inputs, int n, RunInput **out,
+                       int *nout, Error *err);
 
 /* Binds the entry's parameters in args: npz entries by name, the other
  * inputs by position, random data for the rest with random_inputs. */

@@ -95,6 +95,10 @@ const RunResult *run_result_device(const RunResult *res, int d) {
 }
 
 void run_result_free(RunResult *res) {
+  for (int k = 0; res->ranks && k < res->nranks; k++) free(res->ranks[k].traffic);
+  free(res->ranks);
+  res->ranks = NULL;
+  res->nranks = 0;
   for (int d = 0; res->devices && d < res->ndevices - 1; d++) run_result_free(&res->devices[d]);
   free(res->devices);
   res->devices = NULL;

@@ -14,8 +14,9 @@ cd "$(dirname "$0")/.."
 PACKAGES=(cmake make gcc libc6-dev pkg-config re2c bison libyaml-dev zlib1g-dev libopenblas-dev)
 # Testing: unit tests, golden/corpus scripts, sanitizers and fuzzing; g++
 # builds the custom-call libraries the tests load (cmake/ffi_tests.cmake).
-# chromium: the browser tests of --report pages (tests/report/, docs/report.md).
-TEST_PACKAGES=(libcriterion-dev python3-numpy clang libclang-rt-14-dev g++ chromium)
+# chromium: the browser tests of --report pages (tests/report/, docs/report.md);
+# Open MPI: the mpirun tests (docs/mpi.md).
+TEST_PACKAGES=(libcriterion-dev python3-numpy clang libclang-rt-14-dev g++ chromium libopenmpi-dev openmpi-bin)
 [ "${1:-}" = "" ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 missing=()
 for p in "${PACKAGES[@]}"; do

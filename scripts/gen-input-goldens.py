@@ -65,3 +65,31 @@ with open(os.path.join(KIND, "module.pb"), "wb") as f:
     f.write(b"\x0a\x05jit_f\x12\x04main\x18\x01\x22\x00\x2a\x03\x08\x01\x10")
 with open(os.path.join(KIND, "module_pb_no_suffix.bin"), "wb") as f:
     f.write(b"\x0a\x05jit_f\x12\x04main\x18\x01\x22\x00\x2a\x03\x08\x01\x10\x00\x00\x00")
+
+# per_device.hlo (2 replicas x 2 partitions): entries prefixed r{R}_ bind on
+# replica R's devices, r{R}p{P}_ on device (R, P) only, the most specific
+# entry of a name winning; unprefixed ones bind everywhere.  Each device
+# returns (x - y, the sum of all four devices' x - y).
+xs = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+x01 = np.array([10.0, 20.0, 30.0], dtype=np.float32)
+y_r0 = np.array([0.5, 0.25, 0.125], dtype=np.float32)
+y_r1p0 = np.array([-1.0, -2.0, -4.0], dtype=np.float32)
+y_all = np.array([100.0, 200.0, 300.0], dtype=np.float32)
+np.savez(os.path.join(NPZ, "per_device.npz"),
+         x=xs, r0p1_x=x01, r0_y=y_r0, r1p0_y=y_r1p0, y=y_all)
+per = {(0, 0): (xs, y_r0), (0, 1): (x01, y_r0), (1, 0): (xs, y_r1p0), (1, 1): (xs, y_all)}
+d = {k: (a - b).astype(np.float32) for k, (a, b) in per.items()}
+total = np.zeros(3, dtype=np.float32)
+for k in sorted(d):  # device order r * 2 + p, as the all-reduce folds
+    total = (total + d[k]).astype(np.float32)
+
+
+def lit(a):
+    return "{" + ", ".join(repr(float(v)).removesuffix(".0") for v in a) + "}"
+
+
+with open(os.path.join(NPZ, "per_device.out"), "w") as f:
+    for (r, p) in sorted(d):
+        f.write(f"replica {r}, partition {p}:\n(\nf32[3] {lit(d[(r, p)])},\nf32[3] {lit(total)}\n)\n")
+# A prefix naming a device the run does not have is an error.
+np.savez(os.path.join(NPZ, "per_device_bad.npz"), x=xs, y=y_all, r2_y=y_all)

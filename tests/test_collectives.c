@@ -198,9 +198,13 @@ static void *peer_main(void *arg) {
     rdv_fail(p->r, p->device, "boom");
     return NULL;
   }
-  p->ok = rdv_publish(p->r, p->device, p->in, &p->value, &p->err);
+  KArray mine = {ET_S32, 0, NULL, &p->value};
+  p->ok = rdv_publish(p->r, p->device, p->in, &mine, 1, &p->err);
   if (!p->ok) return NULL;
-  for (int d = 0; d < 3; d++) p->sum += *(const int *)rdv_payload(p->r, d);
+  for (int d = 0; d < 3; d++) {
+    int n;
+    p->sum += *(const int *)rdv_payload(p->r, d, &n)->data;
+  }
   p->ok = rdv_release(p->r, p->device, &p->err);
   if (p->ok) rdv_finish(p->r, p->device);
   return NULL;
@@ -255,6 +259,60 @@ Test(rendezvous, different_instructions) {
   run_peers(p, r);
   for (int d = 0; d < 3; d++) cr_assert_not(p[d].ok);
   cr_assert(strstr(p[0].err.msg, "the devices reached different collectives"), "%s", p[0].err.msg);
+  rdv_free(r);
+  module_free(m);
+}
+
+/* A ranked rendezvous (interp/collective/mpi_world.h's side simulated
+ * here): devices 0 and 1 are local, device 2 belongs to another rank. */
+static void start_local(Peer *p, Rendezvous *r, pthread_t *t) {
+  for (int d = 0; d < 2; d++) {
+    p[d].r = r;
+    p[d].device = d;
+    cr_assert_eq(pthread_create(&t[d], NULL, peer_main, &p[d]), 0);
+  }
+}
+
+Test(rendezvous, ranked_remote_operands) {
+  Module *m = with_collective("", "all-reduce", "replica_groups={}, to_apply=add");
+  Rendezvous *r = rdv_new_ranked(3, names, 0, 2);
+  Peer p[2] = {{.in = instr_c(m), .value = 1}, {.in = instr_c(m), .value = 2}};
+  pthread_t t[2];
+  start_local(p, r, t);
+  const Instr *at = NULL;
+  int failed = -1;
+  char why[64];
+  cr_assert_eq(rdv_wait_local(r, &at, &failed, why, sizeof why), RDV_LOCAL_PUBLISHED);
+  cr_assert_eq(at, instr_c(m));
+  int remote = 4;
+  KArray a = {ET_S32, 0, NULL, &remote};
+  rdv_post_remote(r, 2, &a, 1);
+  rdv_open(r);
+  cr_assert_eq(rdv_wait_local(r, &at, &failed, why, sizeof why), RDV_LOCAL_ENDED);
+  for (int d = 0; d < 2; d++) pthread_join(t[d], NULL);
+  for (int d = 0; d < 2; d++) cr_assert(p[d].ok && p[d].sum == 7, "%s", p[d].err.msg);
+  rdv_free(r);
+  module_free(m);
+}
+
+Test(rendezvous, ranked_abort_from_another_rank) {
+  Module *m = with_collective("", "all-reduce", "replica_groups={}, to_apply=add");
+  Rendezvous *r = rdv_new_ranked(3, names, 0, 2);
+  Peer p[2] = {{.in = instr_c(m)}, {.in = instr_c(m)}};
+  pthread_t t[2];
+  start_local(p, r, t);
+  const Instr *at = NULL;
+  int failed = -1;
+  char why[64];
+  cr_assert_eq(rdv_wait_local(r, &at, &failed, why, sizeof why), RDV_LOCAL_PUBLISHED);
+  rdv_abort(r, -1, "device 2, rank 1 failed: boom");
+  for (int d = 0; d < 2; d++) pthread_join(t[d], NULL);
+  for (int d = 0; d < 2; d++) {
+    cr_assert_not(p[d].ok);
+    cr_assert_str_eq(p[d].err.msg, "device 2, rank 1 failed: boom");
+  }
+  cr_assert_eq(rdv_wait_local(r, &at, &failed, why, sizeof why), RDV_LOCAL_ABORTED);
+  cr_assert_str_eq(why, "device 2, rank 1 failed: boom");
   rdv_free(r);
   module_free(m);
 }

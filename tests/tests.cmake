@@ -33,6 +33,37 @@ if(EXISTS ${CONFORMANCE_DIR} AND EXISTS ${CMAKE_SOURCE_DIR}/scripts/conformance.
   endforeach()
 endif()
 
+# Devices as MPI processes: every multi-device module under mpirun -np 1, 2, 4
+# gives the in-process run's npz byte for byte (scripts/mpi-compare.sh).
+find_program(MPIRUN mpirun)
+if(MPI_C_FOUND AND MPIRUN)
+  file(GLOB MPI_COLLECTIVE_MODULES ${CMAKE_SOURCE_DIR}/testdata/interp-collectives/*.hlo)
+  add_test(NAME mpi/collectives
+           COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/mpi-compare.sh ${CMAKE_BINARY_DIR}/bin
+                   ${MPI_COLLECTIVE_MODULES})
+  set_tests_properties(mpi/collectives PROPERTIES RUN_SERIAL TRUE TIMEOUT 300)
+  # Per-device inputs, a failing rank, uneven ranks (testdata/mpi/).
+  add_test(NAME mpi/goldens
+           COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/mpi-goldens.sh ${CMAKE_BINARY_DIR}/bin)
+  set_tests_properties(mpi/goldens PROPERTIES RUN_SERIAL TRUE TIMEOUT 400)
+  if(HLO_SANITIZE)
+    # Open MPI's plugins keep memory past MPI_Finalize and are unloaded by
+    # then, so LeakSanitizer can neither name nor suppress them: these runs
+    # check memory errors only (the same code's leaks are checked in-process).
+    set_tests_properties(mpi/collectives mpi/goldens PROPERTIES
+      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0:abort_on_error=0")
+  endif()
+  # The conformance comparison is the release build's (minutes under ASan).
+  if(EXISTS ${CONFORMANCE_DIR} AND NOT HLO_SANITIZE)
+    add_test(NAME mpi/conformance
+             COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/mpi-compare.sh ${CMAKE_BINARY_DIR}/bin
+                     --corpus ${CONFORMANCE_DIR})
+    # The three real dumps that take 10-16 s a run would add minutes.
+    set_tests_properties(mpi/conformance PROPERTIES RUN_SERIAL TRUE TIMEOUT 600
+      ENVIRONMENT "MPI_COMPARE_SKIP=08-llama-torchxla-neuron-tp8.hlo 26-bert-large-torchxla-neuron-dp-tp-fwd-bwd.hlo 28-gptneox-torchxla-neuron-tp2.hlo")
+  endif()
+endif()
+
 # The bundled example (testdata/examples/mlp.hlo) against numpy's result.
 find_program(SYSTEM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(SYSTEM_PYTHON3)

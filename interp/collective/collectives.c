@@ -133,7 +133,13 @@ typedef struct Group {
   const KArray *ops[COLLECTIVE_MAX_DEVICES]; /* member j's operands */
 } Group;
 
-static bool same_views(const Instr *in, const EvalViews *a, const EvalViews *b, int64_t dev,
+/* What a device posted at the rendezvous: its operands' dense views. */
+typedef struct Posted {
+  int n;
+  const KArray *a;
+} Posted;
+
+static bool same_views(const Instr *in, const Posted *a, const Posted *b, int64_t dev,
                        Error *err) {
   bool same = a->n == b->n;
   for (int i = 0; same && i < a->n; i++) {
@@ -146,26 +152,29 @@ static bool same_views(const Instr *in, const EvalViews *a, const EvalViews *b, 
                            dev);
 }
 
-static const EvalViews *views_of(const EvalCtx *ctx, int64_t dev) {
-  return rdv_payload(ctx->rendezvous, (int)dev);
+static Posted posted_by(const EvalCtx *ctx, int64_t dev) {
+  Posted p;
+  p.a = rdv_payload(ctx->rendezvous, (int)dev, &p.n);
+  return p;
 }
 
-static bool group_of(const EvalCtx *ctx, const Instr *in, const EvalViews *mine, Group *g,
+static bool group_of(const EvalCtx *ctx, const Instr *in, const Posted *mine, Group *g,
                      Error *err) {
   if (!collective_group(in, ctx->num_replicas, ctx->num_partitions, ctx->device_id, g->members,
                         &g->n, &g->me, err))
     return false;
   for (int j = 0; j < g->n; j++) {
-    const EvalViews *v = views_of(ctx, g->members[j]);
-    if (!same_views(in, mine, v, g->members[j], err)) return false;
-    g->ops[j] = v->a;
+    Posted v = posted_by(ctx, g->members[j]);
+    if (!same_views(in, mine, &v, g->members[j], err)) return false;
+    g->ops[j] = v.a;
   }
   return true;
 }
 
 
-static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalViews *mine,
+static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalViews *vs,
                     Value **out, Error *err) {
+  Posted mine_p = {vs->n, vs->a}, *mine = &mine_p;
   EvalOuts o = {0};
   if (!eval_outs_new(ctx, in, res, &o, err)) {
     eval_outs_drop(ctx, &o);
@@ -199,14 +208,14 @@ static bool compute(EvalCtx *ctx, const Instr *in, const Shape *res, const EvalV
       break;
     default: { /* collective-permute */
       int64_t src;
-      const EvalViews *sv = NULL;
+      Posted sv = {0, NULL};
       ok = collective_permute_source(in, ctx->num_replicas, ctx->num_partitions, ctx->device_id,
                                      &src, err);
       if (ok && src >= 0) {
-        sv = views_of(ctx, src);
-        ok = same_views(in, mine, sv, src, err);
+        sv = posted_by(ctx, src);
+        ok = same_views(in, mine, &sv, src, err);
       }
-      if (ok) ok = collective_copy_from(in, sv ? sv->a : NULL, mine->a, mine->n, o.a, err);
+      if (ok) ok = collective_copy_from(in, sv.a, mine->a, mine->n, o.a, err);
       break;
     }
     }
@@ -253,7 +262,7 @@ static bool multi_device(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *r
   result_form(in, rs, &fm);
   EvalViews vs = {0};
   bool ok = eval_view_operands(ctx, f, in, in->noperands, &vs, err);
-  if (ok) ok = rdv_publish(ctx->rendezvous, (int)ctx->device_id, in, &vs, err);
+  if (ok) ok = rdv_publish(ctx->rendezvous, (int)ctx->device_id, in, vs.a, vs.n, err);
   if (!ok) {
     eval_views_free(&vs);
     return false;

@@ -13,52 +13,64 @@ struct Rendezvous {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   int n;
+  int lo, hi;  /* the devices this process runs */
+  bool ranked; /* the other devices run in other ranks (rdv_wait_local) */
+  bool ready;  /* ranked: every local device has published, not yet opened */
   const char *const *names;
   int arrived, released, finished;
   uint64_t gen, release_gen;
   const Instr **posted;
-  const void **payload;
+  const KArray **payload;
+  int *npayload;
   bool aborted;
   bool *stopped;     /* per device: released by the abort, not failed itself */
   int failed_device; /* whose run failed, or -1 (a mismatch, an early end) */
   char reason[sizeof(((Error *)0)->msg)];
 };
 
-Rendezvous *rdv_new(int ndevices, const char *const *names) {
+static void free_arrays(Rendezvous *r) {
+  free(r->posted);
+  free(r->payload);
+  free(r->npayload);
+  free(r->stopped);
+  free(r);
+}
+
+Rendezvous *rdv_new_ranked(int ndevices, const char *const *names, int lo, int hi) {
   Rendezvous *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->posted = calloc((size_t)ndevices, sizeof *r->posted);
   r->payload = calloc((size_t)ndevices, sizeof *r->payload);
+  r->npayload = calloc((size_t)ndevices, sizeof *r->npayload);
   r->stopped = calloc((size_t)ndevices, sizeof *r->stopped);
-  if (!r->posted || !r->payload || !r->stopped || pthread_mutex_init(&r->mu, NULL) != 0) {
-    free(r->posted);
-    free(r->payload);
-    free(r->stopped);
-    free(r);
+  if (!r->posted || !r->payload || !r->npayload || !r->stopped ||
+      pthread_mutex_init(&r->mu, NULL) != 0) {
+    free_arrays(r);
     return NULL;
   }
   if (pthread_cond_init(&r->cv, NULL) != 0) {
     pthread_mutex_destroy(&r->mu);
-    free(r->posted);
-    free(r->payload);
-    free(r->stopped);
-    free(r);
+    free_arrays(r);
     return NULL;
   }
-  r->n = ndevices;
+  r->n = hi - lo;
+  r->lo = lo;
+  r->hi = hi;
+  r->ranked = hi - lo != ndevices;
   r->names = names;
   r->failed_device = -1;
   return r;
+}
+
+Rendezvous *rdv_new(int ndevices, const char *const *names) {
+  return rdv_new_ranked(ndevices, names, 0, ndevices);
 }
 
 void rdv_free(Rendezvous *r) {
   if (!r) return;
   pthread_cond_destroy(&r->cv);
   pthread_mutex_destroy(&r->mu);
-  free(r->posted);
-  free(r->payload);
-  free(r->stopped);
-  free(r);
+  free_arrays(r);
 }
 
 /* With the lock held: abort with the reason (the first abort wins). */
@@ -79,12 +91,13 @@ static bool aborted_error(Rendezvous *r, int device, Error *err) {
 
 /* Some device posted a collective: the first one's instruction, or NULL. */
 static const Instr *waiting_at(const Rendezvous *r) {
-  for (int i = 0; i < r->n; i++)
+  for (int i = r->lo; i < r->hi; i++)
     if (r->posted[i]) return r->posted[i];
   return NULL;
 }
 
-bool rdv_publish(Rendezvous *r, int device, const Instr *in, const void *payload, Error *err) {
+bool rdv_publish(Rendezvous *r, int device, const Instr *in, const KArray *arrays, int n,
+                 Error *err) {
   char why[sizeof r->reason];
   pthread_mutex_lock(&r->mu);
   if (r->aborted) {
@@ -103,9 +116,11 @@ bool rdv_publish(Rendezvous *r, int device, const Instr *in, const void *payload
     return ok;
   }
   r->posted[device] = in;
-  r->payload[device] = payload;
+  r->payload[device] = arrays;
+  r->npayload[device] = n;
+  uint64_t my = r->gen;
   if (++r->arrived == r->n) {
-    for (int i = 0; i < r->n; i++) {
+    for (int i = r->lo; i < r->hi; i++) {
       if (r->posted[i] == in) continue;
       snprintf(why, sizeof why,
                "the devices reached different collectives: %s is at %s, %s at %s",
@@ -115,14 +130,18 @@ bool rdv_publish(Rendezvous *r, int device, const Instr *in, const void *payload
       pthread_mutex_unlock(&r->mu);
       return ok;
     }
-    r->arrived = 0;
-    for (int i = 0; i < r->n; i++) r->posted[i] = NULL;
-    r->gen++;
+    if (!r->ranked) {
+      r->arrived = 0;
+      for (int i = r->lo; i < r->hi; i++) r->posted[i] = NULL;
+      r->gen++;
+      pthread_cond_broadcast(&r->cv);
+      pthread_mutex_unlock(&r->mu);
+      return true;
+    }
+    /* The other ranks' devices: the exchanging thread opens the gate. */
+    r->ready = true;
     pthread_cond_broadcast(&r->cv);
-    pthread_mutex_unlock(&r->mu);
-    return true;
   }
-  uint64_t my = r->gen;
   while (r->gen == my && !r->aborted) pthread_cond_wait(&r->cv, &r->mu);
   /* Passed when the generation moved, even if an abort came after it:
    * then every device passed and will call rdv_release. */
@@ -131,7 +150,10 @@ bool rdv_publish(Rendezvous *r, int device, const Instr *in, const void *payload
   return ok;
 }
 
-const void *rdv_payload(const Rendezvous *r, int device) { return r->payload[device]; }
+const KArray *rdv_payload(const Rendezvous *r, int device, int *n) {
+  *n = r->npayload[device];
+  return r->payload[device];
+}
 
 bool rdv_release(Rendezvous *r, int device, Error *err) {
   (void)device;
@@ -162,6 +184,7 @@ void rdv_finish(Rendezvous *r, int device) {
   pthread_mutex_lock(&r->mu);
   r->finished++;
   const Instr *at = waiting_at(r);
+  if (r->finished == r->n) pthread_cond_broadcast(&r->cv); /* rdv_wait_local */
   if (r->arrived > 0 && at && !r->aborted) {
     char why[sizeof r->reason];
     snprintf(why, sizeof why,
@@ -184,4 +207,48 @@ bool rdv_stopped_by_abort(Rendezvous *r, int device) {
 int rdv_failed_device(const Rendezvous *r, const char **msg) {
   if (msg) *msg = r->aborted ? r->reason : NULL;
   return r->aborted ? r->failed_device : -1;
+}
+
+/* --- ranked runs --- */
+
+RdvLocal rdv_wait_local(Rendezvous *r, const Instr **at, int *failed, char *reason,
+                        size_t reason_size) {
+  pthread_mutex_lock(&r->mu);
+  while (!r->aborted && !r->ready && r->finished < r->n) pthread_cond_wait(&r->cv, &r->mu);
+  RdvLocal what;
+  if (r->aborted) {
+    what = RDV_LOCAL_ABORTED;
+    *failed = r->failed_device;
+    snprintf(reason, reason_size, "%s", r->reason);
+  } else if (r->ready) {
+    what = RDV_LOCAL_PUBLISHED;
+    *at = waiting_at(r);
+  } else {
+    what = RDV_LOCAL_ENDED;
+  }
+  pthread_mutex_unlock(&r->mu);
+  return what;
+}
+
+void rdv_post_remote(Rendezvous *r, int device, const KArray *arrays, int n) {
+  pthread_mutex_lock(&r->mu);
+  r->payload[device] = arrays;
+  r->npayload[device] = n;
+  pthread_mutex_unlock(&r->mu);
+}
+
+void rdv_open(Rendezvous *r) {
+  pthread_mutex_lock(&r->mu);
+  r->ready = false;
+  r->arrived = 0;
+  for (int i = r->lo; i < r->hi; i++) r->posted[i] = NULL;
+  r->gen++;
+  pthread_cond_broadcast(&r->cv);
+  pthread_mutex_unlock(&r->mu);
+}
+
+void rdv_abort(Rendezvous *r, int failed, const char *reason) {
+  pthread_mutex_lock(&r->mu);
+  abort_locked(r, failed, reason);
+  pthread_mutex_unlock(&r->mu);
 }

@@ -133,14 +133,15 @@ static bool exchange(EvalCtx *ctx, const Instr *in, const Value *data, Error *er
   DenseTmp tmp = {NULL};
   if (!value_dense_read(&ctx->vc, data, &d, &tmp, err)) return false;
   KArray mine = {data->info->etype, data->info->rank, data->info->dims, (void *)d};
-  if (!rdv_publish(ctx->rendezvous, (int)ctx->device_id, in, &mine, err)) {
+  if (!rdv_publish(ctx->rendezvous, (int)ctx->device_id, in, &mine, 1, err)) {
     value_tmp_free(&tmp);
     return false;
   }
   int64_t src;
   bool ok = source_device(ctx, in, ctx->device_id, &src, err);
   if (ok) {
-    const KArray *theirs = src >= 0 ? rdv_payload(ctx->rendezvous, (int)src) : NULL;
+    int nposted;
+    const KArray *theirs = src >= 0 ? rdv_payload(ctx->rendezvous, (int)src, &nposted) : NULL;
     ok = deliver(ctx, ch, src, theirs, err);
   }
   Error rel;
