@@ -30,30 +30,47 @@ void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t) {
   c->vals[c->nvals++] = (MValue){ssa, hlo, t};
 }
 
-MValue *mlir_lookup(MState *st, const char *ssa, int64_t off) {
-  MComp *c = st->cur;
+/* A value of comp c's scope; a region's use of an enclosing value becomes a
+ * new parameter of the region (recording the capture). */
+static MValue *lookup_in(MState *st, MComp *c, const char *ssa, int64_t off) {
   for (int i = c->nvals - 1; i >= 0; i--)
     if (strcmp(c->vals[i].ssa, ssa) == 0) return &c->vals[i];
-  mlir_fail(st, off, "use of undefined value %s", ssa);
+  if (!c->parent) mlir_fail(st, off, "use of undefined value %s", ssa);
+  MValue *outer = lookup_in(st, c->parent, ssa, off);
+  MComp *saved = st->cur;
+  st->cur = c;
+  const char *p = mlir_line(st, off, "cap", outer->type, "parameter(%d)", c->nparams++);
+  c->capt = grow(st, c->capt, c->ncapt, &c->captcap, sizeof *c->capt);
+  c->capt[c->ncapt++] = outer;
+  mlir_bind(st, ssa, p, outer->type);
+  st->cur = saved;
+  return &c->vals[c->nvals - 1];
 }
 
+MValue *mlir_lookup(MState *st, const char *ssa, int64_t off) { return lookup_in(st, st->cur, ssa, off); }
+
 const char *mlir_line(MState *st, int64_t off, const char *hint, const MType *t, const char *fmt, ...) {
-  StrBuf sb;
-  sb_init(&sb);
+  if (!st->line_sb) st->line_sb = mlir_sb(st);
+  StrBuf *sb = st->line_sb; /* reused: one line at a time */
+  sb->len = 0;
   const char *name = mlir_new_name(st, hint);
-  sb_printf(&sb, "%s = ", name);
-  mlir_type_hlo(&sb, t);
-  sb_putc(&sb, ' ');
-  char buf[4096];
-  va_list ap;
+  sb_printf(sb, "%s = ", name);
+  mlir_type_hlo(sb, t);
+  sb_putc(sb, ' ');
+  va_list ap, ap2;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  sb_puts(&sb, buf);
-  bool oom = sb.oom;
-  char *text = oom ? NULL : mlir_strdup(st, sb.data, sb.len);
-  sb_free(&sb);
-  if (!text) mlir_fail(st, -1, "out of memory");
+  if (n < 0 || !sb_reserve(sb, (size_t)n)) {
+    va_end(ap2);
+    mlir_fail(st, -1, "out of memory");
+  }
+  vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  sb->len += (size_t)n;
+  if (sb->oom) mlir_fail(st, -1, "out of memory");
+  char *text = mlir_strdup(st, sb->data, sb->len);
   MComp *c = st->cur;
   c->lines = grow(st, c->lines, c->nlines, &c->cap, sizeof *c->lines);
   c->lines[c->nlines++] = (MLine){text, name, off};
@@ -61,12 +78,11 @@ const char *mlir_line(MState *st, int64_t off, const char *hint, const MType *t,
 }
 
 /* "a, b, c" of the operands from..to-1. */
-static const char *opnd_list(MState *st, const MOp *op, int from, int to) {
-  StrBuf sb;
-  sb_init(&sb);
-  for (int i = from; i < to; i++) sb_printf(&sb, "%s%s", i > from ? ", " : "", op->opnds[i]->hlo);
-  const char *r = mlir_strdup(st, sb.data ? sb.data : "", sb.len);
-  sb_free(&sb);
+const char *mlir_opnd_list(MState *st, const MOp *op, int from, int to) {
+  StrBuf *sb = mlir_sb(st);
+  for (int i = from; i < to; i++) sb_printf(sb, "%s%s", i > from ? ", " : "", op->opnds[i]->hlo);
+  const char *r = mlir_strdup(st, sb->data ? sb->data : "", sb->len);
+  sb_free(sb);
   return r;
 }
 
@@ -83,11 +99,10 @@ static const char *ints_text(MState *st, const MOp *op, const char *key, bool re
   int n = mlir_attr_ints(st, a, vals, MLIR_MAX_RANK * 4);
   if (n < 0) mlir_fail(st, a->offset, "'%s' must be a list of integers", key);
   if (count) *count = n;
-  StrBuf sb;
-  sb_init(&sb);
-  for (int i = 0; i < n; i++) sb_printf(&sb, "%s%lld", i ? "," : "", (long long)vals[i]);
-  const char *r = mlir_strdup(st, sb.data ? sb.data : "", sb.len);
-  sb_free(&sb);
+  StrBuf *sb = mlir_sb(st);
+  for (int i = 0; i < n; i++) sb_printf(sb, "%s%lld", i ? "," : "", (long long)vals[i]);
+  const char *r = mlir_strdup(st, sb->data ? sb->data : "", sb->len);
+  sb_free(sb);
   return r;
 }
 
@@ -105,13 +120,12 @@ static void resolve_types(MState *st, MOp *op, const char *shortname) {
       mlir_fail(st, op->off, "%s has %d operands but its type lists %d", op->name, op->nopnds, op->nin);
     for (int i = 0; i < op->nopnds; i++)
       if (!mlir_type_eq(op->in[i], op->opnds[i]->type)) {
-        StrBuf a, b;
-        sb_init(&a), sb_init(&b);
-        mlir_type_hlo(&a, op->opnds[i]->type), mlir_type_hlo(&b, op->in[i]);
+        StrBuf *a = mlir_sb(st), *b = mlir_sb(st);
+        mlir_type_hlo(a, op->opnds[i]->type), mlir_type_hlo(b, op->in[i]);
         char msg[256];
         snprintf(msg, sizeof msg, "type mismatch: operand %d of %s is %s, the op's type says %s", i,
-                 op->name, a.data, b.data);
-        sb_free(&a), sb_free(&b);
+                 op->name, a->data, b->data);
+        sb_free(a), sb_free(b);
         mlir_fail(st, op->opnd_off[i], "%s", msg);
       }
     return;
@@ -140,19 +154,18 @@ static void resolve_types(MState *st, MOp *op, const char *shortname) {
   if (strcmp(shortname, "tuple") == 0) return;
   for (int i = 0; i < op->nopnds; i++)
     if (!mlir_type_eq(op->out[0], op->opnds[i]->type)) {
-      StrBuf a, b;
-      sb_init(&a), sb_init(&b);
-      mlir_type_hlo(&a, op->opnds[i]->type), mlir_type_hlo(&b, op->out[0]);
+      StrBuf *a = mlir_sb(st), *b = mlir_sb(st);
+      mlir_type_hlo(a, op->opnds[i]->type), mlir_type_hlo(b, op->out[0]);
       char msg[256];
       snprintf(msg, sizeof msg, "type mismatch: operand %d of %s is %s, the op's type says %s", i, op->name,
-               a.data, b.data);
-      sb_free(&a), sb_free(&b);
+               a->data, b->data);
+      sb_free(a), sb_free(b);
       mlir_fail(st, op->opnd_off[i], "%s", msg);
     }
 }
 
 /* Binds the op's results: one value, or a tuple split into its elements. */
-static void bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type) {
+void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type) {
   if (op->nresults == 0) return;
   if (tuple_type) {
     if (op->nresults != tuple_type->nelems)
@@ -168,7 +181,7 @@ static void bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type
   mlir_bind(st, op->result_ssa, hlo, op->out[0]);
 }
 
-static MType *tuple_of(MState *st, MType **elems, int n) {
+MType *mlir_tuple_of(MState *st, MType **elems, int n) {
   MType *t = arena_alloc(st->arena, sizeof *t);
   if (!t) mlir_fail(st, -1, "out of memory");
   t->kind = MT_TUPLE;
@@ -230,30 +243,29 @@ void mlir_emit_op(MState *st, MOp *op) {
     mlir_fail(st, op->off, "unknown operation '%s': only stablehlo and func ops are read", op->name);
   for (int i = 0; SAME[i]; i++)
     if (strcmp(sn, SAME[i]) == 0) {
-      h = mlir_line(st, op->off, "v", rt, "%s(%s)", hop, opnd_list(st, op, 0, op->nopnds));
-      bind_results(st, op, h, NULL);
+      h = mlir_line(st, op->off, "v", rt, "%s(%s)", hop, mlir_opnd_list(st, op, 0, op->nopnds));
+      mlir_bind_results(st, op, h, NULL);
       return;
     }
   if (strcmp(sn, "constant") == 0) {
     MAttr *v = mlir_op_attr(op, "value");
     if (!v || v->kind != MA_DENSE) mlir_fail(st, op->off, "stablehlo.constant needs value = dense<...>");
     if (!mlir_type_eq(v->type, rt)) mlir_fail(st, op->off, "the constant's value type differs from its result type");
-    StrBuf sb;
-    sb_init(&sb);
+    StrBuf *sb = mlir_sb(st);
     bool splat;
-    mlir_dense_hlo(st, &sb, v, rt, &splat);
-    if (sb.oom) mlir_fail(st, op->off, "out of memory");
-    if (sb.len > 3000) {
-      sb_free(&sb);
+    mlir_dense_hlo(st, sb, v, rt, &splat);
+    if (sb->oom) mlir_fail(st, op->off, "out of memory");
+    if (sb->len > 3000) {
+      sb_free(sb);
       mlir_fail(st, op->off, "constants over 3000 characters of HLO text are not converted yet");
     }
     if (splat) {
-      const char *s = mlir_line(st, op->off, "c", scalar_of(st, rt), "constant(%s)", sb.data);
+      const char *s = mlir_line(st, op->off, "c", scalar_of(st, rt), "constant(%s)", sb->data);
       h = mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={}", s);
     } else {
-      h = mlir_line(st, op->off, "c", rt, "constant(%s)", sb.data);
+      h = mlir_line(st, op->off, "c", rt, "constant(%s)", sb->data);
     }
-    sb_free(&sb);
+    sb_free(sb);
   } else if (strcmp(sn, "compare") == 0) {
     MAttr *d = mlir_op_attr(op, "comparison_direction"), *ct = mlir_op_attr(op, "compare_type");
     if (!d || d->kind != MA_WORD) mlir_fail(st, op->off, "compare needs a comparison_direction");
@@ -262,25 +274,25 @@ void mlir_emit_op(MState *st, MOp *op) {
     for (int i = 0; DIRS[i]; i++) ok |= strcmp(d->s, DIRS[i]) == 0;
     if (!ok) mlir_fail(st, d->offset, "unknown comparison direction '%s'", d->s);
     bool total = ct && ct->kind == MA_WORD && strcmp(ct->s, "TOTALORDER") == 0;
-    h = mlir_line(st, op->off, "v", rt, "compare(%s), direction=%s%s", opnd_list(st, op, 0, op->nopnds), d->s,
+    h = mlir_line(st, op->off, "v", rt, "compare(%s), direction=%s%s", mlir_opnd_list(st, op, 0, op->nopnds), d->s,
                   total ? ", type=TOTALORDER" : "");
   } else if (strcmp(sn, "broadcast_in_dim") == 0) {
-    h = mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={%s}", opnd_list(st, op, 0, op->nopnds),
+    h = mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={%s}", mlir_opnd_list(st, op, 0, op->nopnds),
                   ints_text(st, op, "broadcast_dimensions", true, NULL, NULL));
   } else if (strcmp(sn, "transpose") == 0) {
-    h = mlir_line(st, op->off, "v", rt, "transpose(%s), dimensions={%s}", opnd_list(st, op, 0, op->nopnds),
+    h = mlir_line(st, op->off, "v", rt, "transpose(%s), dimensions={%s}", mlir_opnd_list(st, op, 0, op->nopnds),
                   ints_text(st, op, "permutation", true, NULL, NULL));
   } else if (strcmp(sn, "reverse") == 0) {
-    h = mlir_line(st, op->off, "v", rt, "reverse(%s), dimensions={%s}", opnd_list(st, op, 0, op->nopnds),
+    h = mlir_line(st, op->off, "v", rt, "reverse(%s), dimensions={%s}", mlir_opnd_list(st, op, 0, op->nopnds),
                   ints_text(st, op, "dimensions", true, NULL, NULL));
   } else if (strcmp(sn, "iota") == 0) {
     h = mlir_line(st, op->off, "v", rt, "iota(), iota_dimension=%lld", (long long)int_attr(st, op, "iota_dimension"));
   } else if (strcmp(sn, "concatenate") == 0) {
-    h = mlir_line(st, op->off, "v", rt, "concatenate(%s), dimensions={%lld}", opnd_list(st, op, 0, op->nopnds),
+    h = mlir_line(st, op->off, "v", rt, "concatenate(%s), dimensions={%lld}", mlir_opnd_list(st, op, 0, op->nopnds),
                   (long long)int_attr(st, op, "dimension"));
   } else if (strcmp(sn, "dynamic_slice") == 0) {
     h = mlir_line(st, op->off, "v", rt, "dynamic-slice(%s), dynamic_slice_sizes={%s}",
-                  opnd_list(st, op, 0, op->nopnds), ints_text(st, op, "slice_sizes", true, NULL, NULL));
+                  mlir_opnd_list(st, op, 0, op->nopnds), ints_text(st, op, "slice_sizes", true, NULL, NULL));
   } else if (strcmp(sn, "slice") == 0 || strcmp(sn, "pad") == 0) {
     bool sl = sn[0] == 's';
     int64_t a[64], b[64], c[64];
@@ -289,26 +301,25 @@ void mlir_emit_op(MState *st, MOp *op) {
     ints_text(st, op, sl ? "limit_indices" : "edge_padding_high", true, &nb, b);
     ints_text(st, op, sl ? "strides" : "interior_padding", true, &nc, c);
     if (na != nb || na != nc) mlir_fail(st, op->off, "%s: the index lists differ in length", op->name);
-    StrBuf sb;
-    sb_init(&sb);
+    StrBuf *sb = mlir_sb(st);
     for (int i = 0; i < na; i++) {
-      if (sl) sb_printf(&sb, "%s[%lld:%lld:%lld]", i ? ", " : "", (long long)a[i], (long long)b[i], (long long)c[i]);
-      else sb_printf(&sb, "%s%lld_%lld_%lld", i ? "x" : "", (long long)a[i], (long long)b[i], (long long)c[i]);
+      if (sl) sb_printf(sb, "%s[%lld:%lld:%lld]", i ? ", " : "", (long long)a[i], (long long)b[i], (long long)c[i]);
+      else sb_printf(sb, "%s%lld_%lld_%lld", i ? "x" : "", (long long)a[i], (long long)b[i], (long long)c[i]);
     }
-    if (sl) h = mlir_line(st, op->off, "v", rt, "slice(%s), slice={%s}", opnd_list(st, op, 0, op->nopnds), sb.data ? sb.data : "");
-    else h = mlir_line(st, op->off, "v", rt, "pad(%s), padding=%s", opnd_list(st, op, 0, op->nopnds), sb.data ? sb.data : "");
-    sb_free(&sb);
+    if (sl) h = mlir_line(st, op->off, "v", rt, "slice(%s), slice={%s}", mlir_opnd_list(st, op, 0, op->nopnds), sb->data ? sb->data : "");
+    else h = mlir_line(st, op->off, "v", rt, "pad(%s), padding=%s", mlir_opnd_list(st, op, 0, op->nopnds), sb->data ? sb->data : "");
+    sb_free(sb);
   } else if (strcmp(sn, "get_tuple_element") == 0) {
-    h = mlir_line(st, op->off, "v", rt, "get-tuple-element(%s), index=%lld", opnd_list(st, op, 0, op->nopnds),
+    h = mlir_line(st, op->off, "v", rt, "get-tuple-element(%s), index=%lld", mlir_opnd_list(st, op, 0, op->nopnds),
                   (long long)int_attr(st, op, "index"));
   } else if (strcmp(sn, "tuple") == 0) {
-    h = mlir_line(st, op->off, "v", rt, "tuple(%s)", opnd_list(st, op, 0, op->nopnds));
+    h = mlir_line(st, op->off, "v", rt, "tuple(%s)", mlir_opnd_list(st, op, 0, op->nopnds));
   } else if (strcmp(sn, "dot_general") == 0 || strcmp(sn, "dot") == 0) {
     if (op->nopnds != 2) mlir_fail(st, op->off, "%s takes two operands", op->name);
     if (sn[3] == 0) {
       int r = op->opnds[0]->type->rank;
       h = mlir_line(st, op->off, "v", rt, "dot(%s), lhs_contracting_dims={%d}, rhs_contracting_dims={0}",
-                    opnd_list(st, op, 0, 2), r - 1);
+                    mlir_opnd_list(st, op, 0, 2), r - 1);
     } else {
       MAttr *dd = mlir_op_attr(op, "dot_dimension_numbers");
       if (dd && dd->kind == MA_DICT) {
@@ -318,7 +329,7 @@ void mlir_emit_op(MState *st, MOp *op) {
       h = mlir_line(st, op->off, "v", rt,
                     "dot(%s), lhs_batch_dims={%s}, lhs_contracting_dims={%s}, rhs_batch_dims={%s}, "
                     "rhs_contracting_dims={%s}",
-                    opnd_list(st, op, 0, 2), ints_text(st, op, "lhs_batching_dimensions", false, NULL, NULL),
+                    mlir_opnd_list(st, op, 0, 2), ints_text(st, op, "lhs_batching_dimensions", false, NULL, NULL),
                     ints_text(st, op, "lhs_contracting_dimensions", false, NULL, NULL),
                     ints_text(st, op, "rhs_batching_dimensions", false, NULL, NULL),
                     ints_text(st, op, "rhs_contracting_dimensions", false, NULL, NULL));
@@ -333,6 +344,7 @@ void mlir_emit_op(MState *st, MOp *op) {
     } else {
       if (op->nregions != 1) mlir_fail(st, op->off, "reduce needs one region");
       MRegion *r = op->regions[0];
+      mlir_no_captures(st, op, r);
       if (r->nargs != 2 * n || r->nresults != n)
         mlir_fail(st, r->off, "reduce's region takes %d arguments and returns %d values: it has %d and %d",
                   2 * n, n, r->nargs, r->nresults);
@@ -340,19 +352,19 @@ void mlir_emit_op(MState *st, MOp *op) {
     }
     const char *dims = ints_text(st, op, "dimensions", true, NULL, NULL);
     if (op->nout != n) mlir_fail(st, op->off, "reduce of %d inputs has %d results in its type", n, op->nout);
-    MType *t = n == 1 ? op->out[0] : tuple_of(st, op->out, n);
-    h = mlir_line(st, op->off, "v", t, "reduce(%s), dimensions={%s}, to_apply=%s", opnd_list(st, op, 0, op->nopnds),
+    MType *t = n == 1 ? op->out[0] : mlir_tuple_of(st, op->out, n);
+    h = mlir_line(st, op->off, "v", t, "reduce(%s), dimensions={%s}, to_apply=%s", mlir_opnd_list(st, op, 0, op->nopnds),
                   dims, comp);
-    bind_results(st, op, h, n == 1 ? NULL : t);
+    mlir_bind_results(st, op, h, n == 1 ? NULL : t);
     return;
   } else if (strcmp(sn, "optimization_barrier") == 0) {
     MType **ts = arena_alloc_array(st->arena, (size_t)op->nopnds + 1, sizeof *ts);
     if (!ts) mlir_fail(st, -1, "out of memory");
     for (int i = 0; i < op->nopnds; i++) ts[i] = op->opnds[i]->type;
-    MType *t = tuple_of(st, ts, op->nopnds);
-    const char *tup = mlir_line(st, op->off, "t", t, "tuple(%s)", opnd_list(st, op, 0, op->nopnds));
+    MType *t = mlir_tuple_of(st, ts, op->nopnds);
+    const char *tup = mlir_line(st, op->off, "t", t, "tuple(%s)", mlir_opnd_list(st, op, 0, op->nopnds));
     h = mlir_line(st, op->off, "v", t, "opt-barrier(%s)", tup);
-    bind_results(st, op, h, t);
+    mlir_bind_results(st, op, h, t);
     return;
   } else if (strcmp(op->name, "func.call") == 0) {
     MAttr *c = mlir_op_attr(op, "callee");
@@ -364,14 +376,16 @@ void mlir_emit_op(MState *st, MOp *op) {
     for (int i = 0; i < f->nresults; i++)
       if (!mlir_type_eq(f->results[i], op->out[i]))
         mlir_fail(st, op->off, "call of %s: result %d's type differs from the function's", c->s, i);
-    MType *t = op->nout == 1 ? op->out[0] : tuple_of(st, op->out, op->nout);
-    h = mlir_line(st, op->off, "v", t, "call(%s), to_apply=%s", opnd_list(st, op, 0, op->nopnds), f->hlo);
-    bind_results(st, op, h, op->nout == 1 ? NULL : t);
+    MType *t = op->nout == 1 ? op->out[0] : mlir_tuple_of(st, op->out, op->nout);
+    h = mlir_line(st, op->off, "v", t, "call(%s), to_apply=%s", mlir_opnd_list(st, op, 0, op->nopnds), f->hlo);
+    mlir_bind_results(st, op, h, op->nout == 1 ? NULL : t);
+    return;
+  } else if (mlir_emit_control(st, op, sn)) {
     return;
   } else if (!mlir_is_spec_op(sn)) {
     mlir_fail(st, op->off, "unknown operation '%s': it is not in the StableHLO specification", op->name);
   } else {
     mlir_fail(st, op->off, "%s is not converted yet", op->name);
   }
-  bind_results(st, op, h, NULL);
+  mlir_bind_results(st, op, h, NULL);
 }

@@ -81,6 +81,13 @@ typedef struct MComp {
   int64_t off; /* where it begins in the MLIR text */
   const char *root; /* HLO name of the root instruction */
   bool is_entry;
+  /* Regions: the enclosing computation, and the values of it the region
+   * uses (StableHLO regions may; HLO computations take them as extra
+   * parameters after the block arguments). */
+  struct MComp *parent;
+  int nparams;
+  int ncapt, captcap;
+  MValue **capt; /* in the parent's scope */
 } MComp;
 
 /* A parsed region: its computation's HLO name and its block's argument and
@@ -90,6 +97,8 @@ typedef struct MRegion {
   int nargs, nresults;
   MType **args, **results;
   int64_t off;
+  int ncapt;
+  MValue **capt; /* outer values passed after the block arguments */
 } MRegion;
 
 /* One op, from either syntax. */
@@ -142,6 +151,10 @@ typedef struct MState {
   /* #locN = loc("name") aliases, for argument names */
   const char **loc_keys, **loc_vals;
   int nlocs, loccap;
+  /* Scratch buffers (mlir_sb): freed at the end, also after an error. */
+  StrBuf **sbs;
+  int nsbs, sbcap;
+  StrBuf *line_sb; /* mlir_line's */
 } MState;
 
 /* Lexing (mlir_lex.c). */
@@ -162,6 +175,8 @@ const char *mlir_string(MState *st); /* "..." with escapes kept raw */
 /* Skips a balanced (), [], {} or <> group starting at the cursor. */
 void mlir_skip_group(MState *st);
 void mlir_skip_loc(MState *st); /* an optional trailing loc(...) */
+/* A scratch StrBuf that is freed when the conversion ends, whichever way. */
+StrBuf *mlir_sb(MState *st);
 char *mlir_strdup(MState *st, const char *s, size_t n);
 char *mlir_fmt(MState *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -192,10 +207,22 @@ const char *mlir_line(MState *st, int64_t off, const char *hint, const MType *t,
                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t);
 
+/* Control flow and ops with regions (mlir_emit_control.c): true when op
+ * was one of them. */
+bool mlir_emit_control(MState *st, MOp *op, const char *shortname);
+MType *mlir_tuple_of(MState *st, MType **elems, int n);
+const char *mlir_opnd_list(MState *st, const MOp *op, int from, int to);
+void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type);
+void mlir_no_captures(MState *st, const MOp *op, const MRegion *r);
+
 /* Regions and functions (mlir_module.c). */
-MRegion *mlir_region(MState *st, int nargs_hint, MType **arg_types, const char *hint);
+/* A region "{ ^bb0(%a: T, ...): ops }"; with names, a block "{ ops }" whose
+ * arguments are the given names and types. */
+MRegion *mlir_region(MState *st, int nargs, const char **names, MType **arg_types);
 /* Reads the block arguments of a pretty "reducer(%a: T, %b: T) (%c: T, %d: T) {...}". */
 MRegion *mlir_region_with_args(MState *st, int npairs_groups, const char *hint);
+MComp *mlir_new_comp(MState *st, const char *name, int64_t off);
+void mlir_finish_comp(MState *st, MComp *c); /* appends it to the module */
 MFunc *mlir_find_func(MState *st, const char *sym);
 
 #endif

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parser/mlir_internal.h"
@@ -75,6 +76,21 @@ void mlir_expect(MState *st, const char *s) {
   char f[64];
   found(st, f, sizeof f);
   mlir_fail(st, mlir_off(st), "expected '%s', found %s", s, f);
+}
+
+StrBuf *mlir_sb(MState *st) {
+  if (st->nsbs == st->sbcap) {
+    int nc = st->sbcap ? st->sbcap * 2 : 16;
+    StrBuf **n = realloc(st->sbs, sizeof *n * (size_t)nc);
+    if (!n) mlir_fail(st, -1, "out of memory");
+    st->sbs = n;
+    st->sbcap = nc;
+  }
+  StrBuf *sb = arena_alloc(st->arena, sizeof *sb);
+  if (!sb) mlir_fail(st, -1, "out of memory");
+  sb_init(sb);
+  st->sbs[st->nsbs++] = sb;
+  return sb;
 }
 
 char *mlir_strdup(MState *st, const char *s, size_t n) {

@@ -19,7 +19,7 @@ static void *grow(MState *st, void *old, int n, int *cap, size_t size) {
   return p;
 }
 
-static MComp *new_comp(MState *st, const char *name, int64_t off) {
+MComp *mlir_new_comp(MState *st, const char *name, int64_t off) {
   MComp *c = arena_alloc(st->arena, sizeof *c);
   if (!c) mlir_fail(st, -1, "out of memory");
   c->name = name;
@@ -27,7 +27,7 @@ static MComp *new_comp(MState *st, const char *name, int64_t off) {
   return c;
 }
 
-static void finish_comp(MState *st, MComp *c) {
+void mlir_finish_comp(MState *st, MComp *c) {
   st->comps = grow(st, st->comps, st->ncomps, &st->ccap, sizeof *st->comps);
   st->comps[st->ncomps++] = c;
 }
@@ -106,11 +106,10 @@ static void body(MState *st, MComp *c, int nres, MType **res, int *nout, MType *
         MType *t = arena_alloc(st->arena, sizeof *t);
         if (!t) mlir_fail(st, -1, "out of memory");
         t->kind = MT_TUPLE, t->elems = ts, t->nelems = n;
-        StrBuf sb;
-        sb_init(&sb);
-        for (int i = 0; i < n; i++) sb_printf(&sb, "%s%s", i ? ", " : "", op.opnds[i]->hlo);
-        c->root = mlir_line(st, op.off, "ret", t, "tuple(%s)", sb.data ? sb.data : "");
-        sb_free(&sb);
+        StrBuf *sb = mlir_sb(st);
+        for (int i = 0; i < n; i++) sb_printf(sb, "%s%s", i ? ", " : "", op.opnds[i]->hlo);
+        c->root = mlir_line(st, op.off, "ret", t, "tuple(%s)", sb->data ? sb->data : "");
+        sb_free(sb);
       }
       mlir_expect(st, "}");
       return;
@@ -165,21 +164,30 @@ static MRegion *region_common(MState *st, MComp *c, MType **types, int n, int64_
   memcpy(r->args, types, sizeof *types * (size_t)n);
   /* Parameters must exist before the body refers to them: write them now. */
   params_first(st, c, n, off);
+  c->nparams = n;
   if (++st->depth > MLIR_MAX_DEPTH) mlir_fail(st, off, "regions nested too deeply");
   body(st, c, 0, NULL, &r->nresults, &r->results, "the region");
   st->depth--;
+  r->ncapt = c->ncapt;
+  r->capt = c->capt;
   return r;
 }
 
-MRegion *mlir_region(MState *st, int nargs_hint, MType **arg_types, const char *hint) {
-  (void)nargs_hint, (void)arg_types, (void)hint;
+MRegion *mlir_region(MState *st, int nargs, const char **names, MType **arg_types) {
   int64_t off = mlir_off(st);
   mlir_expect(st, "{");
-  MComp *saved = st->cur, *c = new_comp(st, mlir_new_name(st, "region"), off);
+  MComp *saved = st->cur, *c = mlir_new_comp(st, mlir_new_name(st, "region"), off);
+  c->parent = saved;
   st->cur = c;
   MType *types[MLIR_MAX_OPERANDS];
   int n = 0;
-  if (mlir_peek(st, "^")) {
+  if (names) {
+    /* The pretty while: the block arguments are the iteration names. */
+    for (; n < nargs; n++) {
+      types[n] = arg_types[n];
+      mlir_bind(st, names[n], "", arg_types[n]);
+    }
+  } else if (mlir_peek(st, "^")) {
     mlir_sigil_name(st, '^');
     if (mlir_accept(st, "(")) {
       n = block_args(st, types, MLIR_MAX_OPERANDS, 0);
@@ -189,14 +197,15 @@ MRegion *mlir_region(MState *st, int nargs_hint, MType **arg_types, const char *
   }
   MRegion *r = region_common(st, c, types, n, off);
   st->cur = saved;
-  finish_comp(st, c);
+  mlir_finish_comp(st, c);
   return r;
 }
 
 MRegion *mlir_region_with_args(MState *st, int ngroups, const char *hint) {
   (void)hint;
   int64_t off = mlir_off(st);
-  MComp *saved = st->cur, *c = new_comp(st, mlir_new_name(st, "region"), off);
+  MComp *saved = st->cur, *c = mlir_new_comp(st, mlir_new_name(st, "region"), off);
+  c->parent = saved;
   st->cur = c;
   /* Groups (lhs_i, rhs_i); block order is lhs_0..lhs_n-1, rhs_0..rhs_n-1. */
   MType *types[MLIR_MAX_OPERANDS];
@@ -217,7 +226,7 @@ MRegion *mlir_region_with_args(MState *st, int ngroups, const char *hint) {
   mlir_expect(st, "{");
   MRegion *r = region_common(st, c, types, 2 * ngroups, off);
   st->cur = saved;
-  finish_comp(st, c);
+  mlir_finish_comp(st, c);
   return r;
 }
 
@@ -281,7 +290,7 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
   if (++st->depth > MLIR_MAX_DEPTH) mlir_fail(st, f->off, "calls nested too deeply");
   f->state = 1;
   const char *save = st->p;
-  MComp *saved = st->cur, *c = new_comp(st, f->hlo, f->off);
+  MComp *saved = st->cur, *c = mlir_new_comp(st, f->hlo, f->off);
   c->is_entry = entry;
   st->cur = c;
   st->p = f->body;
@@ -297,13 +306,12 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
     if (!pn) pn = entry ? mlir_fmt(st, "arg%d", i) : mlir_new_name(st, "p");
     /* the SSA names are read from the body's scope: %argN by position */
     MLine line;
-    StrBuf sb;
-    sb_init(&sb);
-    sb_printf(&sb, "%s = ", pn);
-    mlir_type_hlo(&sb, f->args[i]);
-    sb_printf(&sb, " parameter(%d)", i);
-    line.text = mlir_strdup(st, sb.data, sb.len);
-    sb_free(&sb);
+    StrBuf *sb = mlir_sb(st);
+    sb_printf(sb, "%s = ", pn);
+    mlir_type_hlo(sb, f->args[i]);
+    sb_printf(sb, " parameter(%d)", i);
+    line.text = mlir_strdup(st, sb->data, sb->len);
+    sb_free(sb);
     line.name = pn;
     line.mlir_off = f->off;
     c->lines = grow(st, c->lines, c->nlines, &c->cap, sizeof *c->lines);
@@ -332,7 +340,7 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
     c->root = mlir_line(st, f->off, "ret", t, "tuple()");
   }
   st->cur = saved;
-  finish_comp(st, c);
+  mlir_finish_comp(st, c);
   f->state = 2;
   st->p = save;
   st->depth--;
@@ -450,8 +458,8 @@ bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
   st->src = st->p = text;
   st->end = text + len;
   st->num_replicas = st->num_partitions = 1;
-  StrBuf sb;
-  sb_init(&sb);
+  StrBuf res; /* address taken: in memory across the longjmp */
+  sb_init(&res);
   int cap = 0;
   bool ok = false;
   if (st->arena && setjmp(st->fail) == 0) {
@@ -474,20 +482,22 @@ bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
     for (int i = 0; i < st->nfuncs; i++)
       if (&st->funcs[i] != entry) convert_func(st, &st->funcs[i], false);
     convert_func(st, entry, true);
-    assemble(st, &sb, &out->line_off, &out->nlines, &cap);
-    if (sb.oom) mlir_fail(st, -1, "out of memory");
+    assemble(st, &res, &out->line_off, &out->nlines, &cap);
+    if (res.oom) mlir_fail(st, -1, "out of memory");
     ok = true;
   } else {
     diags_add(diags, st->erroff, "%s", st->arena ? st->errmsg : "out of memory");
   }
   if (ok) {
-    out->len = sb.len;
-    out->text = sb_take(&sb);
+    out->len = res.len;
+    out->text = sb_take(&res);
   } else {
-    sb_free(&sb);
+    sb_free(&res);
     free(out->line_off);
     memset(out, 0, sizeof *out);
   }
+  for (int i = 0; i < st->nsbs; i++) sb_free(st->sbs[i]);
+  free(st->sbs);
   if (st->arena) arena_free(st->arena);
   free(st);
   return ok;

@@ -439,6 +439,30 @@ static void pretty(MState *st, MOp *op, const char *shortname) {
       op->regions[op->nregions++] = mlir_region_with_args(st, n, "reducer");
     }
     return;
+  } else if (strcmp(shortname, "while") == 0) {
+    /* (%iterArg = %a, %iterArg_0 = %b) : T, T cond {...} do {...} */
+    const char *names[MLIR_MAX_OPERANDS];
+    mlir_expect(st, "(");
+    if (!mlir_peek(st, ")")) {
+      do {
+        int64_t noff = mlir_off(st);
+        if (op->nopnds == MLIR_MAX_OPERANDS) mlir_fail(st, noff, "too many while operands");
+        names[op->nopnds] = mlir_sigil_name(st, '%');
+        if (!names[op->nopnds]) mlir_fail(st, noff, "expected %%name = %%value");
+        mlir_expect(st, "=");
+        operand(st, op);
+      } while (mlir_accept(st, ","));
+    }
+    mlir_expect(st, ")");
+    trailing_types(st, op);
+    if (op->nout != op->nopnds) mlir_fail(st, off, "while has %d operands but %d types", op->nopnds, op->nout);
+    op->in = op->out, op->nin = op->nout;
+    if (mlir_accept_word(st, "attributes")) mlir_attr(st);
+    if (!mlir_accept_word(st, "cond")) mlir_fail(st, mlir_off(st), "expected 'cond {'");
+    op->regions[op->nregions++] = mlir_region(st, op->nopnds, names, op->out);
+    if (!mlir_accept_word(st, "do")) mlir_fail(st, mlir_off(st), "expected 'do {'");
+    op->regions[op->nregions++] = mlir_region(st, op->nopnds, names, op->out);
+    return;
   } else if (!is_one_of(shortname, SPEC_OPS)) {
     mlir_fail(st, op->off, "unknown operation '%s': it is not in the StableHLO specification", op->name);
   } else {
@@ -496,7 +520,7 @@ void mlir_parse_op(MState *st, MOp *op) {
     if (mlir_accept(st, "(")) {
       do {
         if (op->nregions == 8) mlir_fail(st, mlir_off(st), "more than 8 regions");
-        op->regions[op->nregions++] = mlir_region(st, -1, NULL, name);
+        op->regions[op->nregions++] = mlir_region(st, 0, NULL, NULL);
       } while (mlir_accept(st, ","));
       mlir_expect(st, ")");
     }
