@@ -22,19 +22,42 @@ const char *mlir_new_name(MState *st, const char *hint) {
   return mlir_fmt(st, "%s.%d", hint, ++st->counter);
 }
 
+static uint64_t hash(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+/* The slot of ssa in c's table: its value's, or the empty one to fill. */
+static int *slot(MComp *c, const char *ssa) {
+  size_t mask = (size_t)c->hcap - 1;
+  for (size_t i = hash(ssa) & mask;; i = (i + 1) & mask)
+    if (c->htab[i] == 0 || strcmp(c->vals[c->htab[i] - 1].ssa, ssa) == 0) return &c->htab[i];
+}
+
 void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t) {
   MComp *c = st->cur;
-  for (int i = 0; i < c->nvals; i++)
-    if (strcmp(c->vals[i].ssa, ssa) == 0) mlir_fail(st, -1, "value %s is defined twice", ssa);
+  if (2 * (c->nvals + 1) >= c->hcap) {
+    int nc = c->hcap ? c->hcap * 2 : 64;
+    c->htab = arena_alloc_array(st->arena, (size_t)nc, sizeof *c->htab);
+    if (!c->htab) mlir_fail(st, -1, "out of memory");
+    c->hcap = nc;
+    for (int i = 0; i < c->nvals; i++) *slot(c, c->vals[i].ssa) = i + 1;
+  }
+  int *sl = slot(c, ssa);
+  if (*sl) mlir_fail(st, -1, "value %s is defined twice", ssa);
   c->vals = grow(st, c->vals, c->nvals, &c->vcap, sizeof *c->vals);
   c->vals[c->nvals++] = (MValue){ssa, hlo, t};
+  *sl = c->nvals;
 }
 
 /* A value of comp c's scope; a region's use of an enclosing value becomes a
  * new parameter of the region (recording the capture). */
 static MValue *lookup_in(MState *st, MComp *c, const char *ssa, int64_t off) {
-  for (int i = c->nvals - 1; i >= 0; i--)
-    if (strcmp(c->vals[i].ssa, ssa) == 0) return &c->vals[i];
+  if (c->hcap) {
+    int *sl = slot(c, ssa);
+    if (*sl) return &c->vals[*sl - 1];
+  }
   if (!c->parent) mlir_fail(st, off, "use of undefined value %s", ssa);
   MValue *outer = lookup_in(st, c->parent, ssa, off);
   MComp *saved = st->cur;

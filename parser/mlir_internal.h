@@ -78,6 +78,8 @@ typedef struct MComp {
   int nlines, cap;
   MValue *vals; /* the scope: SSA name -> value */
   int nvals, vcap;
+  int *htab; /* open addressing: index + 1 into vals, 0 = empty */
+  int hcap;  /* a power of two, > 2 * nvals */
   int64_t off; /* where it begins in the MLIR text */
   const char *root; /* HLO name of the root instruction */
   bool is_entry;

@@ -140,6 +140,7 @@ static int block_args(MState *st, MType **types, int cap, int start) {
 /* Writes parameter lines for the first n values of c (the block arguments)
  * in front of whatever lines the body wrote. */
 static void params_first(MState *st, MComp *c, int n, int64_t off) {
+  if (n == 0) return;
   int body_lines = c->nlines;
   for (int i = 0; i < n; i++) {
     const char *pn = mlir_line(st, off, "p", c->vals[i].type, "parameter(%d)", i);
@@ -209,20 +210,23 @@ MRegion *mlir_region_with_args(MState *st, int ngroups, const char *hint) {
   st->cur = c;
   /* Groups (lhs_i, rhs_i); block order is lhs_0..lhs_n-1, rhs_0..rhs_n-1. */
   MType *types[MLIR_MAX_OPERANDS];
-  MValue pairs[MLIR_MAX_OPERANDS];
+  const char *names[MLIR_MAX_OPERANDS];
+  if (ngroups > MLIR_MAX_OPERANDS / 2) mlir_fail(st, off, "too many reducer groups");
   for (int g = 0; g < ngroups; g++) {
     mlir_expect(st, "(");
-    int k = block_args(st, types, MLIR_MAX_OPERANDS, 0);
+    for (int k = 0; k < 2; k++) {
+      if (k) mlir_expect(st, ",");
+      int64_t aoff = mlir_off(st);
+      const char *ssa = mlir_sigil_name(st, '%');
+      if (!ssa) mlir_fail(st, aoff, "expected a block argument: each reducer group takes two");
+      mlir_expect(st, ":");
+      names[g + k * ngroups] = ssa;
+      types[g + k * ngroups] = mlir_type(st);
+      mlir_skip_loc(st);
+    }
     mlir_expect(st, ")");
-    if (k != 2) mlir_fail(st, off, "each reducer group takes two arguments");
-    pairs[g] = c->vals[c->nvals - 2];
-    pairs[ngroups + g] = c->vals[c->nvals - 1];
-    c->nvals -= 2;
   }
-  for (int i = 0; i < 2 * ngroups; i++) {
-    mlir_bind(st, pairs[i].ssa, pairs[i].hlo, pairs[i].type);
-    types[i] = pairs[i].type;
-  }
+  for (int i = 0; i < 2 * ngroups; i++) mlir_bind(st, names[i], "", types[i]);
   mlir_expect(st, "{");
   MRegion *r = region_common(st, c, types, 2 * ngroups, off);
   st->cur = saved;
