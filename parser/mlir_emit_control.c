@@ -1,4 +1,5 @@
-/* StableHLO ops with regions written as HLO: while, case, if, sort, map.
+/* StableHLO ops with regions written as HLO: while, case, if, sort, map,
+ * reduce_window; and custom_call.
  *
  * A region became a computation taking its block arguments and then the
  * enclosing values it uses (captures, mlir_lookup).  HLO's while and
@@ -149,9 +150,69 @@ static int64_t int_or(const MOp *op, const char *key, int64_t dflt) {
   return a && a->kind == MA_INT ? a->i : dflt;
 }
 
+/* "1x2" of an integer list attribute, or of `dflt` repeated rank times. */
+static const char *window_part(MState *st, const MOp *op, const char *key, int rank, int64_t dflt, bool pairs) {
+  int64_t v[2 * MLIR_MAX_RANK];
+  MAttr *a = mlir_op_attr(op, key);
+  int n = a ? mlir_attr_ints(st, a, v, 2 * MLIR_MAX_RANK) : -1;
+  if (a && (n < 0 || n != (pairs ? 2 : 1) * rank))
+    mlir_fail(st, a->offset, "'%s' needs %d integers", key, (pairs ? 2 : 1) * rank);
+  StrBuf *sb = mlir_sb(st);
+  for (int i = 0; i < rank; i++) {
+    if (pairs) sb_printf(sb, "%s%lld_%lld", i ? "x" : "", (long long)(a ? v[2 * i] : 0), (long long)(a ? v[2 * i + 1] : 0));
+    else sb_printf(sb, "%s%lld", i ? "x" : "", (long long)(a ? v[i] : dflt));
+  }
+  return mlir_strdup(st, sb->data ? sb->data : "", sb->len);
+}
+
+/* reduce_window: inputs then inits, a region, window attributes. */
+static void emit_reduce_window(MState *st, MOp *op) {
+  if (op->nregions != 1) mlir_fail(st, op->off, "reduce_window needs a region");
+  MRegion *r = op->regions[0];
+  mlir_no_captures(st, op, r);
+  int n = op->nopnds / 2;
+  if (op->nopnds % 2 || n == 0 || r->nargs != 2 * n || r->nresults != n || op->nout != n)
+    mlir_fail(st, op->off, "reduce_window takes N inputs, N inits, a region of 2N arguments and N results");
+  int rank = op->opnds[0]->type->rank;
+  if (!mlir_op_attr(op, "window_dimensions")) mlir_fail(st, op->off, "reduce_window needs window_dimensions");
+  const char *win = mlir_fmt(st, "size=%s stride=%s pad=%s lhs_dilate=%s rhs_dilate=%s",
+                             window_part(st, op, "window_dimensions", rank, 1, false),
+                             window_part(st, op, "window_strides", rank, 1, false),
+                             window_part(st, op, "padding", rank, 0, true),
+                             window_part(st, op, "base_dilations", rank, 1, false),
+                             window_part(st, op, "window_dilations", rank, 1, false));
+  MType *t = n == 1 ? op->out[0] : mlir_tuple_of(st, op->out, n);
+  const char *h = mlir_line(st, op->off, "v", t, "reduce-window(%s), window={%s}, to_apply=%s",
+                            mlir_opnd_list(st, op, 0, op->nopnds), win, r->comp);
+  mlir_bind_results(st, op, h, n == 1 ? NULL : t);
+}
+
+/* custom_call: target, string backend_config, side effect; API versions
+ * 1-3 (typed-FFI dictionaries are not converted yet). */
+static void emit_custom_call(MState *st, MOp *op) {
+  MAttr *t = mlir_op_attr(op, "call_target_name");
+  if (!t || t->kind != MA_STR) mlir_fail(st, op->off, "custom_call needs a call_target_name");
+  MAttr *bc = mlir_op_attr(op, "backend_config"), *se = mlir_op_attr(op, "has_side_effect");
+  if (bc && bc->kind != MA_STR && !(bc->kind == MA_DICT && bc->n == 0))
+    mlir_fail(st, bc->offset, "custom_call with a dictionary backend_config (typed FFI) is not converted yet");
+  if (op->nregions) mlir_fail(st, op->off, "custom_call with called computations is not converted yet");
+  StrBuf *sb = mlir_sb(st);
+  sb_printf(sb, "custom_call_target=\"%s\"", t->s);
+  if (bc && bc->kind == MA_STR && bc->s[0]) sb_printf(sb, ", backend_config=\"%s\"", bc->s);
+  if (se && se->kind == MA_WORD && strcmp(se->s, "true") == 0) sb_puts(sb, ", custom_call_has_side_effect=true");
+  MType *rt = op->nout == 1 ? op->out[0] : mlir_tuple_of(st, op->out, op->nout);
+  const char *h = mlir_line(st, op->off, "v", rt, "custom-call(%s), %s", mlir_opnd_list(st, op, 0, op->nopnds),
+                            sb->data);
+  mlir_bind_results(st, op, h, op->nout == 1 ? NULL : rt);
+}
+
 bool mlir_emit_control(MState *st, MOp *op, const char *sn) {
   if (strcmp(sn, "while") == 0) {
     emit_while(st, op);
+  } else if (strcmp(sn, "reduce_window") == 0) {
+    emit_reduce_window(st, op);
+  } else if (strcmp(sn, "custom_call") == 0) {
+    emit_custom_call(st, op);
   } else if (strcmp(sn, "case") == 0 || strcmp(sn, "if") == 0) {
     emit_conditional(st, op, sn[0] == 'i');
   } else if (strcmp(sn, "sort") == 0) {

@@ -158,17 +158,16 @@ int mlir_attr_ints(MState *st, const MAttr *a, int64_t *out, int cap) {
     const char *save_p = st->p, *save_end = st->end;
     st->p = a->body;
     st->end = a->body + a->body_len;
+    /* nested lists (padding = dense<[[0, 0], [1, 0]]>) read flat */
     int n = 0;
-    bool br = mlir_accept(st, "[");
-    if (!mlir_peek(st, "]") && st->p < st->end) {
-      do {
-        int64_t v;
-        if (!mlir_int(st, &v)) mlir_fail(st, a->body_off, "expected integers");
-        if (n == cap) mlir_fail(st, a->offset, "too many integers");
-        out[n++] = v;
-      } while (mlir_accept(st, ","));
+    for (;;) {
+      while (mlir_accept(st, "[") || mlir_accept(st, "]") || mlir_accept(st, ",")) {}
+      if (st->p >= st->end) break;
+      int64_t v;
+      if (!mlir_int(st, &v)) mlir_fail(st, a->body_off, "expected integers");
+      if (n == cap) mlir_fail(st, a->offset, "too many integers");
+      out[n++] = v;
     }
-    if (br) mlir_expect(st, "]");
     st->p = save_p;
     st->end = save_end;
     return n;
@@ -439,6 +438,15 @@ static void pretty(MState *st, MOp *op, const char *shortname) {
       op->regions[op->nregions++] = mlir_region_with_args(st, n, "reducer");
     }
     return;
+  } else if (strcmp(shortname, "custom_call") == 0) {
+    MAttr *t = new_attr(st, MA_STR, mlir_off(st));
+    t->s = mlir_sigil_name(st, '@');
+    if (!t->s) mlir_fail(st, t->offset, "expected the call target @name");
+    t->s++;
+    set_attr(st, op, "call_target_name", t);
+    mlir_expect(st, "(");
+    operands(st, op);
+    mlir_expect(st, ")");
   } else if (strcmp(shortname, "while") == 0) {
     /* (%iterArg = %a, %iterArg_0 = %b) : T, T cond {...} do {...} */
     const char *names[MLIR_MAX_OPERANDS];
