@@ -45,7 +45,7 @@ void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t) {
     for (int i = 0; i < c->nvals; i++) *slot(c, c->vals[i].ssa) = i + 1;
   }
   int *sl = slot(c, ssa);
-  if (*sl) mlir_fail(st, -1, "value %s is defined twice", ssa);
+  if (*sl) mlir_fail(st, st->op_off, "value %s is defined twice", ssa);
   c->vals = grow(st, c->vals, c->nvals, &c->vcap, sizeof *c->vals);
   c->vals[c->nvals++] = (MValue){ssa, hlo, t};
   *sl = c->nvals;

@@ -157,6 +157,7 @@ typedef struct MState {
   StrBuf **sbs;
   int nsbs, sbcap;
   StrBuf *line_sb; /* mlir_line's */
+  int64_t op_off;   /* the op being read, for errors without a better place */
 } MState;
 
 /* Lexing (mlir_lex.c). */

@@ -503,7 +503,7 @@ static void call_op(MState *st, MOp *op) {
 
 void mlir_parse_op(MState *st, MOp *op) {
   memset(op, 0, sizeof *op);
-  op->off = mlir_off(st);
+  op->off = st->op_off = mlir_off(st);
   op->nresults = 0;
   if (mlir_peek(st, "%")) {
     op->result_ssa = mlir_sigil_name(st, '%');
