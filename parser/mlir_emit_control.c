@@ -1,5 +1,5 @@
 /* StableHLO ops with regions written as HLO: while, case, if, sort, map,
- * reduce_window; and custom_call.
+ * reduce_window, gather, scatter; and custom_call.
  *
  * A region became a computation taking its block arguments and then the
  * enclosing values it uses (captures, mlir_lookup).  HLO's while and
@@ -206,9 +206,66 @@ static void emit_custom_call(MState *st, MOp *op) {
   mlir_bind_results(st, op, h, op->nout == 1 ? NULL : rt);
 }
 
+/* ", key={1,2}" / ", key=N" for each entry of a #stablehlo.gather<...> or
+ * #stablehlo.scatter<...> dictionary, under the HLO names (StableHLO's
+ * operand_batching_dims etc. are spelled the same in HLO). */
+static void dims_dict(MState *st, StrBuf *sb, const MOp *op, const char *key) {
+  MAttr *d = mlir_op_attr(op, key);
+  if (!d || d->kind != MA_DICT) mlir_fail(st, op->off, "%s needs %s = #stablehlo...<...>", op->name, key);
+  for (int i = 0; i < d->n; i++) {
+    const MAttr *v = d->items[i];
+    if (v->kind == MA_INT) {
+      sb_printf(sb, ", %s=%lld", d->keys[i], (long long)v->i);
+      continue;
+    }
+    int64_t xs[MLIR_MAX_RANK * 2];
+    int n = mlir_attr_ints(st, v, xs, MLIR_MAX_RANK * 2);
+    if (n < 0) mlir_fail(st, v->offset, "'%s' must be a list of integers", d->keys[i]);
+    sb_printf(sb, ", %s={", d->keys[i]);
+    for (int k = 0; k < n; k++) sb_printf(sb, "%s%lld", k ? "," : "", (long long)xs[k]);
+    sb_putc(sb, '}');
+  }
+  for (int i = 0; i < 2; i++) {
+    const char *flag = i ? "unique_indices" : "indices_are_sorted";
+    MAttr *f = mlir_op_attr(op, flag);
+    if (f && f->kind == MA_WORD && strcmp(f->s, "true") == 0) sb_printf(sb, ", %s=true", flag);
+  }
+}
+
+/* gather (operand, indices) and scatter (inputs, indices, updates, region). */
+static void emit_gather_scatter(MState *st, MOp *op, bool gather) {
+  StrBuf *sb = mlir_sb(st);
+  MType *t = op->nout == 1 ? op->out[0] : mlir_tuple_of(st, op->out, op->nout);
+  if (gather) {
+    if (op->nopnds != 2) mlir_fail(st, op->off, "gather takes an operand and indices");
+    dims_dict(st, sb, op, "dimension_numbers");
+    int64_t ss[MLIR_MAX_RANK];
+    MAttr *a = mlir_op_attr(op, "slice_sizes");
+    int n = a ? mlir_attr_ints(st, a, ss, MLIR_MAX_RANK) : -1;
+    if (n < 0) mlir_fail(st, op->off, "gather needs slice_sizes");
+    sb_puts(sb, ", slice_sizes={");
+    for (int k = 0; k < n; k++) sb_printf(sb, "%s%lld", k ? "," : "", (long long)ss[k]);
+    sb_putc(sb, '}');
+  } else {
+    if (op->nregions != 1) mlir_fail(st, op->off, "scatter needs a region");
+    MRegion *r = op->regions[0];
+    mlir_no_captures(st, op, r);
+    int n = (op->nopnds - 1) / 2;
+    if (op->nopnds < 3 || op->nopnds % 2 == 0 || r->nargs != 2 * n || r->nresults != n || op->nout != n)
+      mlir_fail(st, op->off, "scatter takes N inputs, indices, N updates and a region of 2N arguments");
+    dims_dict(st, sb, op, "scatter_dimension_numbers");
+    sb_printf(sb, ", to_apply=%s", r->comp);
+  }
+  const char *h = mlir_line(st, op->off, "v", t, "%s(%s)%s", gather ? "gather" : "scatter",
+                            mlir_opnd_list(st, op, 0, op->nopnds), sb->data);
+  mlir_bind_results(st, op, h, op->nout == 1 ? NULL : t);
+}
+
 bool mlir_emit_control(MState *st, MOp *op, const char *sn) {
   if (strcmp(sn, "while") == 0) {
     emit_while(st, op);
+  } else if (strcmp(sn, "gather") == 0 || strcmp(sn, "scatter") == 0) {
+    emit_gather_scatter(st, op, sn[0] == 'g');
   } else if (strcmp(sn, "reduce_window") == 0) {
     emit_reduce_window(st, op);
   } else if (strcmp(sn, "custom_call") == 0) {
