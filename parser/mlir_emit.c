@@ -260,6 +260,13 @@ void mlir_emit_op(MState *st, MOp *op) {
       "round_nearest_even", "round_nearest_afz", "is_finite", "popcnt", "count_leading_zeros",
       "real", "imag", "complex", "clamp", "select", "convert", "reshape", "bitcast_convert",
       "dynamic_update_slice", "after_all", NULL};
+  static const char *const MULTI[] = {"custom_call", "func.call", "while", "case", "if",
+                                      "optimization_barrier", "reduce", "sort", "reduce_window",
+                                      "scatter", NULL};
+  bool multi = false;
+  for (int i = 0; MULTI[i]; i++) multi |= strcmp(sn, MULTI[i]) == 0;
+  if (!multi && op->nout != 1)
+    mlir_fail(st, op->off, "%s has one result, its type lists %d", op->name, op->nout);
   const MType *rt = op->nout ? op->out[0] : NULL;
   const char *h = NULL;
   if (strncmp(op->name, "stablehlo.", 10) != 0 && strcmp(op->name, "func.call") != 0)
