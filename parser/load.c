@@ -6,9 +6,47 @@
 
 #include "base/diag.h"
 #include "base/file.h"
+#include "parser/mlir.h"
 #include "parser/model_kind.h"
 #include "parser/parser.h"
 #include "parser/verify.h"
+
+/* Parse (and verify) HLO text, its diagnostics left in diags. */
+static Module *parse_verify(const char *display, const char *text, size_t len, Diags *diags,
+                            bool verify) {
+  Module *m = parse_module(display, text, len, diags);
+  if (m && verify && !verify_module(m, diags)) {
+    module_free(m);
+    m = NULL;
+  }
+  return m;
+}
+
+/* StableHLO: converted to HLO text (kept in src->converted, which the module
+ * points into); every diagnostic is moved back to the MLIR op it came from. */
+static Module *load_mlir(ModuleSource *src, StrBuf *report, ErrorKind *kind, bool verify) {
+  Diags diags = {0}, hlo_diags = {0};
+  MlirHlo h;
+  Module *m = NULL;
+  if (mlir_to_hlo(src->text, src->len, &h, &diags)) {
+    m = parse_verify(src->display, h.text, h.len, &hlo_diags, verify);
+    for (int i = 0; i < hlo_diags.count; i++)
+      diags_add(&diags, mlir_map_offset(&h, hlo_diags.items[i].offset), "%s (in the HLO it converts to)",
+                hlo_diags.items[i].msg);
+    diags.dropped += hlo_diags.dropped;
+    src->converted = h.text;
+    h.text = NULL;
+    mlir_hlo_free(&h);
+  }
+  if (!m) {
+    if (diags.count == 0 && diags.dropped == 0) diags_add(&diags, -1, "the module could not be converted");
+    diags_render_all(report, src->display, src->text, src->len, &diags);
+    *kind = ERR_INVALID;
+  }
+  diags_free(&diags);
+  diags_free(&hlo_diags);
+  return m;
+}
 
 static Module *load(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind,
                     bool verify) {
@@ -31,6 +69,7 @@ static Module *load(const char *path, ModuleSource *src, StrBuf *report, ErrorKi
   }
   Diags diags = {0};
   char what[2048];
+  if (mlir_detect(src->text, src->len)) return load_mlir(src, report, kind, verify);
   if (model_kind_not_hlo(path, src->text, src->len, what, sizeof what)) {
     diags_add(&diags, -1, "%s", what);
     diags_render_all(report, src->display, src->text, src->len, &diags);
@@ -38,11 +77,7 @@ static Module *load(const char *path, ModuleSource *src, StrBuf *report, ErrorKi
     *kind = ERR_INVALID;
     return NULL;
   }
-  Module *m = parse_module(src->display, src->text, src->len, &diags);
-  if (m && verify && !verify_module(m, &diags)) {
-    module_free(m);
-    m = NULL;
-  }
+  Module *m = parse_verify(src->display, src->text, src->len, &diags, verify);
   if (!m) {
     if (diags.count == 0 && diags.dropped == 0)
       diags_add(&diags, -1, "the module could not be parsed");
@@ -64,5 +99,6 @@ Module *parse_load_module_unverified(const char *path, ModuleSource *src, StrBuf
 
 void module_source_free(ModuleSource *src) {
   free(src->text);
+  free(src->converted);
   memset(src, 0, sizeof *src);
 }

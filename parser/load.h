@@ -14,6 +14,7 @@ typedef struct ModuleSource {
   char *text; /* malloc'd, NUL at text[len] */
   size_t len;
   const char *display; /* the path, or "<stdin>" for "-" */
+  char *converted;     /* StableHLO input: the HLO text it became (malloc'd), or NULL */
 } ModuleSource;
 
 /* Reads path ("-" = standard input), parses and verifies it.  On success
@@ -21,9 +22,10 @@ typedef struct ModuleSource {
  * *kind = ERR_RUNTIME (the file cannot be read; report gets one line without
  * a program prefix), ERR_USAGE (path is a directory; one line, no prefix) or
  * ERR_INVALID (report gets every diagnostic as "FILE:LINE:COL: error: msg"
- * with the source line and a caret; "FILE: error: this is StableHLO/MLIR
- * text, not HLO text; ..." for a file that is not HLO text at all,
- * parser/model_kind.h). */
+ * with the source line and a caret; "FILE: error: this is a numpy
+ * array ..." for a file that is not a model at all, parser/model_kind.h).
+ * StableHLO (MLIR text, detected by content) is converted to HLO first
+ * (parser/mlir.h); its diagnostics point into the MLIR text. */
 Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind);
 /* The same without the verifier: what XLA's parser accepts, for printing
  * and parse-only checks (hlorun --no-verify); never to be run. */

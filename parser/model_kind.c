@@ -63,8 +63,8 @@ bool model_kind_not_hlo(const char *path, const char *text, size_t len, char *ms
   for (int i = 0; mlir[i]; i++)
     if (starts(p, end, mlir[i])) {
       snprintf(msg, cap,
-               "this is StableHLO/MLIR text (as JAX's .as_text() prints it), not HLO text; hlorun "
-               "reads HLO text: %s",
+               "this is a fragment of StableHLO/MLIR text, not a module; hlorun reads a whole "
+               "StableHLO module (as JAX's .as_text() prints it, docs/stablehlo.md) or HLO text: %s",
                MODEL_KIND_HOWTO);
       return true;
     }

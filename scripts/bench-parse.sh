@@ -5,8 +5,11 @@
 #    multiply, dot, reduce, broadcast, constant; realistic metadata) into a
 #    temp file and measures parse and parse+verify time, MB/s, the arena as
 #    a multiple of the text size, and peak RSS of a whole `hlorun --check`;
-# 2. does the same over every file of ../shared/conformance.
-# Targets: >= 50 MB/s, memory <= 10x the text size.
+# 2. does the same over every file of ../shared/conformance;
+# 3. generates a StableHLO module of the same ops (N/5 rounds, as JAX prints
+#    them, with #loc aliases) and times `hlorun --check --no-verify` on it
+#    (read + convert to HLO + parse), best of 3, in MB/s of MLIR text.
+# Targets: >= 50 MB/s, memory <= 10x the text size; StableHLO >= 30 MB/s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=150000
@@ -64,3 +67,33 @@ if [ -d "$corpus" ]; then
   "$build/bin/bench_parse" --quiet --repeat 3 "${files[@]}" || true
   "$build/bin/bench_parse" --quiet --repeat 3 --verify "${files[@]}" || true
 fi
+
+# 3. StableHLO: read, convert and parse (parser/mlir_*.c).
+mlir=$tmp/bench.mlir
+awk -v n="$((n / 5))" 'BEGIN {
+  print "module @bench attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {"
+  print "  func.func public @main(%arg0: tensor<128x256xf32> loc(\"x\"), %arg1: tensor<256x256xf32> loc(\"w\")) -> (tensor<128x256xf32> {jax.result_info = \"\"}) {"
+  print "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>"
+  x = "%arg0"
+  for (i = 0; i < n; i++) {
+    l = i % 50
+    printf "    %%a%d = stablehlo.add %s, %%arg0 : tensor<128x256xf32> loc(#loc%d)\n", i, x, l
+    printf "    %%m%d = stablehlo.multiply %%a%d, %s : tensor<128x256xf32> loc(#loc%d)\n", i, i, x, l
+    printf "    %%d%d = stablehlo.dot_general %%m%d, %%arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<128x256xf32>, tensor<256x256xf32>) -> tensor<128x256xf32> loc(#loc%d)\n", i, i, l
+    printf "    %%r%d = stablehlo.reduce(%%d%d init: %%cst) applies stablehlo.add across dimensions = [1] : (tensor<128x256xf32>, tensor<f32>) -> tensor<128xf32> loc(#loc%d)\n", i, i, l
+    printf "    %%b%d = stablehlo.broadcast_in_dim %%r%d, dims = [0] : (tensor<128xf32>) -> tensor<128x256xf32> loc(#loc%d)\n", i, i, l
+    x = "%b" i
+  }
+  printf "    return %s : tensor<128x256xf32>\n  }\n}\n", x
+  for (j = 0; j < 50; j++) printf "#loc%d = loc(\"/home/user/model.py\":%d:4)\n", j, 100 + j
+}' > "$mlir"
+bytes=$(stat -c %s "$mlir")
+best=""
+for _ in 1 2 3; do
+  t0=$(date +%s.%N)
+  "$build/bin/hlorun" "$mlir" --check --no-verify
+  t1=$(date +%s.%N)
+  best=$(echo "$t0 $t1 $best" | awk '{ d = $2 - $1; if ($3 == "" || d < $3) d = d; else d = $3; print d }')
+done
+echo "$bytes $best" | awk '{ printf "StableHLO module: %.1f MB, read+convert+parse %.3f s, %.1f MB/s\n", $1 / 1e6, $2, $1 / 1e6 / $2 }'
+/usr/bin/time -f "hlorun --check (StableHLO): %e s, peak RSS %M KB" "$build/bin/hlorun" "$mlir" --check

@@ -24,11 +24,12 @@ heavy+=" 28-gptneox-torchxla-neuron-tp2.hlo"
 
 # FUZZ_SECONDS (default 60) is split between the parser, the .npy/.npz
 # readers, the YAML memory configuration reader, the typed-FFI attribute
-# reader and the whole-pipeline targets.
+# reader, the StableHLO reader and the whole-pipeline targets.
 fuzz=${FUZZ_SECONDS:-60}
 scripts/fuzz-parser.sh --seconds $((fuzz / 3))
 scripts/fuzz-npz.sh --seconds $((fuzz / 6))
 scripts/fuzz-config.sh --seconds $((fuzz / 12))
 scripts/fuzz-ffi-attrs.sh --seconds $((fuzz / 12))
-scripts/fuzz-run.sh --seconds $((fuzz - fuzz / 3 - fuzz / 6 - 2 * (fuzz / 12)))
+scripts/fuzz-mlir.sh --seconds $((fuzz / 12))
+scripts/fuzz-run.sh --seconds $((fuzz - fuzz / 3 - fuzz / 6 - 3 * (fuzz / 12)))
 echo "all tests passed"

@@ -1,0 +1,36 @@
+/* Reading StableHLO (MLIR text, as JAX's lower().as_text() prints it) by
+ * converting it to HLO text that the HLO parser then reads (parser/mlir_*.c,
+ * docs/stablehlo.md).  Each generated line remembers the MLIR offset of the
+ * op it came from, so that parse and verify errors point into the .mlir file. */
+#ifndef HLO_PARSER_MLIR_H
+#define HLO_PARSER_MLIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "base/strbuf.h"
+
+/* The generated text and, for each of its lines (0-based), the MLIR byte
+ * offset it came from. */
+typedef struct MlirHlo {
+  char *text; /* malloc'd, NUL-terminated */
+  size_t len;
+  int64_t *line_off; /* malloc'd, nlines entries */
+  int nlines;
+} MlirHlo;
+
+/* True when text (after blanks and comments) starts the way MLIR does. */
+bool mlir_detect(const char *text, size_t len);
+
+/* Converts a StableHLO module to HLO text.  On failure returns false with
+ * one diagnostic (MLIR offset) in diags. */
+bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags);
+
+/* The MLIR offset for an offset into out->text (-1 stays -1). */
+int64_t mlir_map_offset(const MlirHlo *h, int64_t hlo_offset);
+
+void mlir_hlo_free(MlirHlo *h);
+
+#endif

@@ -1,0 +1,523 @@
+/* The module level of the StableHLO reader: #loc aliases, `module` with its
+ * attributes, func.func signatures (first pass) and bodies (converted on
+ * demand, so that a callee's computation precedes its caller's in the HLO
+ * text), regions, and the assembly of the HLO text with its line map. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser/mlir.h"
+#include "parser/mlir_internal.h"
+
+static void *grow(MState *st, void *old, int n, int *cap, size_t size) {
+  if (n < *cap) return old;
+  int nc = *cap ? *cap * 2 : 16;
+  void *p = arena_alloc_array(st->arena, (size_t)nc, size);
+  if (!p) mlir_fail(st, -1, "out of memory");
+  if (n) memcpy(p, old, size * (size_t)n);
+  *cap = nc;
+  return p;
+}
+
+MComp *mlir_new_comp(MState *st, const char *name, int64_t off) {
+  MComp *c = arena_alloc(st->arena, sizeof *c);
+  if (!c) mlir_fail(st, -1, "out of memory");
+  c->name = name;
+  c->off = off;
+  return c;
+}
+
+void mlir_finish_comp(MState *st, MComp *c) {
+  st->comps = grow(st, st->comps, st->ncomps, &st->ccap, sizeof *st->comps);
+  st->comps[st->ncomps++] = c;
+}
+
+/* A name usable as an HLO parameter name (for binding inputs by name). */
+static bool plain_name(const char *s) {
+  if (!s || !(isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
+  for (; *s; s++)
+    if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.' || *s == '-')) return false;
+  return true;
+}
+
+/* loc("name") or loc(#alias): the name when it is a plain one. */
+static const char *loc_name(MState *st) {
+  if (!mlir_accept(st, "loc(")) return NULL;
+  const char *name = NULL;
+  const char *s = mlir_string(st);
+  if (s && mlir_accept(st, ")")) return plain_name(s) ? s : NULL;
+  if (!s && mlir_peek(st, "#")) {
+    const char *alias = mlir_sigil_name(st, '#');
+    for (int i = 0; i < st->nlocs; i++)
+      if (strcmp(st->loc_keys[i], alias) == 0) name = st->loc_vals[i];
+  }
+  /* Anything else (file:line:col, callsites, fused locations): skip. */
+  st->p--;
+  while (st->p > st->src && *st->p != '(') st->p--;
+  mlir_skip_group(st);
+  return name;
+}
+
+/* #loc3 = loc("x") at the top level. */
+static void loc_alias(MState *st) {
+  const char *key = mlir_sigil_name(st, '#');
+  mlir_expect(st, "=");
+  if (!mlir_peek(st, "loc(")) mlir_fail(st, mlir_off(st), "only #loc aliases are read at the top level");
+  const char *v = loc_name(st);
+  st->loc_keys = grow(st, st->loc_keys, st->nlocs, &st->loccap, sizeof *st->loc_keys);
+  int dummy = st->nlocs;
+  st->loc_vals = grow(st, st->loc_vals, st->nlocs, &dummy, sizeof *st->loc_vals);
+  st->loc_keys[st->nlocs] = key;
+  st->loc_vals[st->nlocs++] = v;
+}
+
+/* Ops up to '}' (consumed); the return sets the root.  result_types: the
+ * function's declared results (NULL in a region: taken from the return). */
+static void body(MState *st, MComp *c, int nres, MType **res, int *nout, MType ***out, const char *what) {
+  for (;;) {
+    mlir_skip(st);
+    if (st->p >= st->end) mlir_fail(st, c->off, "%s is not closed: the file ends before its '}'", what);
+    if (mlir_accept(st, "}")) mlir_fail(st, c->off, "%s has no return at its end", what);
+    MOp op;
+    mlir_parse_op(st, &op);
+    if (strcmp(op.name, "func.return") == 0 || strcmp(op.name, "stablehlo.return") == 0 ||
+        strcmp(op.name, "\"func.return\"") == 0) {
+      if (op.nin >= 0 && op.nout != 0) mlir_fail(st, op.off, "a return has no results");
+      int n = op.nin >= 0 ? op.nopnds : op.nout;
+      if (op.nin < 0 && op.nout != op.nopnds)
+        mlir_fail(st, op.off, "the return has %d values but %d types", op.nopnds, op.nout);
+      if (op.nin < 0 && op.nopnds == 0 && op.nout == 0) n = 0;
+      for (int i = 0; i < op.nopnds && op.nin < 0; i++)
+        if (!mlir_type_eq(op.out[i], op.opnds[i]->type))
+          mlir_fail(st, op.opnd_off[i], "type mismatch: returned value %d does not have the type given", i);
+      if (res) {
+        if (n != nres) mlir_fail(st, op.off, "%s returns %d values, its signature says %d", what, n, nres);
+        for (int i = 0; i < n; i++)
+          if (!mlir_type_eq(res[i], op.opnds[i]->type))
+            mlir_fail(st, op.opnd_off[i], "type mismatch: returned value %d differs from the signature's result type", i);
+      }
+      MType **ts = arena_alloc_array(st->arena, (size_t)n + 1, sizeof *ts);
+      if (!ts) mlir_fail(st, -1, "out of memory");
+      for (int i = 0; i < n; i++) ts[i] = op.opnds[i]->type;
+      if (out) *out = ts, *nout = n;
+      if (n == 1) {
+        c->root = op.opnds[0]->hlo;
+      } else {
+        MType *t = arena_alloc(st->arena, sizeof *t);
+        if (!t) mlir_fail(st, -1, "out of memory");
+        t->kind = MT_TUPLE, t->elems = ts, t->nelems = n;
+        StrBuf *sb = mlir_sb(st);
+        for (int i = 0; i < n; i++) sb_printf(sb, "%s%s", i ? ", " : "", op.opnds[i]->hlo);
+        c->root = mlir_line(st, op.off, "ret", t, "tuple(%s)", sb->data ? sb->data : "");
+        sb_free(sb);
+      }
+      mlir_expect(st, "}");
+      return;
+    }
+    mlir_emit_op(st, &op);
+  }
+}
+
+/* Block arguments "%a: T loc(..), %b: T" into parameters of st->cur. */
+static int block_args(MState *st, MType **types, int cap, int start) {
+  int n = start;
+  if (mlir_peek(st, ")")) return n;
+  do {
+    int64_t off = mlir_off(st);
+    const char *ssa = mlir_sigil_name(st, '%');
+    if (!ssa) mlir_fail(st, off, "expected a block argument");
+    mlir_expect(st, ":");
+    MType *t = mlir_type(st);
+    mlir_skip_loc(st);
+    if (n == cap) mlir_fail(st, off, "too many block arguments");
+    types[n] = t;
+    mlir_bind(st, ssa, mlir_fmt(st, "%d", n), t); /* hlo name set when the parameters are written */
+    n++;
+  } while (mlir_accept(st, ","));
+  return n;
+}
+
+/* Writes parameter lines for the first n values of c (the block arguments)
+ * in front of whatever lines the body wrote. */
+static void params_first(MState *st, MComp *c, int n, int64_t off) {
+  if (n == 0) return;
+  int body_lines = c->nlines;
+  for (int i = 0; i < n; i++) {
+    const char *pn = mlir_line(st, off, "p", c->vals[i].type, "parameter(%d)", i);
+    c->vals[i].hlo = pn;
+  }
+  /* rotate: parameters first */
+  MLine *tmp = arena_alloc_array(st->arena, (size_t)c->nlines, sizeof *tmp);
+  if (!tmp) mlir_fail(st, -1, "out of memory");
+  memcpy(tmp, c->lines + body_lines, sizeof *tmp * (size_t)n);
+  memcpy(tmp + n, c->lines, sizeof *tmp * (size_t)body_lines);
+  memcpy(c->lines, tmp, sizeof *tmp * (size_t)c->nlines);
+}
+
+static MRegion *region_common(MState *st, MComp *c, MType **types, int n, int64_t off) {
+  MRegion *r = arena_alloc(st->arena, sizeof *r);
+  if (!r) mlir_fail(st, -1, "out of memory");
+  r->off = off;
+  r->comp = c->name;
+  r->nargs = n;
+  r->args = arena_alloc_array(st->arena, (size_t)n + 1, sizeof *r->args);
+  if (!r->args) mlir_fail(st, -1, "out of memory");
+  memcpy(r->args, types, sizeof *types * (size_t)n);
+  /* Parameters must exist before the body refers to them: write them now. */
+  params_first(st, c, n, off);
+  c->nparams = n;
+  if (++st->depth > MLIR_MAX_DEPTH) mlir_fail(st, off, "regions nested too deeply");
+  body(st, c, 0, NULL, &r->nresults, &r->results, "the region");
+  st->depth--;
+  r->ncapt = c->ncapt;
+  r->capt = c->capt;
+  return r;
+}
+
+MRegion *mlir_region(MState *st, int nargs, const char **names, MType **arg_types) {
+  int64_t off = mlir_off(st);
+  mlir_expect(st, "{");
+  MComp *saved = st->cur, *c = mlir_new_comp(st, mlir_new_name(st, "region"), off);
+  c->parent = saved;
+  st->cur = c;
+  MType *types[MLIR_MAX_OPERANDS];
+  int n = 0;
+  if (names) {
+    /* The pretty while: the block arguments are the iteration names. */
+    for (; n < nargs; n++) {
+      types[n] = arg_types[n];
+      mlir_bind(st, names[n], "", arg_types[n]);
+    }
+  } else if (mlir_peek(st, "^")) {
+    mlir_sigil_name(st, '^');
+    if (mlir_accept(st, "(")) {
+      n = block_args(st, types, MLIR_MAX_OPERANDS, 0);
+      mlir_expect(st, ")");
+    }
+    mlir_expect(st, ":");
+  }
+  MRegion *r = region_common(st, c, types, n, off);
+  st->cur = saved;
+  mlir_finish_comp(st, c);
+  return r;
+}
+
+MRegion *mlir_region_with_args(MState *st, int ngroups, const char *hint) {
+  (void)hint;
+  int64_t off = mlir_off(st);
+  MComp *saved = st->cur, *c = mlir_new_comp(st, mlir_new_name(st, "region"), off);
+  c->parent = saved;
+  st->cur = c;
+  /* Groups (lhs_i, rhs_i); block order is lhs_0..lhs_n-1, rhs_0..rhs_n-1. */
+  MType *types[MLIR_MAX_OPERANDS];
+  const char *names[MLIR_MAX_OPERANDS];
+  if (ngroups > MLIR_MAX_OPERANDS / 2) mlir_fail(st, off, "too many reducer groups");
+  for (int g = 0; g < ngroups; g++) {
+    mlir_expect(st, "(");
+    for (int k = 0; k < 2; k++) {
+      if (k) mlir_expect(st, ",");
+      int64_t aoff = mlir_off(st);
+      const char *ssa = mlir_sigil_name(st, '%');
+      if (!ssa) mlir_fail(st, aoff, "expected a block argument: each reducer group takes two");
+      mlir_expect(st, ":");
+      names[g + k * ngroups] = ssa;
+      types[g + k * ngroups] = mlir_type(st);
+      mlir_skip_loc(st);
+    }
+    mlir_expect(st, ")");
+  }
+  for (int i = 0; i < 2 * ngroups; i++) mlir_bind(st, names[i], "", types[i]);
+  mlir_expect(st, "{");
+  MRegion *r = region_common(st, c, types, 2 * ngroups, off);
+  st->cur = saved;
+  mlir_finish_comp(st, c);
+  return r;
+}
+
+/* func.func signature; the body is skipped for the second pass. */
+static void func_decl(MState *st) {
+  int64_t off = mlir_off(st);
+  MFunc f = {.off = off, .is_public = true};
+  if (mlir_accept_word(st, "private")) f.is_public = false;
+  else if (mlir_accept_word(st, "public") || mlir_accept_word(st, "nested")) {}
+  const char *sym = mlir_sigil_name(st, '@');
+  if (!sym) mlir_fail(st, mlir_off(st), "expected the function's @name");
+  f.sym = sym + 1;
+  for (int i = 0; i < st->nfuncs; i++)
+    if (strcmp(st->funcs[i].sym, f.sym) == 0) mlir_fail(st, off, "function @%s is defined twice", f.sym);
+  mlir_expect(st, "(");
+  MType *types[MLIR_MAX_OPERANDS];
+  const char *names[MLIR_MAX_OPERANDS];
+  if (!mlir_peek(st, ")")) {
+    do {
+      int64_t aoff = mlir_off(st);
+      if (!mlir_sigil_name(st, '%')) mlir_fail(st, aoff, "expected an argument %%name");
+      mlir_expect(st, ":");
+      if (f.nargs == MLIR_MAX_OPERANDS) mlir_fail(st, aoff, "too many arguments");
+      types[f.nargs] = mlir_type(st);
+      if (mlir_peek(st, "{")) mlir_attr(st); /* mhlo.sharding, mhlo.layout_mode, ...: not used */
+      names[f.nargs++] = mlir_peek(st, "loc(") ? loc_name(st) : NULL;
+    } while (mlir_accept(st, ","));
+  }
+  mlir_expect(st, ")");
+  f.args = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.args);
+  f.arg_names = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.arg_names);
+  if (!f.args || !f.arg_names) mlir_fail(st, -1, "out of memory");
+  memcpy(f.args, types, sizeof *types * (size_t)f.nargs);
+  memcpy(f.arg_names, names, sizeof *names * (size_t)f.nargs);
+  if (mlir_accept(st, "->")) {
+    bool paren = mlir_accept(st, "(");
+    if (!(paren && mlir_peek(st, ")"))) {
+      do {
+        if (f.nresults == MLIR_MAX_OPERANDS) mlir_fail(st, off, "too many results");
+        types[f.nresults++] = mlir_type(st);
+        if (paren && mlir_peek(st, "{")) mlir_attr(st); /* jax.result_info, ...: not used */
+      } while (paren && mlir_accept(st, ","));
+    }
+    if (paren) mlir_expect(st, ")");
+  }
+  f.results = arena_alloc_array(st->arena, (size_t)f.nresults + 1, sizeof *f.results);
+  if (!f.results) mlir_fail(st, -1, "out of memory");
+  memcpy(f.results, types, sizeof *types * (size_t)f.nresults);
+  if (mlir_accept_word(st, "attributes")) mlir_attr(st);
+  if (!mlir_peek(st, "{")) mlir_fail(st, mlir_off(st), "expected the function body '{'");
+  f.body = st->p;
+  mlir_skip_group(st);
+  mlir_skip_loc(st);
+  st->funcs = grow(st, st->funcs, st->nfuncs, &st->fcap, sizeof *st->funcs);
+  st->funcs[st->nfuncs++] = f;
+}
+
+static void convert_func(MState *st, MFunc *f, bool entry) {
+  if (f->state == 2) return;
+  if (f->state == 1) mlir_fail(st, f->off, "function @%s calls itself (recursion has no HLO form)", f->sym);
+  if (++st->depth > MLIR_MAX_DEPTH) mlir_fail(st, f->off, "calls nested too deeply");
+  f->state = 1;
+  const char *save = st->p;
+  MComp *saved = st->cur, *c = mlir_new_comp(st, f->hlo, f->off);
+  c->is_entry = entry;
+  st->cur = c;
+  st->p = f->body;
+  mlir_expect(st, "{");
+  if (mlir_peek(st, "^")) mlir_fail(st, mlir_off(st), "functions with several blocks are not supported");
+  for (int i = 0; i < f->nargs; i++) {
+    const char *pn = NULL;
+    if (entry && f->arg_names[i]) {
+      pn = f->arg_names[i];
+      for (int k = 0; k < i; k++)
+        if (f->arg_names[k] && strcmp(f->arg_names[k], pn) == 0) pn = NULL;
+    }
+    if (!pn) pn = entry ? mlir_fmt(st, "arg%d", i) : mlir_new_name(st, "p");
+    /* the SSA names are read from the body's scope: %argN by position */
+    MLine line;
+    StrBuf *sb = mlir_sb(st);
+    sb_printf(sb, "%s = ", pn);
+    mlir_type_hlo(sb, f->args[i]);
+    sb_printf(sb, " parameter(%d)", i);
+    line.text = mlir_strdup(st, sb->data, sb->len);
+    sb_free(sb);
+    line.name = pn;
+    line.mlir_off = f->off;
+    c->lines = grow(st, c->lines, c->nlines, &c->cap, sizeof *c->lines);
+    c->lines[c->nlines++] = line;
+  }
+  /* Argument SSA names: read them again from the signature. */
+  const char *sp = st->p;
+  st->p = st->src + f->off;
+  while (*st->p != '(') st->p++;
+  st->p++;
+  for (int i = 0; i < f->nargs; i++) {
+    if (i) mlir_expect(st, ",");
+    const char *ssa = mlir_sigil_name(st, '%');
+    mlir_expect(st, ":");
+    mlir_type(st);
+    if (mlir_peek(st, "{")) mlir_attr(st);
+    mlir_skip_loc(st);
+    mlir_bind(st, ssa, c->lines[i].name, f->args[i]);
+  }
+  st->p = sp;
+  body(st, c, f->nresults, f->results, NULL, NULL, "the function");
+  if (f->nresults == 0) {
+    MType *t = arena_alloc(st->arena, sizeof *t);
+    if (!t) mlir_fail(st, -1, "out of memory");
+    t->kind = MT_TUPLE;
+    c->root = mlir_line(st, f->off, "ret", t, "tuple()");
+  }
+  st->cur = saved;
+  mlir_finish_comp(st, c);
+  f->state = 2;
+  st->p = save;
+  st->depth--;
+}
+
+MFunc *mlir_find_func(MState *st, const char *sym) {
+  for (int i = 0; i < st->nfuncs; i++)
+    if (strcmp(st->funcs[i].sym, sym) == 0) {
+      convert_func(st, &st->funcs[i], false);
+      return &st->funcs[i];
+    }
+  return NULL;
+}
+
+static void module_attrs(MState *st) {
+  MAttr *d = mlir_attr(st);
+  if (d->kind != MA_DICT) mlir_fail(st, d->offset, "expected the module's attributes {...}");
+  for (int i = 0; i < d->n; i++) {
+    bool rep = strcmp(d->keys[i], "mhlo.num_replicas") == 0;
+    if (rep || strcmp(d->keys[i], "mhlo.num_partitions") == 0) {
+      if (d->items[i]->kind != MA_INT || d->items[i]->i < 1)
+        mlir_fail(st, d->items[i]->offset, "%s must be a positive integer", d->keys[i]);
+      *(rep ? &st->num_replicas : &st->num_partitions) = d->items[i]->i;
+    }
+  }
+}
+
+static void top(MState *st) {
+  while (mlir_peek(st, "#")) loc_alias(st);
+  if (mlir_peek(st, "\"builtin.module\""))
+    mlir_fail(st, mlir_off(st), "the generic form of builtin.module is not read yet: print with the pretty form");
+  bool mod = mlir_accept_word(st, "module");
+  int64_t open = 0;
+  if (mod) {
+    const char *n = mlir_sigil_name(st, '@');
+    if (n) st->module_name = n + 1;
+    if (mlir_accept_word(st, "attributes")) module_attrs(st);
+    open = mlir_off(st);
+    mlir_expect(st, "{");
+  }
+  for (;;) {
+    mlir_skip(st);
+    if (mod && mlir_accept(st, "}")) break;
+    if (!mod && st->p >= st->end) break;
+    if (st->p >= st->end) mlir_fail(st, open, "the module is not closed: the file ends before its '}'");
+    int64_t off = mlir_off(st);
+    if (mlir_accept_word(st, "func.func")) func_decl(st);
+    else mlir_fail(st, off, "expected func.func%s", mod ? " or the module's closing '}'" : "");
+  }
+  if (mod) mlir_skip_loc(st);
+  while (mlir_peek(st, "#")) loc_alias(st);
+  mlir_skip(st);
+  if (mlir_peek(st, "{-#"))
+    mlir_fail(st, mlir_off(st), "dialect resources ({-# ... #-}) are not read yet");
+  if (st->p < st->end) mlir_fail(st, mlir_off(st), "unexpected text after the module");
+  if (st->nfuncs == 0) mlir_fail(st, 0, "the module has no function");
+}
+
+bool mlir_detect(const char *text, size_t len) {
+  const char *p = text, *end = text + len;
+  for (;;) {
+    while (p < end && isspace((unsigned char)*p)) p++;
+    if (end - p >= 2 && p[0] == '/' && p[1] == '/') {
+      while (p < end && *p != '\n') p++;
+      continue;
+    }
+    break;
+  }
+  static const char *const starts[] = {"module", "func.func", "#loc", "\"builtin.module\"", NULL};
+  for (int i = 0; starts[i]; i++) {
+    size_t n = strlen(starts[i]);
+    if ((size_t)(end - p) >= n && memcmp(p, starts[i], n) == 0) return true;
+  }
+  return false;
+}
+
+static void assemble(MState *st, StrBuf *sb, int64_t **offs, int *noffs, int *cap) {
+#define LINE(off)                                                          \
+  do {                                                                     \
+    if (*noffs == *cap) {                                                  \
+      *cap = *cap ? *cap * 2 : 256;                                        \
+      int64_t *n = realloc(*offs, sizeof **offs * (size_t)*cap);           \
+      if (!n) mlir_fail(st, -1, "out of memory");                          \
+      *offs = n;                                                           \
+    }                                                                      \
+    (*offs)[(*noffs)++] = (off);                                           \
+  } while (0)
+  sb_printf(sb, "HloModule %s", plain_name(st->module_name) ? st->module_name : "stablehlo");
+  if (st->num_replicas != 1) sb_printf(sb, ", replica_count=%lld", (long long)st->num_replicas);
+  if (st->num_partitions != 1) sb_printf(sb, ", num_partitions=%lld", (long long)st->num_partitions);
+  sb_puts(sb, "\n\n");
+  LINE(0);
+  LINE(0);
+  for (int i = 0; i < st->ncomps; i++) {
+    MComp *c = st->comps[i];
+    sb_printf(sb, "%s%s {\n", c->is_entry ? "ENTRY " : "", c->name);
+    LINE(c->off);
+    for (int k = 0; k < c->nlines; k++) {
+      bool root = c->root && strcmp(c->root, c->lines[k].name) == 0;
+      sb_printf(sb, "  %s%s\n", root ? "ROOT " : "", c->lines[k].text);
+      LINE(c->lines[k].mlir_off);
+    }
+    sb_puts(sb, "}\n\n");
+    LINE(c->off);
+    LINE(c->off);
+  }
+#undef LINE
+}
+
+bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
+  memset(out, 0, sizeof *out);
+  MState *st = calloc(1, sizeof *st);
+  if (!st) return false;
+  st->arena = arena_new();
+  st->src = st->p = text;
+  st->end = text + len;
+  st->num_replicas = st->num_partitions = 1;
+  StrBuf res; /* address taken: in memory across the longjmp */
+  sb_init(&res);
+  int cap = 0;
+  bool ok = false;
+  if (st->arena && setjmp(st->fail) == 0) {
+    top(st);
+    MFunc *entry = NULL;
+    int npublic = 0;
+    for (int i = 0; i < st->nfuncs; i++) {
+      MFunc *f = &st->funcs[i];
+      f->hlo = mlir_fmt(st, "%s", plain_name(f->sym) ? f->sym : "func");
+      for (int k = 0; k < i; k++)
+        if (strcmp(st->funcs[k].hlo, f->hlo) == 0) f->hlo = mlir_new_name(st, f->hlo);
+      if (f->is_public) npublic++;
+      if (f->is_public && strcmp(f->sym, "main") == 0) entry = f;
+    }
+    if (!entry && npublic == 1)
+      for (int i = 0; i < st->nfuncs; i++)
+        if (st->funcs[i].is_public) entry = &st->funcs[i];
+    if (!entry)
+      mlir_fail(st, 0, "no entry function: the module needs a public @main or exactly one public function");
+    for (int i = 0; i < st->nfuncs; i++)
+      if (&st->funcs[i] != entry) convert_func(st, &st->funcs[i], false);
+    convert_func(st, entry, true);
+    assemble(st, &res, &out->line_off, &out->nlines, &cap);
+    if (res.oom) mlir_fail(st, -1, "out of memory");
+    ok = true;
+  } else {
+    diags_add(diags, st->erroff, "%s", st->arena ? st->errmsg : "out of memory");
+  }
+  if (ok) {
+    out->len = res.len;
+    out->text = sb_take(&res);
+  } else {
+    sb_free(&res);
+    free(out->line_off);
+    memset(out, 0, sizeof *out);
+  }
+  for (int i = 0; i < st->nsbs; i++) sb_free(st->sbs[i]);
+  free(st->sbs);
+  if (st->arena) arena_free(st->arena);
+  free(st);
+  return ok;
+}
+
+int64_t mlir_map_offset(const MlirHlo *h, int64_t off) {
+  if (off < 0 || !h->text) return -1;
+  int line = 0;
+  for (int64_t i = 0; i < off && (size_t)i < h->len; i++)
+    if (h->text[i] == '\n') line++;
+  if (line >= h->nlines) line = h->nlines - 1;
+  return line >= 0 ? h->line_off[line] : -1;
+}
+
+void mlir_hlo_free(MlirHlo *h) {
+  free(h->text);
+  free(h->line_off);
+  memset(h, 0, sizeof *h);
+}
