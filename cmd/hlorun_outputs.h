@@ -24,4 +24,12 @@ void hlorun_device_prefix(const RunResult *r, char *buf, size_t size);
  * for it (r{R}_out{i}); one device: DIR/out.npz (out{i}). */
 bool hlorun_write_output_dir(const HlorunRunArgs *a, const RunResult *res, Error *err);
 
+/* --output FILE: .npy for the one array of one device, .npz otherwise
+ * (out{i}, or r{R}[p{P}]_out{i} for several devices). */
+bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *res, Error *err);
+
+/* --outfeed-dir DIR: DIR/outfeed0.npy, ... (r{R}[p{P}]_ before each name
+ * with several devices). */
+bool hlorun_write_outfeed(const HlorunRunArgs *a, const RunResult *res, Error *err);
+
 #endif

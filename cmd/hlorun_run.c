@@ -471,64 +471,6 @@ static void hlorun_literal_free(LiteralNode *node) {
   free((void *)node->elems);
 }
 
-/* The result as hlorun_check_outputs allowed before the run: .npy for the
- * one array of one device, .npz otherwise. */
-static bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *res, Error *err) {
-  size_t n = strlen(a->output);
-  bool npy = !strcmp(a->output + n - 4, ".npy");
-  if (npy && (res->ndevices > 1 || shape_is_tuple(res->shape) || res->nleaves != 1))
-    return error_set(err, ERR_RUNTIME, -1, "--output %s: not one array (checked before the run)",
-                     a->output);
-  if (res->ndevices > 1) {
-    int total = 0;
-    for (int d = 0; d < res->ndevices; d++) total += run_result_device(res, d)->nleaves;
-    NpzMember *m = calloc((size_t)(total ? total : 1), sizeof *m);
-    char (*names)[64] = calloc((size_t)(total ? total : 1), sizeof *names);
-    if (!m || !names) {
-      free(m);
-      free(names);
-      return error_set(err, ERR_RUNTIME, -1, "out of memory");
-    }
-    int k = 0;
-    for (int d = 0; d < res->ndevices; d++) {
-      const RunResult *r = run_result_device(res, d);
-      char prefix[40];
-      hlorun_device_prefix(r, prefix, sizeof prefix);
-      for (int i = 0; i < r->nleaves; i++, k++) {
-        snprintf(names[k], sizeof names[k], "%sout%d", prefix, i);
-        const RunLeaf *l = &r->leaves[i];
-        m[k] = (NpzMember){names[k], l->shape->etype, l->shape->rank, l->dims, l->data};
-      }
-    }
-    bool ok = npz_write_file(a->output, m, total, a->output_raw, err);
-    free(m);
-    free(names);
-    return ok;
-  }
-  const RunResult *r = res;
-  if (npy) {
-    const RunLeaf *l = &r->leaves[0];
-    return npy_write_file(a->output, l->shape->etype, l->shape->rank, l->dims, l->data,
-                          a->output_raw, err);
-  }
-  NpzMember *m = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *m);
-  char (*names)[32] = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *names);
-  if (!m || !names) {
-    free(m);
-    free(names);
-    return error_set(err, ERR_RUNTIME, -1, "out of memory");
-  }
-  for (int i = 0; i < r->nleaves; i++) {
-    snprintf(names[i], sizeof names[i], "out%d", i);
-    const RunLeaf *l = &r->leaves[i];
-    m[i] = (NpzMember){names[i], l->shape->etype, l->shape->rank, l->dims, l->data};
-  }
-  bool ok = npz_write_file(a->output, m, r->nleaves, a->output_raw, err);
-  free(m);
-  free(names);
-  return ok;
-}
-
 /* literal_print_with's flush: the text so far goes to stdout. */
 static void hlorun_flush_stdout(void *ctx, StrBuf *sb) {
   (void)ctx;
@@ -550,28 +492,6 @@ static void hlorun_print_result(const RunResult *r, bool full) {
   }
   hlorun_literal_free(&node);
   sb_free(&sb);
-}
-
-/* --outfeed-dir DIR: DIR/outfeed0.npy, outfeed1.npy, ... (DIR must exist);
- * with several devices DIR/r{R}_outfeed0.npy (r{R}p{P}_ with partitions). */
-static bool hlorun_write_outfeed(const HlorunRunArgs *a, const RunResult *res, Error *err) {
-  for (int d = 0; d < res->ndevices; d++) {
-    const RunResult *r = run_result_device(res, d);
-    char prefix[40] = "";
-    if (res->ndevices > 1) hlorun_device_prefix(r, prefix, sizeof prefix);
-    for (int i = 0; i < r->noutfeed; i++) {
-      char path[4096];
-      int len = snprintf(path, sizeof path, "%s/%soutfeed%d.npy", a->outfeed_dir, prefix, i);
-      if (len < 0 || (size_t)len >= sizeof path) /* never a truncated name */
-        return error_set(err, ERR_RUNTIME, -1, "--outfeed-dir %s: the path of outfeed %d is too long",
-                         a->outfeed_dir, i);
-      const RunLeaf *l = &r->outfeed[i];
-      if (!npy_write_file(path, l->shape->etype, l->shape->rank, l->dims, l->data,
-                          a->output_raw, err))
-        return false;
-    }
-  }
-  return true;
 }
 
 /* hlo-text.md: "{...}" means the text does not say what the values are; the
