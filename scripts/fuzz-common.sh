@@ -40,6 +40,16 @@ fuzz_main() {
     if [ -f "$r" ]; then srcs+=("$r"); dirs+=("$(dirname "$r")"); else srcs+=("$r"/*.c); dirs+=("$r"); fi
   done
   case " $rooms " in *" parser "*) srcs+=("$gen/lexer.c" "$gen/grammar.tab.c") ;; esac
+  # The interp room's report page (interp/report_page.html) as the C array
+  # CMake makes of it (cmake/embed.cmake), regenerated when the page changes.
+  case " $rooms " in *" interp "*)
+    local page=$out/gen/interp/report_page.c
+    if [ ! -f "$page" ] || [ interp/report_page.html -nt "$page" ]; then
+      mkdir -p "$out/gen/interp"
+      cmake -DIN="$root/interp/report_page.html" -DOUT="$page" -DNAME=report_page_html -P cmake/embed.cmake
+    fi
+    srcs+=("$page") ;;
+  esac
   srcs+=("tests/fuzz/fuzz_$target.c")
   # One object per source (in parallel), rebuilt when its source is newer,
   # or all of them when a header or the generated parser changed.
@@ -72,8 +82,10 @@ fuzz_main() {
     find "$root/testdata" -name "$FUZZ_SEED_NAME" -size -64k -exec cp -n {} "$seeds/" \; 2>/dev/null || true
     [ -z "${FUZZ_SEED_DIR:-}" ] || cp -n "$FUZZ_SEED_DIR"/* "$seeds/"
   else
+    # (not the 64-device MPI scaling workload: 64 threads over f32[65536]
+    # each take longer than a fuzz run's timeout under the sanitizers)
     find "$root/../shared/conformance" "$root/testdata" -name '*.hlo' -size -64k \
-      -exec cp -n {} "$seeds/" \; 2>/dev/null || true
+      -not -name scale64.hlo -exec cp -n {} "$seeds/" \; 2>/dev/null || true
   fi
 
   # -jobs makes libFuzzer fork workers that log to ./fuzz-N.log; only for J > 1.
