@@ -8,16 +8,6 @@
 
 #include "parser/mlir_internal.h"
 
-static void *grow(MState *st, void *old, int n, int *cap, size_t size) {
-  if (n < *cap) return old;
-  int nc = *cap ? *cap * 2 : 16;
-  void *p = arena_alloc_array(st->arena, (size_t)nc, size);
-  if (!p) mlir_fail(st, -1, "out of memory");
-  if (n) memcpy(p, old, size * (size_t)n);
-  *cap = nc;
-  return p;
-}
-
 const char *mlir_new_name(MState *st, const char *hint) {
   return mlir_fmt(st, "%s.%d", hint, ++st->counter);
 }
@@ -46,7 +36,7 @@ void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t) {
   }
   int *sl = slot(c, ssa);
   if (*sl) mlir_fail(st, st->op_off, "value %s is defined twice", ssa);
-  c->vals = grow(st, c->vals, c->nvals, &c->vcap, sizeof *c->vals);
+  c->vals = mlir_grow(st, c->vals, c->nvals, &c->vcap, sizeof *c->vals);
   c->vals[c->nvals++] = (MValue){ssa, hlo, t};
   *sl = c->nvals;
 }
@@ -63,7 +53,7 @@ static MValue *lookup_in(MState *st, MComp *c, const char *ssa, int64_t off) {
   MComp *saved = st->cur;
   st->cur = c;
   const char *p = mlir_line(st, off, "cap", outer->type, "parameter(%d)", c->nparams++);
-  c->capt = grow(st, c->capt, c->ncapt, &c->captcap, sizeof *c->capt);
+  c->capt = mlir_grow(st, c->capt, c->ncapt, &c->captcap, sizeof *c->capt);
   c->capt[c->ncapt++] = outer;
   mlir_bind(st, ssa, p, outer->type);
   st->cur = saved;
@@ -95,7 +85,7 @@ const char *mlir_line(MState *st, int64_t off, const char *hint, const MType *t,
   if (sb->oom) mlir_fail(st, -1, "out of memory");
   char *text = mlir_strdup(st, sb->data, sb->len);
   MComp *c = st->cur;
-  c->lines = grow(st, c->lines, c->nlines, &c->cap, sizeof *c->lines);
+  c->lines = mlir_grow(st, c->lines, c->nlines, &c->cap, sizeof *c->lines);
   c->lines[c->nlines++] = (MLine){text, name, off};
   return name;
 }
@@ -240,7 +230,7 @@ static const char *applies_comp(MState *st, MOp *op, MType *scalar) {
   const char *r = mlir_line(st, op->off, "r", scalar, "%s(%s, %s)", hop, x, y);
   c->root = r;
   st->cur = saved;
-  st->comps = grow(st, st->comps, st->ncomps, &st->ccap, sizeof *st->comps);
+  st->comps = mlir_grow(st, st->comps, st->ncomps, &st->ccap, sizeof *st->comps);
   st->comps[st->ncomps++] = c;
   return c->name;
 }

@@ -161,6 +161,9 @@ typedef struct MState {
 } MState;
 
 /* Lexing (mlir_lex.c). */
+/* Room for element n of an arena array *cap long (doubled, copied): the
+ * array, or the old one when it has room; fails the read when out of memory. */
+void *mlir_grow(MState *st, void *old, int n, int *cap, size_t size);
 _Noreturn void mlir_fail(MState *st, int64_t off, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void mlir_skip(MState *st);            /* white space and // comments */

@@ -9,7 +9,8 @@
 #include "parser/mlir.h"
 #include "parser/mlir_internal.h"
 
-static void *grow(MState *st, void *old, int n, int *cap, size_t size) {
+/* mlir_internal.h */
+void *mlir_grow(MState *st, void *old, int n, int *cap, size_t size) {
   if (n < *cap) return old;
   int nc = *cap ? *cap * 2 : 16;
   void *p = arena_alloc_array(st->arena, (size_t)nc, size);
@@ -28,7 +29,7 @@ MComp *mlir_new_comp(MState *st, const char *name, int64_t off) {
 }
 
 void mlir_finish_comp(MState *st, MComp *c) {
-  st->comps = grow(st, st->comps, st->ncomps, &st->ccap, sizeof *st->comps);
+  st->comps = mlir_grow(st, st->comps, st->ncomps, &st->ccap, sizeof *st->comps);
   st->comps[st->ncomps++] = c;
 }
 
@@ -64,9 +65,9 @@ static void loc_alias(MState *st) {
   mlir_expect(st, "=");
   if (!mlir_peek(st, "loc(")) mlir_fail(st, mlir_off(st), "only #loc aliases are read at the top level");
   const char *v = loc_name(st);
-  st->loc_keys = grow(st, st->loc_keys, st->nlocs, &st->loccap, sizeof *st->loc_keys);
+  st->loc_keys = mlir_grow(st, st->loc_keys, st->nlocs, &st->loccap, sizeof *st->loc_keys);
   int dummy = st->nlocs;
-  st->loc_vals = grow(st, st->loc_vals, st->nlocs, &dummy, sizeof *st->loc_vals);
+  st->loc_vals = mlir_grow(st, st->loc_vals, st->nlocs, &dummy, sizeof *st->loc_vals);
   st->loc_keys[st->nlocs] = key;
   st->loc_vals[st->nlocs++] = v;
 }
@@ -284,7 +285,7 @@ static void func_decl(MState *st) {
   f.body = st->p;
   mlir_skip_group(st);
   mlir_skip_loc(st);
-  st->funcs = grow(st, st->funcs, st->nfuncs, &st->fcap, sizeof *st->funcs);
+  st->funcs = mlir_grow(st, st->funcs, st->nfuncs, &st->fcap, sizeof *st->funcs);
   st->funcs[st->nfuncs++] = f;
 }
 
@@ -318,7 +319,7 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
     sb_free(sb);
     line.name = pn;
     line.mlir_off = f->off;
-    c->lines = grow(st, c->lines, c->nlines, &c->cap, sizeof *c->lines);
+    c->lines = mlir_grow(st, c->lines, c->nlines, &c->cap, sizeof *c->lines);
     c->lines[c->nlines++] = line;
   }
   /* Argument SSA names: read them again from the signature. */
