@@ -87,7 +87,7 @@ void conv_runs_free(ConvRuns *r) {
 }
 
 /* conv_cmajor's work, one chunk per (batch, block of nro output rows),
- * each worker with its own column buffer cols[worker]. */
+ * each worker with its own column buffer colb[worker]. */
 typedef struct CmajorJob {
   const ConvGeo *g;
   const ConvRuns *runs;
