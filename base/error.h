@@ -11,7 +11,8 @@ typedef enum {
   ERR_NONE = 0,
   ERR_RUNTIME = 1, /* bad input data, memory space exhausted, unsupported */
   ERR_USAGE = 2,   /* bad command line */
-  ERR_INVALID = 3  /* the model/shape text does not parse or verify */
+  ERR_INVALID = 3, /* the model/shape text does not parse or verify */
+  ERR_MISMATCH = 4 /* a check the module makes failed (check.* custom calls) */
 } ErrorKind;
 
 typedef struct Error {

@@ -13,6 +13,7 @@
 
 #include "cmd/common/cli.h"
 #include "cmd/hlorun_run.h"
+#include "cmd/hlorun_split.h"
 
 static void help(FILE *f) {
   fputs("usage: hlorun MODEL.hlo [--check | --print-module] [run options]\n"
@@ -22,6 +23,8 @@ static void help(FILE *f) {
         "  --print-module            print the module back as canonical HLO text\n"
         "  --no-verify               with --check or --print-module: parse only, as XLA's\n"
         "                            parser does, without the verifier's shape checks\n"
+        "  --split-input-file        the file holds several modules separated by lines\n"
+        "                            '// -----' (StableHLO's test files): each one in turn\n"
         "  -h, --help                this help\n"
         "  --version                 the version and git revision\n",
         f);
@@ -32,7 +35,8 @@ static void help(FILE *f) {
         "     feature named in the message, a file that cannot be written)\n"
         "  2  usage error\n"
         "  3  the model does not parse or verify\n"
-        "  4  --expect: the result differs from the reference\n",
+        "  4  a check failed: --expect found a difference, or a check.* call of the\n"
+        "     module (StableHLO's test files) did\n",
         f);
 }
 
@@ -48,9 +52,36 @@ static int print_to_stdout(const Module *m) {
   return EXIT_RUNTIME;
 }
 
+/* What to do with the module(s) of the command line. */
+typedef struct Mode {
+  bool check, print, no_verify;
+  const HlorunRunArgs *run;
+} Mode;
+
+/* Parses (and verifies) src, then prints, checks or runs it: the exit status. */
+static int one_module(ModuleSource *src, void *ctx) {
+  const Mode *mode = ctx;
+  StrBuf report;
+  sb_init(&report);
+  ErrorKind kind = ERR_NONE;
+  Module *m = parse_load_source(src, &report, &kind, !mode->no_verify);
+  int status = EXIT_OK;
+  if (!m) {
+    fputs(report.data ? report.data : "", stderr);
+    status = EXIT_INVALID;
+  } else if (mode->print) {
+    status = print_to_stdout(m);
+  } else if (!mode->check) {
+    status = hlorun_run_mode("hlorun", m, mode->run);
+  }
+  module_free(m);
+  sb_free(&report);
+  return status;
+}
+
 static int hlorun_main(int argc, char **argv) {
   const char *path = NULL;
-  bool check = false, print = false, no_verify = false;
+  bool check = false, print = false, no_verify = false, split = false;
   HlorunRunArgs run_args = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -66,6 +97,8 @@ static int hlorun_main(int argc, char **argv) {
       print = true;
     } else if (strcmp(a, "--no-verify") == 0) {
       no_verify = true;
+    } else if (strcmp(a, "--split-input-file") == 0) {
+      split = true;
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       help(stdout);
       hlorun_run_args_free(&run_args);
@@ -92,26 +125,36 @@ static int hlorun_main(int argc, char **argv) {
     hlorun_run_args_free(&run_args);
     return cli_usage_error("hlorun", "--no-verify goes with --check or --print-module only");
   }
-
-  ModuleSource src;
-  StrBuf report;
-  sb_init(&report);
-  ErrorKind kind = ERR_NONE;
-  Module *m = no_verify ? parse_load_module_unverified(path, &src, &report, &kind)
-                        : parse_load_module(path, &src, &report, &kind);
-  int status = EXIT_OK;
-  if (!m) {
-    if (kind == ERR_RUNTIME || kind == ERR_USAGE) fputs("hlorun: error: ", stderr);
-    fputs(report.data ? report.data : "", stderr);
-    status = kind == ERR_RUNTIME ? EXIT_RUNTIME : kind == ERR_USAGE ? EXIT_USAGE : EXIT_INVALID;
-  } else if (print) {
-    status = print_to_stdout(m);
-  } else if (!check) {
-    status = hlorun_run_mode("hlorun", m, &run_args);
+  const char *one_file = run_args.output       ? "--output"
+                         : run_args.output_dir ? "--output-dir"
+                         : run_args.expect.path ? "--expect"
+                         : run_args.report     ? "--report"
+                         : run_args.outfeed_dir ? "--outfeed-dir"
+                                               : NULL;
+  if (split && one_file) { /* each part would overwrite the last one's */
+    hlorun_run_args_free(&run_args);
+    return cli_usage_error("hlorun", "%s writes one module's results: not with --split-input-file",
+                           one_file);
   }
-  module_free(m);
-  module_source_free(&src);
-  sb_free(&report);
+
+  Mode mode = {check, print, no_verify, &run_args};
+  int status;
+  if (split) {
+    status = hlorun_split_each("hlorun", path, one_module, &mode);
+  } else {
+    ModuleSource src;
+    StrBuf report;
+    sb_init(&report);
+    ErrorKind kind = ERR_NONE;
+    if (module_source_read(path, &src, &report, &kind)) {
+      status = one_module(&src, &mode);
+    } else {
+      fprintf(stderr, "hlorun: error: %s", report.data ? report.data : "\n");
+      status = kind == ERR_USAGE ? EXIT_USAGE : EXIT_RUNTIME;
+    }
+    module_source_free(&src);
+    sb_free(&report);
+  }
   hlorun_run_args_free(&run_args);
   return cli_finish_stdout("hlorun", status);
 }

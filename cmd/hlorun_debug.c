@@ -156,7 +156,8 @@ bool hlorun_debug_report_failure(const Module *m, const RunDebug *d) {
   if (!r->found) return false;
   char head[1024];
   nonfinite_headline(r, head, sizeof head);
-  char *s = diag_render(m->filename, m->source, m->source_len, r->instr->offset, head);
+  SourcePlace at = module_source_place(m, r->instr->offset);
+  char *s = diag_render(m->filename, at.text, at.len, at.offset, head);
   StrBuf sb;
   sb_init(&sb);
   nonfinite_details(r, &sb);

@@ -511,7 +511,8 @@ static void hlorun_warn_elided(const Module *m) {
              "%d constants, the first %s, have elided contents ({...}): the text does not give "
              "their values, they are taken as zeros",
              n, first->name);
-  char *s = diag_render_as(m->filename, m->source, m->source_len, first->offset, "warning", msg);
+  SourcePlace at = module_source_place(m, first->offset);
+  char *s = diag_render_as(m->filename, at.text, at.len, at.offset, "warning", msg);
   if (s) fputs(s, stderr);
   free(s);
 }
@@ -532,8 +533,10 @@ static void hlorun_report(const char *prog, const Module *m, const Error *err) {
   const char *rest = strchr(err->msg, '\n');
   if (rest) first[rest - err->msg] = 0;
   char *s = NULL;
-  if (err->offset >= 0 && m->source && (size_t)err->offset <= m->source_len)
-    s = diag_render_as(m->filename, m->source, m->source_len, err->offset, "error", first);
+  if (err->offset >= 0 && m->source && (size_t)err->offset <= m->source_len) {
+    SourcePlace at = module_source_place(m, err->offset);
+    if (at.offset >= 0) s = diag_render_as(m->filename, at.text, at.len, at.offset, "error", first);
+  }
   if (s) fputs(s, stderr);
   else fprintf(stderr, "%s: error: %s\n", prog, first);
   if (rest) fprintf(stderr, "%s\n", rest + 1);
@@ -684,7 +687,7 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
     hlorun_debug_summary(prog, a, debug);
     /* The page up to where the run stopped; the exit stays the run's. */
     if (a->report) hlorun_report_page(prog, m, a, cfg.device, tracks, NULL, err.msg);
-    return 1;
+    return err.kind == ERR_MISMATCH ? 4 : 1; /* 4: a check.* call failed */
   }
   hlorun_debug_summary(prog, a, debug);
   int dir_status = 0;

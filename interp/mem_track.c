@@ -287,8 +287,10 @@ void memtrack_buffer_release(MemTrack *t, Buffer *b) {
 
 int64_t memtrack_line(const Module *m, int64_t offset) {
   if (!m || !m->source || offset < 0 || (size_t)offset > m->source_len) return 0;
+  SourcePlace at = module_source_place(m, offset); /* the .mlir line for StableHLO */
+  if (at.offset < 0 || (size_t)at.offset > at.len) return 0;
   int64_t line = 1;
-  const char *p = m->source, *end = m->source + offset;
+  const char *p = at.text, *end = at.text + at.offset;
   while ((p = memchr(p, '\n', (size_t)(end - p)))) {
     line++;
     p++;

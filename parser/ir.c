@@ -96,6 +96,20 @@ bool computation_signature_lists_params(const Computation *c) {
   return true;
 }
 
+SourcePlace module_source_place(const Module *m, int64_t offset) {
+  SourcePlace p = {m->source, m->source_len, offset};
+  if (!m->origin || !m->source || offset < 0) return p;
+  /* The line of source holding offset, then the MLIR op it came from. */
+  int line = 0;
+  for (int64_t i = 0; i < offset && (size_t)i < m->source_len; i++)
+    if (m->source[i] == '\n') line++;
+  if (line >= m->origin_nlines) line = m->origin_nlines - 1;
+  p.text = m->origin;
+  p.len = m->origin_len;
+  p.offset = line >= 0 ? m->origin_line_off[line] : -1;
+  return p;
+}
+
 void module_free(Module *m) {
   if (m) arena_free(m->arena); /* the Module itself lives in its arena */
 }

@@ -260,7 +260,24 @@ typedef struct Module {
   const char *filename;
   const char *source;
   size_t source_len;
+  /* StableHLO input (parser/load.h): source is the HLO text it became;
+   * origin is the MLIR text and origin_line_off[i] the MLIR offset that
+   * line i of source came from (not owned; NULL for HLO input). */
+  const char *origin;
+  size_t origin_len;
+  const int64_t *origin_line_off;
+  int origin_nlines;
 } Module;
+
+/* Where a diagnostic at `offset` of m's source is shown to the user: the
+ * text they wrote (the MLIR for StableHLO input) and the offset in it
+ * (-1 when there is none). */
+typedef struct SourcePlace {
+  const char *text;
+  size_t len;
+  int64_t offset;
+} SourcePlace;
+SourcePlace module_source_place(const Module *m, int64_t offset);
 
 /* First attribute with this key, or NULL. */
 const Attr *ir_attr(const Instr *instr, AttrKey key);

@@ -22,6 +22,15 @@ static Module *parse_verify(const char *display, const char *text, size_t len, D
   return m;
 }
 
+/* A line starting with "// -----" (mlir-opt's -split-input-file marker). */
+static bool has_split_marker(const char *text, size_t len) {
+  static const char marker[] = "// -----";
+  for (size_t i = 0; i + sizeof marker - 1 <= len; i++)
+    if ((i == 0 || text[i - 1] == '\n') && memcmp(text + i, marker, sizeof marker - 1) == 0)
+      return true;
+  return false;
+}
+
 /* StableHLO: converted to HLO text (kept in src->converted, which the module
  * points into); every diagnostic is moved back to the MLIR op it came from. */
 static Module *load_mlir(ModuleSource *src, StrBuf *report, ErrorKind *kind, bool verify) {
@@ -34,12 +43,23 @@ static Module *load_mlir(ModuleSource *src, StrBuf *report, ErrorKind *kind, boo
       diags_add(&diags, mlir_map_offset(&h, hlo_diags.items[i].offset), "%s (in the HLO it converts to)",
                 hlo_diags.items[i].msg);
     diags.dropped += hlo_diags.dropped;
+    if (m) { /* runtime diagnostics map back to the MLIR (module_source_place) */
+      m->origin = src->text;
+      m->origin_len = src->len;
+      m->origin_line_off = h.line_off;
+      m->origin_nlines = h.nlines;
+    }
     src->converted = h.text;
+    src->converted_line_off = h.line_off;
     h.text = NULL;
+    h.line_off = NULL;
     mlir_hlo_free(&h);
   }
   if (!m) {
     if (diags.count == 0 && diags.dropped == 0) diags_add(&diags, -1, "the module could not be converted");
+    if (has_split_marker(src->text, src->len))
+      diags_add(&diags, -1, "the file holds several modules separated by '// -----' lines: "
+                            "run it with --split-input-file");
     diags_render_all(report, src->display, src->text, src->len, &diags);
     *kind = ERR_INVALID;
   }
@@ -48,8 +68,7 @@ static Module *load_mlir(ModuleSource *src, StrBuf *report, ErrorKind *kind, boo
   return m;
 }
 
-static Module *load(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind,
-                    bool verify) {
+bool module_source_read(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind) {
   memset(src, 0, sizeof *src);
   src->display = strcmp(path, "-") == 0 ? "<stdin>" : path;
   Error err = {0};
@@ -59,18 +78,22 @@ static Module *load(const char *path, ModuleSource *src, StrBuf *report, ErrorKi
                       "dump directory, a *.before_optimizations.txt or module_*.txt file)\n",
               path);
     *kind = ERR_USAGE;
-    return NULL;
+    return false;
   }
   src->text = file_read_all(path, &src->len, &err);
   if (!src->text) {
     sb_printf(report, "%s\n", err.msg);
     *kind = ERR_RUNTIME;
-    return NULL;
+    return false;
   }
+  return true;
+}
+
+Module *parse_load_source(ModuleSource *src, StrBuf *report, ErrorKind *kind, bool verify) {
   Diags diags = {0};
   char what[2048];
   if (mlir_detect(src->text, src->len)) return load_mlir(src, report, kind, verify);
-  if (model_kind_not_hlo(path, src->text, src->len, what, sizeof what)) {
+  if (model_kind_not_hlo(src->display, src->text, src->len, what, sizeof what)) {
     diags_add(&diags, -1, "%s", what);
     diags_render_all(report, src->display, src->text, src->len, &diags);
     diags_free(&diags);
@@ -88,6 +111,12 @@ static Module *load(const char *path, ModuleSource *src, StrBuf *report, ErrorKi
   return m;
 }
 
+static Module *load(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind,
+                    bool verify) {
+  if (!module_source_read(path, src, report, kind)) return NULL;
+  return parse_load_source(src, report, kind, verify);
+}
+
 Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind) {
   return load(path, src, report, kind, true);
 }
@@ -100,5 +129,6 @@ Module *parse_load_module_unverified(const char *path, ModuleSource *src, StrBuf
 void module_source_free(ModuleSource *src) {
   free(src->text);
   free(src->converted);
+  free(src->converted_line_off);
   memset(src, 0, sizeof *src);
 }

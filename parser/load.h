@@ -15,6 +15,7 @@ typedef struct ModuleSource {
   size_t len;
   const char *display; /* the path, or "<stdin>" for "-" */
   char *converted;     /* StableHLO input: the HLO text it became (malloc'd), or NULL */
+  int64_t *converted_line_off; /* and the MLIR offset of each of its lines (malloc'd) */
 } ModuleSource;
 
 /* Reads path ("-" = standard input), parses and verifies it.  On success
@@ -31,6 +32,12 @@ Module *parse_load_module(const char *path, ModuleSource *src, StrBuf *report, E
  * and parse-only checks (hlorun --no-verify); never to be run. */
 Module *parse_load_module_unverified(const char *path, ModuleSource *src, StrBuf *report,
                                      ErrorKind *kind);
+/* The two halves of parse_load_module: reading the file (false with *kind
+ * and one line in report as above), then parsing and verifying src->text
+ * (which may be any text the caller put there, with src->display naming
+ * it). */
+bool module_source_read(const char *path, ModuleSource *src, StrBuf *report, ErrorKind *kind);
+Module *parse_load_source(ModuleSource *src, StrBuf *report, ErrorKind *kind, bool verify);
 void module_source_free(ModuleSource *src);
 
 #endif

@@ -206,6 +206,16 @@ MValue *mlir_lookup(MState *st, const char *ssa, int64_t off);
 /* Integer list of an attribute (LIST, array<>, dense<>): count or -1. */
 int mlir_attr_ints(MState *st, const MAttr *a, int64_t *out, int cap);
 
+/* Pieces of the pretty-form reader for other dialects' ops. */
+void mlir_op_operand(MState *st, MOp *op); /* %name, appended to op's operands */
+void mlir_op_set_attr(MState *st, MOp *op, const char *key, MAttr *v);
+void mlir_op_attr_dict(MState *st, MOp *op); /* {k = v, ...} into op's attributes */
+
+/* The check dialect of StableHLO's test files (mlir_emit_check.c): the
+ * pretty form of check.<sn>, and its conversion (true when op is one). */
+void mlir_parse_check(MState *st, MOp *op, const char *sn);
+bool mlir_emit_check(MState *st, MOp *op);
+
 /* Emitting (mlir_emit.c). */
 void mlir_emit_op(MState *st, MOp *op);
 const char *mlir_new_name(MState *st, const char *hint);

@@ -547,9 +547,20 @@ void mlir_parse_op(MState *st, MOp *op) {
     } else if (strncmp(w, "stablehlo.", 10) == 0) {
       op->name = w;
       pretty(st, op, w + 10);
+    } else if (strncmp(w, "check.", 6) == 0) {
+      op->name = w;
+      mlir_parse_check(st, op, w + 6);
     } else {
       mlir_fail(st, op->off, "unknown operation '%s'", w);
     }
   }
   mlir_skip_loc(st);
+}
+
+/* For the readers of other dialects' pretty forms (mlir_emit_check.c). */
+void mlir_op_operand(MState *st, MOp *op) { operand(st, op); }
+void mlir_op_set_attr(MState *st, MOp *op, const char *key, MAttr *v) { set_attr(st, op, key, v); }
+void mlir_op_attr_dict(MState *st, MOp *op) {
+  mlir_expect(st, "{");
+  attr_dict_into(st, op, "}");
 }

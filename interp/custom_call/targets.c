@@ -35,7 +35,10 @@
  *                prng.ScramblePhiloxKey, tridiagonal.TridiagonalSolver}
  *                  -- other XlaBuilder helpers (interp/custom_call/builder_lib.c);
  *   AwsNeuron{Gelu, GeluApprxTanh, GeluBackward, Softmax, SoftmaxBackward}
- *                  -- torch-neuronx's activations (interp/custom_call/neuron.c). */
+ *                  -- torch-neuronx's activations (interp/custom_call/neuron.c);
+ *   check.{eq, expect_eq, expect_almost_eq, expect_close}
+ *                  -- the checks of StableHLO's test files
+ *                     (interp/custom_call/check_calls.c). */
 #include "interp/custom_call/targets.h"
 
 #include <inttypes.h>
@@ -44,6 +47,7 @@
 
 #include "interp/custom_call/builder_math.h"
 #include "interp/custom_call/builder_lib.h"
+#include "interp/custom_call/check_calls.h"
 #include "interp/custom_call/cublas.h"
 #include "interp/custom_call/cub_sort.h"
 #include "interp/custom_call/cudnn.h"
@@ -220,6 +224,7 @@ static const struct TargetRow {
     {NULL, eval_builder_math_known, eval_builder_math},
     {NULL, eval_builder_lib_known, eval_builder_lib},
     {NULL, eval_neuron_known, eval_neuron_custom_call},
+    {NULL, eval_check_known, eval_check_call},
 };
 
 CustomCallEval custom_call_evaluator(const char *target) {
