@@ -211,6 +211,68 @@ static MType *scalar_of(MState *st, const MType *t) {
   return s;
 }
 
+/* WEAKORDER's view of a float x: every NaN one +NaN and -0 as +0, so that
+ * a TOTALORDER comparison then puts all NaNs together above +inf and -0
+ * with +0. */
+static const char *weak_canonical(MState *st, const MOp *op, const char *x, const MType *t) {
+  MType *pred = arena_alloc(st->arena, sizeof *pred);
+  if (!pred) mlir_fail(st, -1, "out of memory");
+  *pred = *t;
+  pred->etype = "pred";
+  MType *s = scalar_of(st, t);
+  const char *isnan = mlir_line(st, op->off, "v", pred, "compare(%s, %s), direction=NE", x, x);
+  const char *zero = mlir_line(st, op->off, "v", t, "broadcast(%s), dimensions={}",
+                               mlir_line(st, op->off, "c", s, "constant(0)"));
+  const char *nan = mlir_line(st, op->off, "v", t, "broadcast(%s), dimensions={}",
+                              mlir_line(st, op->off, "c", s, "constant(nan)"));
+  const char *plus0 = mlir_line(st, op->off, "v", t, "add(%s, %s)", x, zero);
+  return mlir_line(st, op->off, "v", t, "select(%s, %s, %s)", isnan, nan, plus0);
+}
+
+/* compare: the direction, and a compare_type that must fit the element
+ * type (spec: SIGNED for signed integers, UNSIGNED for unsigned ones and
+ * i1, FLOAT or TOTALORDER for floats, FLOAT for complex); WEAKORDER (all
+ * NaNs equal and above +inf, -0 equal to +0) is a TOTALORDER comparison of
+ * canonicalised operands. */
+static const char *emit_compare(MState *st, MOp *op, const MType *rt) {
+  MAttr *d = mlir_op_attr(op, "comparison_direction"), *ct = mlir_op_attr(op, "compare_type");
+  if (!d || d->kind != MA_WORD) mlir_fail(st, op->off, "compare needs a comparison_direction");
+  static const char *const DIRS[] = {"EQ", "NE", "GE", "GT", "LE", "LT", NULL};
+  bool ok = false;
+  for (int i = 0; DIRS[i]; i++) ok |= strcmp(d->s, DIRS[i]) == 0;
+  if (!ok) mlir_fail(st, d->offset, "unknown comparison direction '%s'", d->s);
+  if (op->nopnds != 2) mlir_fail(st, op->off, "compare takes two operands");
+  const MType *t = op->opnds[0]->type;
+  const char *e = t->kind == MT_TENSOR ? t->etype : "";
+  bool is_complex = e[0] == 'c', is_float = e[0] == 'f' || (e[0] == 'b' && e[1] == 'f');
+  bool is_signed = e[0] == 's', is_unsigned = e[0] == 'u' || strcmp(e, "pred") == 0;
+  const char *type = !ct ? NULL : ct->kind == MA_WORD ? ct->s : "";
+  if (type) {
+    bool fits = strcmp(type, "FLOAT") == 0 ? is_float || is_complex
+              : strcmp(type, "TOTALORDER") == 0 || strcmp(type, "WEAKORDER") == 0 ? is_float
+              : strcmp(type, "SIGNED") == 0 ? is_signed
+              : strcmp(type, "UNSIGNED") == 0 ? is_unsigned
+              : strcmp(type, "NOTYPE") == 0;
+    if (!fits && !(strcmp(type, "FLOAT") == 0 || strcmp(type, "TOTALORDER") == 0 ||
+                   strcmp(type, "WEAKORDER") == 0 || strcmp(type, "SIGNED") == 0 ||
+                   strcmp(type, "UNSIGNED") == 0 || strcmp(type, "NOTYPE") == 0))
+      mlir_fail(st, ct->offset, "unknown compare_type '%s'", type);
+    if (!fits)
+      mlir_fail(st, ct->offset, "compare_type %s does not fit elements of type %s", type, e);
+  }
+  if (is_complex && strcmp(d->s, "EQ") != 0 && strcmp(d->s, "NE") != 0)
+    mlir_fail(st, d->offset, "complex numbers compare with EQ or NE only");
+  const char *a = op->opnds[0]->hlo, *b = op->opnds[1]->hlo;
+  bool total = type && strcmp(type, "TOTALORDER") == 0;
+  if (type && strcmp(type, "WEAKORDER") == 0) {
+    a = weak_canonical(st, op, a, t);
+    b = weak_canonical(st, op, b, op->opnds[1]->type);
+    total = true;
+  }
+  return mlir_line(st, op->off, "v", rt, "compare(%s, %s), direction=%s%s", a, b, d->s,
+                   total ? ", type=TOTALORDER" : "");
+}
+
 /* reduce: "applies stablehlo.add" builds the two-parameter computation. */
 static const char *applies_comp(MState *st, MOp *op, MType *scalar) {
   const char *bin = op->applies;
@@ -288,15 +350,7 @@ void mlir_emit_op(MState *st, MOp *op) {
     }
     sb_free(sb);
   } else if (strcmp(sn, "compare") == 0) {
-    MAttr *d = mlir_op_attr(op, "comparison_direction"), *ct = mlir_op_attr(op, "compare_type");
-    if (!d || d->kind != MA_WORD) mlir_fail(st, op->off, "compare needs a comparison_direction");
-    static const char *const DIRS[] = {"EQ", "NE", "GE", "GT", "LE", "LT", NULL};
-    bool ok = false;
-    for (int i = 0; DIRS[i]; i++) ok |= strcmp(d->s, DIRS[i]) == 0;
-    if (!ok) mlir_fail(st, d->offset, "unknown comparison direction '%s'", d->s);
-    bool total = ct && ct->kind == MA_WORD && strcmp(ct->s, "TOTALORDER") == 0;
-    h = mlir_line(st, op->off, "v", rt, "compare(%s), direction=%s%s", mlir_opnd_list(st, op, 0, op->nopnds), d->s,
-                  total ? ", type=TOTALORDER" : "");
+    h = emit_compare(st, op, rt);
   } else if (strcmp(sn, "broadcast_in_dim") == 0) {
     h = mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={%s}", mlir_opnd_list(st, op, 0, op->nopnds),
                   ints_text(st, op, "broadcast_dimensions", true, NULL, NULL));
