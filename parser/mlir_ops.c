@@ -398,7 +398,10 @@ static void pretty(MState *st, MOp *op, const char *shortname) {
         set_attr(st, op, "precision_config", mlir_attr(st));
       } else if (mlir_accept_word(st, "algorithm")) {
         mlir_expect(st, "=");
-        mlir_attr(st); /* precision hints only: the CPU computes exactly */
+        /* precision hints only: the CPU computes exactly.  The pretty form
+         * prints the attribute's body alone: algorithm = <lhs_precision_type = ...> */
+        if (mlir_peek(st, "<")) mlir_skip_group(st);
+        else mlir_attr(st);
       } else {
         mlir_fail(st, koff, "unexpected dot_general argument");
       }
