@@ -37,7 +37,7 @@ void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t) {
   int *sl = slot(c, ssa);
   if (*sl) mlir_fail(st, st->op_off, "value %s is defined twice", ssa);
   c->vals = mlir_grow(st, c->vals, c->nvals, &c->vcap, sizeof *c->vals);
-  c->vals[c->nvals++] = (MValue){ssa, hlo, t};
+  c->vals[c->nvals++] = (MValue){ssa, hlo, t, 0};
   *sl = c->nvals;
 }
 
@@ -299,6 +299,11 @@ static const char *applies_comp(MState *st, MOp *op, MType *scalar) {
 
 void mlir_emit_op(MState *st, MOp *op) {
   if (mlir_emit_check(st, op)) return; /* check.* (test files) */
+  for (int i = 0; i < op->nopnds; i++)
+    if (op->opnds[i]->owner)
+      mlir_fail(st, op->opnd_off[i], "a result of interpreter.run_parallel is only checked here "
+                                     "(check.*), not computed with: it lives on its own device");
+  if (mlir_emit_parallel(st, op)) return;
   const char *sn = strncmp(op->name, "stablehlo.", 10) == 0 ? op->name + 10 : op->name;
   resolve_types(st, op, sn);
   char hop[64];

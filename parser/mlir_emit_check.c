@@ -183,11 +183,17 @@ bool mlir_emit_check(MState *st, MOp *op) {
   if (!numeric && strcmp(target, "check.expect_eq") != 0)
     mlir_fail(st, op->off, "%s compares floats or complex numbers only", op->name);
   if (cfg->oom) mlir_fail(st, op->off, "out of memory");
+  /* A result of run_parallel is checked on the device that computes it. */
+  int owner = actual->owner ? actual->owner : expected->owner;
+  if (actual->owner && expected->owner && actual->owner != expected->owner)
+    mlir_fail(st, op->off, "%s compares results of two different run_parallel processes", op->name);
+  const char *guard = mlir_parallel_guard(st, op, owner);
   MType *unit = mlir_tuple_of(st, NULL, 0);
   mlir_line(st, op->off, "check", unit,
-            "custom-call(%s, %s), custom_call_target=\"%s\", custom_call_has_side_effect=true, "
+            "custom-call(%s, %s%s%s), custom_call_target=\"%s\", custom_call_has_side_effect=true, "
             "backend_config=\"%s\"",
-            actual->hlo, expected->hlo, target, cfg->data ? cfg->data : "");
+            actual->hlo, expected->hlo, guard ? ", " : "", guard ? guard : "", target,
+            cfg->data ? cfg->data : "");
   sb_free(cfg);
   return true;
 }

@@ -62,6 +62,9 @@ typedef struct MAttr {
 typedef struct MValue {
   const char *ssa, *hlo;
   MType *type;
+  /* A result of interpreter.run_parallel: 1 + the process that computes it
+   * (mlir_emit_parallel.c); 0 for every other value. */
+  int owner;
 } MValue;
 
 /* One emitted HLO line and the MLIR offset it came from. */
@@ -158,6 +161,10 @@ typedef struct MState {
   int nsbs, sbcap;
   StrBuf *line_sb; /* mlir_line's */
   int64_t op_off;   /* the op being read, for errors without a better place */
+  /* interpreter.run_parallel: this device's process number (HLO name) and
+   * the computation it lives in. */
+  const char *parallel_flat;
+  MComp *parallel_comp;
 } MState;
 
 /* Lexing (mlir_lex.c). */
@@ -215,6 +222,13 @@ void mlir_op_attr_dict(MState *st, MOp *op); /* {k = v, ...} into op's attribute
  * pretty form of check.<sn>, and its conversion (true when op is one). */
 void mlir_parse_check(MState *st, MOp *op, const char *sn);
 bool mlir_emit_check(MState *st, MOp *op);
+
+/* interpreter.run_parallel of StableHLO's interpreter tests
+ * (mlir_emit_parallel.c): true when op is one.  The guard of a check of a
+ * value owned by process owner - 1: a pred[] true on that device only (NULL
+ * for owner 0). */
+bool mlir_emit_parallel(MState *st, MOp *op);
+const char *mlir_parallel_guard(MState *st, const MOp *op, int owner);
 
 /* Emitting (mlir_emit.c). */
 void mlir_emit_op(MState *st, MOp *op);

@@ -21,7 +21,10 @@
  *       tolerance 0.0001 for the others; true when they agree.
  *
  * A difference fails the run (ERR_MISMATCH: exit status 4) and lists the
- * first few differing elements with their index. */
+ * first few differing elements with their index.  An optional third operand,
+ * a pred[] guard, skips the check where it is false (the checks of
+ * interpreter.run_parallel's results run on the device that computes them,
+ * parser/mlir_emit_parallel.c). */
 #include "interp/custom_call/check_calls.h"
 
 #include <inttypes.h>
@@ -34,7 +37,7 @@
 #include "interp/eval_views.h"
 #include "layout/etype_convert.h"
 
-typedef enum { CHECK_EQ, CHECK_ALMOST_EQ, CHECK_CLOSE } CheckRule;
+typedef enum { CHECK_EQ, CHECK_ALMOST_EQ, CHECK_CLOSE, CHECK_SKIPPED } CheckRule;
 
 typedef struct CheckSpec {
   const char *target;
@@ -195,6 +198,10 @@ enum { CHECK_LISTED = 5 };
 static bool compare(const Instr *in, const void *arg, const KArray *ins, KArray *outs, int nouts,
                     Error *err) {
   const CheckSpec *s = arg;
+  if (s->rule == CHECK_SKIPPED) { /* not this device's check */
+    if (nouts == 1) *(uint8_t *)outs[0].data = 1;
+    return true;
+  }
   const KArray *a = &ins[0], *b = &ins[1];
   EType t = a->etype;
   bool same = t == b->etype && a->rank == b->rank &&
@@ -247,14 +254,27 @@ static bool compare(const Instr *in, const void *arg, const KArray *ins, KArray 
 bool eval_check_call(EvalCtx *ctx, Frame *f, const Instr *in, const char *target,
                      const Shape *rs, Value **out, Error *err) {
   CheckSpec s = *spec_of(target);
-  if (in->noperands != 2)
-    return error_set(err, ERR_RUNTIME, in->offset, "%s takes two operands (actual, expected), got %d",
-                     target, in->noperands);
+  if (in->noperands != 2 && in->noperands != 3)
+    return error_set(err, ERR_RUNTIME, in->offset,
+                     "%s takes two operands (actual, expected) and an optional guard, got %d", target,
+                     in->noperands);
   bool pred_result = shape_is_array(rs) && rs->rank == 0 && rs->etype == ET_PRED;
   bool no_result = shape_is_tuple(rs) && rs->ntuple == 0;
   if (s.returns_pred ? !pred_result : !no_result)
     return error_set(err, ERR_RUNTIME, in->offset, "%s returns %s", target,
                      s.returns_pred ? "pred[]" : "nothing, ()");
   if (!read_config(in, &s, err)) return false;
+  if (in->noperands == 3) { /* the guard: a pred[], false where this device has nothing to check */
+    const Value *g = frame_operand(f, in, 2);
+    if (!g->info || g->info->rank != 0 || g->info->etype != ET_PRED)
+      return error_set(err, ERR_RUNTIME, in->offset, "%s's third operand (the guard) must be pred[]",
+                       target);
+    const void *p;
+    DenseTmp tmp;
+    if (!value_dense_read(&ctx->vc, g, &p, &tmp, err)) return false;
+    bool on = *(const uint8_t *)p != 0;
+    value_tmp_free(&tmp);
+    if (!on) s.rule = CHECK_SKIPPED;
+  }
   return eval_kernel_op(ctx, f, in, rs, 2, compare, &s, out, err);
 }
