@@ -2,6 +2,7 @@
  * stablehlo-translate --interpret read StableHLO's test files. */
 #include "cmd/hlorun_split.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,16 @@ static size_t part_end(const char *text, size_t len, size_t from, size_t *next) 
   return len;
 }
 
+/* Whether text[from, end) holds more than blanks and // comments. */
+static bool has_code(const char *text, size_t from, size_t end) {
+  for (size_t i = from; i < end; i++) {
+    if (strchr(" \t\r\n", text[i])) continue;
+    if (text[i] != '/' || i + 1 >= end || text[i + 1] != '/') return true;
+    while (i < end && text[i] != '\n') i++; /* the comment */
+  }
+  return false;
+}
+
 int hlorun_split_each(const char *prog, const char *path, HlorunEachFn each, void *ctx) {
   ModuleSource whole;
   StrBuf report;
@@ -44,9 +55,7 @@ int hlorun_split_each(const char *prog, const char *path, HlorunEachFn each, voi
   size_t from = 0, next;
   for (; from < whole.len; from = next) {
     size_t end = part_end(whole.text, whole.len, from, &next);
-    size_t first = from;
-    while (first < end && strchr(" \t\r\n", whole.text[first])) first++;
-    if (first == end) { /* nothing there (a trailing marker, say) */
+    if (!has_code(whole.text, from, end)) { /* a trailing marker, or parts commented out */
       if (next >= whole.len) break;
       continue;
     }

@@ -17,7 +17,8 @@ typedef int (*HlorunEachFn)(ModuleSource *src, void *ctx);
  * lines starting with "// -----"; every part runs even after one fails.
  * Writes "// -----" on stdout between the parts' outputs.  Returns the
  * status of the first part that failed, else 0 (a file that cannot be
- * read: its message printed, 1 or 2).  Parts of blanks only are skipped. */
+ * read: its message printed, 1 or 2).  Parts of blanks and // comments only
+ * (tests commented out) are skipped. */
 int hlorun_split_each(const char *prog, const char *path, HlorunEachFn each, void *ctx);
 
 #endif
