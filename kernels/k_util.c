@@ -331,49 +331,83 @@ EType k_work_etype(const KReducer *r, EType t) { return r->ops ? k_compute_etype
 
 #define PAIR_BATCH 4096
 
-bool k_apply_pairs(const KReducer *r, int nvals, const EType *wt, void *const *targets,
-                   int64_t ntargets, const void *const *upd, const int64_t *tidx,
-                   const int64_t *uidx, int64_t npairs, Error *err) {
-  if (npairs == 0) return true;
-  if (nvals > K_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "too many operands");
+/* k_apply_pairs' work: the pairs whose target lies in [lo, hi), in pair
+ * order.  A batch gathers pairs of distinct targets (a repeated one flushes
+ * it first), so every target still takes its updates one by one in order. */
+typedef struct PairJob {
+  const KReducer *r;
+  int nvals;
+  const EType *wt;
+  void *const *targets;
+  int64_t ntargets, per; /* targets per chunk */
+  const void *const *upd;
+  const int64_t *tidx, *uidx;
+  int64_t npairs;
+  uint32_t *stamp; /* one per target: each chunk touches only its own range */
+} PairJob;
+
+static bool apply_range(void *ctx, int64_t chunk, int worker, Error *err) {
+  (void)worker;
+  const PairJob *j = ctx;
+  int64_t lo = chunk * j->per, hi = lo + j->per < j->ntargets ? lo + j->per : j->ntargets;
+  int nvals = j->nvals;
   bool ok = false;
   int es[K_MAX_RANK];
   void *accb[K_MAX_RANK] = {0}, *valb[K_MAX_RANK] = {0};
-  uint32_t *stamp = calloc((size_t)(ntargets ? ntargets : 1), sizeof *stamp);
   int64_t *bt = malloc(PAIR_BATCH * sizeof *bt);
-  if (!stamp || !bt) { error_set(err, ERR_RUNTIME, -1, "out of memory"); goto done; }
+  if (!bt) { error_set(err, ERR_RUNTIME, -1, "out of memory"); goto done; }
   for (int i = 0; i < nvals; i++) {
-    es[i] = etype_storage_bytes(wt[i]);
+    es[i] = etype_storage_bytes(j->wt[i]);
     accb[i] = malloc((size_t)(PAIR_BATCH * es[i]));
     valb[i] = malloc((size_t)(PAIR_BATCH * es[i]));
     if (!accb[i] || !valb[i]) { error_set(err, ERR_RUNTIME, -1, "out of memory"); goto done; }
   }
   uint32_t gen = 1;
   int64_t p = 0;
-  while (p < npairs) {
+  while (p < j->npairs) {
     int64_t n = 0;
-    while (p < npairs && n < PAIR_BATCH) {
-      int64_t t = tidx[p];
-      if (stamp[t] == gen) break; /* repeated target: flush first */
-      stamp[t] = gen;
+    while (p < j->npairs && n < PAIR_BATCH) {
+      int64_t t = j->tidx[p];
+      if (t < lo || t >= hi) { p++; continue; } /* another chunk's */
+      if (j->stamp[t] == gen) break; /* repeated target: flush first */
+      j->stamp[t] = gen;
       bt[n] = t;
       for (int i = 0; i < nvals; i++) {
-        memcpy((char *)accb[i] + n * es[i], (const char *)targets[i] + t * es[i], (size_t)es[i]);
-        memcpy((char *)valb[i] + n * es[i], (const char *)upd[i] + uidx[p] * es[i], (size_t)es[i]);
+        memcpy((char *)accb[i] + n * es[i], (const char *)j->targets[i] + t * es[i], (size_t)es[i]);
+        memcpy((char *)valb[i] + n * es[i], (const char *)j->upd[i] + j->uidx[p] * es[i], (size_t)es[i]);
       }
       n++;
       p++;
     }
-    if (!k_reducer_apply(r, nvals, wt, accb, (const void *const *)valb, n, err)) goto done;
-    for (int64_t j = 0; j < n; j++)
+    if (!k_reducer_apply(j->r, nvals, j->wt, accb, (const void *const *)valb, n, err)) goto done;
+    for (int64_t b = 0; b < n; b++)
       for (int i = 0; i < nvals; i++)
-        memcpy((char *)targets[i] + bt[j] * es[i], (char *)accb[i] + j * es[i], (size_t)es[i]);
-    if (++gen == 0) { memset(stamp, 0, (size_t)ntargets * sizeof *stamp); gen = 1; }
+        memcpy((char *)j->targets[i] + bt[b] * es[i], (char *)accb[i] + b * es[i], (size_t)es[i]);
+    if (++gen == 0) { memset(j->stamp + lo, 0, (size_t)(hi - lo) * sizeof *j->stamp); gen = 1; }
   }
   ok = true;
 done:
-  for (int i = 0; i < nvals; i++) { k_free(accb[i]); k_free(valb[i]); }
-  k_free(stamp);
-  k_free(bt);
+  for (int i = 0; i < nvals; i++) { free(accb[i]); free(valb[i]); }
+  free(bt);
+  return ok;
+}
+
+bool k_apply_pairs(const KReducer *r, int nvals, const EType *wt, void *const *targets,
+                   int64_t ntargets, const void *const *upd, const int64_t *tidx,
+                   const int64_t *uidx, int64_t npairs, Error *err) {
+  if (npairs == 0) return true;
+  if (nvals > K_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "too many operands");
+  uint32_t *stamp = calloc((size_t)(ntargets ? ntargets : 1), sizeof *stamp);
+  if (!stamp) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  /* Known reducers run on the pool, one range of targets per chunk (cut by
+   * the sizes alone); a computation's callback runs on this thread only. */
+  int64_t bytes = 0;
+  for (int i = 0; i < nvals; i++) bytes += npairs * etype_storage_bytes(wt[i]);
+  int64_t chunks = r->ops ? pool_chunks(bytes, ntargets < 8 ? ntargets : 8) : 1;
+  if (chunks < 1) chunks = 1;
+  PairJob job = {r, nvals, wt, targets, ntargets, (ntargets + chunks - 1) / chunks, upd, tidx, uidx,
+                 npairs, stamp};
+  bool ok = pool_for_err((ntargets + job.per - 1) / job.per, apply_range, &job, err);
+  free(stamp);
   return ok;
 }

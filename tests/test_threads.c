@@ -452,3 +452,22 @@ Test(threads, reduce_window) {
              "  c = f32[49999] reduce-window(v, z), window={size=5 stride=2 pad=2_1 rhs_dilate=2}, to_apply=add\n"
              "  ROOT t = (f32[8,28,28,64], bf16[4,32,31,31], f32[49999]) tuple(s, m, c)\n}\n");
 }
+
+/* Scatter and select-and-scatter: pairs combine in ranges of targets on
+ * the pool, each target taking its updates in order (float adds to the
+ * same target from many updates: any reordering changes the bytes). */
+Test(threads, scatter) {
+  same_bytes("scatter-add", "HloModule m\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+             "  ROOT r = f32[] add(a, b)\n}\nENTRY e {\n  t = f32[1000,17] parameter(0)\n"
+             "  u = f32[100001,17] parameter(1)\n  io = s32[100001,1] iota(), iota_dimension=0\n"
+             "  k = s32[] constant(997)\n  kb = s32[100001,1] broadcast(k), dimensions={}\n"
+             "  i = s32[100001,1] remainder(io, kb)\n"
+             "  ROOT s = f32[1000,17] scatter(t, i, u), update_window_dims={1}, inserted_window_dims={0},"
+             " scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n");
+  same_bytes("select-and-scatter", "HloModule m\nge {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+             "  ROOT r = pred[] compare(a, b), direction=GE\n}\nadd {\n  a = f32[] parameter(0)\n"
+             "  b = f32[] parameter(1)\n  ROOT r = f32[] add(a, b)\n}\nENTRY e {\n"
+             "  x = f32[8,113,113,16] parameter(0)\n  s = f32[8,56,56,16] parameter(1)\n"
+             "  z = f32[] constant(0)\n  ROOT r = f32[8,113,113,16] select-and-scatter(x, s, z),"
+             " window={size=1x3x3x1 stride=1x2x2x1}, select=ge, scatter=add\n}\n");
+}
