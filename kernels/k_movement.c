@@ -17,7 +17,7 @@ void k_row_major_strides(const int64_t *dims, int rank, int64_t *strides) {
   }
 }
 
-void k_fill(void *dst, int64_t n, const void *val, size_t esize) {
+static void fill_serial(void *dst, int64_t n, const void *val, size_t esize) {
   if (n <= 0) return;
   unsigned char *d = dst;
   switch (esize) {
@@ -54,6 +54,32 @@ void k_fill(void *dst, int64_t n, const void *val, size_t esize) {
     }
   }
   }
+}
+
+/* A big fill runs in chunks on the pool (inline when called from one). */
+typedef struct FillJob {
+  unsigned char *dst;
+  const void *val;
+  size_t esize;
+  int64_t n, per;
+} FillJob;
+
+static void fill_chunk(void *ctx, int64_t chunk, int worker) {
+  (void)worker;
+  const FillJob *j = ctx;
+  int64_t lo = chunk * j->per, m = j->n - lo < j->per ? j->n - lo : j->per;
+  fill_serial(j->dst + lo * (int64_t)j->esize, m, j->val, j->esize);
+}
+
+void k_fill(void *dst, int64_t n, const void *val, size_t esize) {
+  if (n <= 0) return;
+  int64_t chunks = pool_chunks(n * (int64_t)esize, n);
+  if (chunks <= 1) {
+    fill_serial(dst, n, val, esize);
+    return;
+  }
+  FillJob j = {dst, val, esize, n, (n + chunks - 1) / chunks};
+  pool_for((n + j.per - 1) / j.per, fill_chunk, &j);
 }
 
 /* One strided run: n elements. */

@@ -471,3 +471,11 @@ Test(threads, scatter) {
              "  z = f32[] constant(0)\n  ROOT r = f32[8,113,113,16] select-and-scatter(x, s, z),"
              " window={size=1x3x3x1 stride=1x2x2x1}, select=ge, scatter=add\n}\n");
 }
+
+/* Pad: the fill with the padding value and the copy both run on the pool. */
+Test(threads, pad) {
+  same_bytes("pad", "HloModule m\nENTRY e {\n  x = f32[700,901] parameter(0)\n  v = f32[] parameter(1)\n"
+             "  p = f32[1500,1000] pad(x, v), padding=3_98_1x-2_101\n  y = bf16[300,300] parameter(2)\n"
+             "  w = bf16[] parameter(3)\n  q = bf16[1200,700] pad(y, w), padding=0_3_3x100_300\n"
+             "  ROOT t = (f32[1500,1000], bf16[1200,700]) tuple(p, q)\n}\n");
+}
