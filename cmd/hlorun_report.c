@@ -14,8 +14,11 @@ int hlorun_write_stats(const char *prog, const HlorunRunArgs *a, const RunResult
   StrBuf sb;
   sb_init(&sb);
   /* One report per device, each after its "replica R:" line (text), as
-   * one YAML document each, or a JSON array of the reports. */
-  bool json_array = res->ndevices > 1 && a->stats_format == RUN_FMT_JSON;
+   * one YAML document each, or a JSON array of the reports; under mpirun
+   * JSON is {"devices": [...], "ranks": [...]}. */
+  bool json = a->stats_format == RUN_FMT_JSON, ranks = res->nranks > 0;
+  bool json_array = json && (res->ndevices > 1 || ranks);
+  if (json && ranks) sb_puts(&sb, "{\"devices\": ");
   if (json_array) sb_puts(&sb, "[\n");
   for (int d = 0; d < res->ndevices; d++) {
     const RunResult *r = run_result_device(res, d);
@@ -34,9 +37,21 @@ int hlorun_write_stats(const char *prog, const HlorunRunArgs *a, const RunResult
       return 1;
     }
   }
-  if (json_array) sb_puts(&sb, "]\n");
-  /* Under mpirun: the ranks (text and YAML; JSON keeps its one array). */
-  if (a->stats_format != RUN_FMT_JSON && !run_format_rank_stats(res, a->stats_format, &sb)) {
+  if (json_array) sb_puts(&sb, json && ranks ? "],\n\"ranks\": " : "]\n");
+  /* Under mpirun: the ranks (in JSON, the "ranks" of the object). */
+  StrBuf rk;
+  sb_init(&rk);
+  bool rank_ok = run_format_rank_stats(res, a->stats_format, &rk);
+  if (json && ranks && rank_ok) { /* {"ranks": [...]}\n -> [...] */
+    const char *open = rk.data ? strchr(rk.data, '[') : NULL;
+    const char *close = rk.data ? strrchr(rk.data, ']') : NULL;
+    if (open && close) sb_printf(&sb, "%.*s}\n", (int)(close - open + 1), open);
+    else rank_ok = false;
+  } else if (rank_ok) {
+    sb_append(&sb, rk.data ? rk.data : "", rk.len);
+  }
+  sb_free(&rk);
+  if (!rank_ok) {
     fprintf(stderr, "%s: error: out of memory writing the --stats report\n", prog);
     sb_free(&sb);
     return 1;

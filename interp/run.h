@@ -220,8 +220,9 @@ const RunResult *run_result_device(const RunResult *res, int d);
 /* The --stats report, appended to out; false when out of memory (out then
  * holds no partial report). */
 bool run_format_stats(const RunResult *res, RunFormat fmt, StrBuf *out);
-/* The ranks of an mpirun job (res->nranks > 0), text or YAML: time, memory
- * and bytes each collective moved (run_rank_stats.c). */
+/* The ranks of an mpirun job (res->nranks > 0): time, memory and bytes
+ * each collective moved (run_rank_stats.c); text, a YAML document, or a
+ * JSON object {"ranks": [...]}. */
 bool run_format_rank_stats(const RunResult *res, RunFormat fmt, StrBuf *out);
 
 /* Number of array leaves of a shape (tokens excluded). */

@@ -56,6 +56,9 @@ case_ 4 fail mpi/failing_rank_np4.err mpi failing_rank.hlo
 # all-to-all 2 x 8 B).  Checked as "fail" lines but the run must pass.
 case_ 2 stats mpi/stats_np2.err interp-collectives partitions.hlo -q --stats \
   --stats-format yaml
+# The same in JSON: {"devices": [...], "ranks": [...]}.
+case_ 2 stats mpi/stats_json_np2.err interp-collectives partitions.hlo -q --stats \
+  --stats-format json
 # Ranks that do not divide the devices are refused on every rank.
 case_ 3 fail mpi/uneven_np3.err mpi failing_rank.hlo
 # --output-dir: each rank writes its own devices' files, the same bytes as
