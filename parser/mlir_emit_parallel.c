@@ -18,6 +18,16 @@
 
 #include "parser/mlir_internal.h"
 
+/* A scalar tensor type of element type e (HLO spelling). */
+static MType *scalar(MState *st, const char *e) {
+  MType *t = arena_alloc(st->arena, sizeof *t);
+  if (!t) mlir_fail(st, -1, "out of memory");
+  memset(t, 0, sizeof *t);
+  t->kind = MT_TENSOR;
+  t->etype = e;
+  return t;
+}
+
 /* The function of every process: all the same. */
 static MFunc *the_program(MState *st, const MOp *op, const MAttr *programs, int *R, int *P) {
   if (!programs || programs->kind != MA_LIST || programs->n < 1)
@@ -47,17 +57,10 @@ static MFunc *the_program(MState *st, const MOp *op, const MAttr *programs, int 
 static const char *pick(MState *st, const MOp *op, const MFunc *f, int nproc, int j, const char *flat) {
   MType *t = f->args[j];
   if (t->kind != MT_TENSOR) mlir_fail(st, op->off, "run_parallel passes arrays only");
-  MType *pred = arena_alloc(st->arena, sizeof *pred);
-  MType *u32 = arena_alloc(st->arena, sizeof *u32);
-  MType *bool0 = arena_alloc(st->arena, sizeof *bool0);
-  if (!pred || !u32 || !bool0) mlir_fail(st, -1, "out of memory");
+  MType *pred = arena_alloc(st->arena, sizeof *pred), *u32 = scalar(st, "u32"), *bool0 = scalar(st, "pred");
+  if (!pred) mlir_fail(st, -1, "out of memory");
   *pred = *t;
   pred->etype = "pred";
-  memset(u32, 0, sizeof *u32);
-  u32->kind = MT_TENSOR;
-  u32->etype = "u32";
-  *bool0 = *u32;
-  bool0->etype = "pred";
   const char *v = NULL;
   for (int i = 0; i < nproc; i++) {
     const MValue *x = op->opnds[i * f->nargs + j];
@@ -97,11 +100,7 @@ bool mlir_emit_parallel(MState *st, MOp *op) {
   st->num_replicas = R;
   st->num_partitions = P;
   /* This device's process number, replica-major. */
-  MType *u32 = arena_alloc(st->arena, sizeof *u32);
-  if (!u32) mlir_fail(st, -1, "out of memory");
-  memset(u32, 0, sizeof *u32);
-  u32->kind = MT_TENSOR;
-  u32->etype = "u32";
+  MType *u32 = scalar(st, "u32");
   const char *rep = mlir_line(st, op->off, "v", u32, "replica-id()");
   const char *part = mlir_line(st, op->off, "v", u32, "partition-id()");
   const char *np = mlir_line(st, op->off, "c", u32, "constant(%d)", P);
@@ -134,13 +133,7 @@ const char *mlir_parallel_guard(MState *st, const MOp *op, int owner) {
   if (!owner) return NULL;
   if (!st->parallel_flat || st->parallel_comp != st->cur)
     mlir_fail(st, op->off, "a result of run_parallel used outside the function that runs it");
-  MType *u32 = arena_alloc(st->arena, sizeof *u32), *b = arena_alloc(st->arena, sizeof *b);
-  if (!u32 || !b) mlir_fail(st, -1, "out of memory");
-  memset(u32, 0, sizeof *u32);
-  u32->kind = MT_TENSOR;
-  u32->etype = "u32";
-  *b = *u32;
-  b->etype = "pred";
+  MType *u32 = scalar(st, "u32"), *b = scalar(st, "pred");
   const char *id = mlir_line(st, op->off, "c", u32, "constant(%d)", owner - 1);
   return mlir_line(st, op->off, "v", b, "compare(%s, %s), direction=EQ", st->parallel_flat, id);
 }
