@@ -320,7 +320,8 @@ void mlir_emit_op(MState *st, MOp *op) {
       "dynamic_update_slice", "after_all", NULL};
   static const char *const MULTI[] = {"custom_call", "func.call", "while", "case", "if",
                                       "optimization_barrier", "reduce", "sort", "reduce_window",
-                                      "scatter", NULL};
+                                      "scatter", "rng_bit_generator", "batch_norm_training",
+                                      "batch_norm_grad", "composite", NULL};
   bool multi = false;
   for (int i = 0; MULTI[i]; i++) multi |= strcmp(sn, MULTI[i]) == 0;
   if (!multi && op->nout != 1)
@@ -357,8 +358,11 @@ void mlir_emit_op(MState *st, MOp *op) {
   } else if (strcmp(sn, "compare") == 0) {
     h = emit_compare(st, op, rt);
   } else if (strcmp(sn, "broadcast_in_dim") == 0) {
-    h = mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={%s}", mlir_opnd_list(st, op, 0, op->nopnds),
-                  ints_text(st, op, "broadcast_dimensions", true, NULL, NULL));
+    if (op->nopnds != 1) mlir_fail(st, op->off, "%s takes one operand", op->name);
+    int64_t bd[MLIR_MAX_RANK * 4];
+    int n;
+    ints_text(st, op, "broadcast_dimensions", true, &n, bd);
+    h = mlir_broadcast_in_dim(st, op, op->opnds[0], bd, n);
   } else if (strcmp(sn, "transpose") == 0) {
     h = mlir_line(st, op->off, "v", rt, "transpose(%s), dimensions={%s}", mlir_opnd_list(st, op, 0, op->nopnds),
                   ints_text(st, op, "permutation", true, NULL, NULL));
@@ -461,6 +465,8 @@ void mlir_emit_op(MState *st, MOp *op) {
     mlir_bind_results(st, op, h, op->nout == 1 ? NULL : t);
     return;
   } else if (mlir_emit_control(st, op, sn)) {
+    return;
+  } else if (mlir_emit_nn(st, op, sn)) {
     return;
   } else if (!mlir_is_spec_op(sn)) {
     mlir_fail(st, op->off, "unknown operation '%s': it is not in the StableHLO specification", op->name);

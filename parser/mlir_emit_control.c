@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "parser/mlir_internal.h"
+#include "parser/mlir_nn.h"
 
 void mlir_no_captures(MState *st, const MOp *op, const MRegion *r) {
   if (r->ncapt)
@@ -153,16 +154,8 @@ static int64_t int_or(const MOp *op, const char *key, int64_t dflt) {
 /* "1x2" of an integer list attribute, or of `dflt` repeated rank times. */
 static const char *window_part(MState *st, const MOp *op, const char *key, int rank, int64_t dflt, bool pairs) {
   int64_t v[2 * MLIR_MAX_RANK];
-  MAttr *a = mlir_op_attr(op, key);
-  int n = a ? mlir_attr_ints(st, a, v, 2 * MLIR_MAX_RANK) : -1;
-  if (a && (n < 0 || n != (pairs ? 2 : 1) * rank))
-    mlir_fail(st, a->offset, "'%s' needs %d integers", key, (pairs ? 2 : 1) * rank);
-  StrBuf *sb = mlir_sb(st);
-  for (int i = 0; i < rank; i++) {
-    if (pairs) sb_printf(sb, "%s%lld_%lld", i ? "x" : "", (long long)(a ? v[2 * i] : 0), (long long)(a ? v[2 * i + 1] : 0));
-    else sb_printf(sb, "%s%lld", i ? "x" : "", (long long)(a ? v[i] : dflt));
-  }
-  return mlir_strdup(st, sb->data ? sb->data : "", sb->len);
+  nn_ints(st, op, key, v, (pairs ? 2 : 1) * rank, true, dflt); /* splats (dense<1> : tensor<3xi64>) too */
+  return nn_dims_text(st, v, rank, pairs);
 }
 
 /* reduce_window: inputs then inits, a region, window attributes. */

@@ -245,6 +245,17 @@ const char *mlir_opnd_list(MState *st, const MOp *op, int from, int to);
 void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type);
 void mlir_no_captures(MState *st, const MOp *op, const MRegion *r);
 
+/* StableHLO ops with their own semantics (mlir_emit_nn.c, mlir_emit_dyn.c):
+ * convolution, select_and_scatter, rng, fft, linear algebra, batch norm, the
+ * dynamic ops, ...; true when op was one of them.  mlir_pretty_nn reads their
+ * pretty forms (mlir_pretty_nn.c): true when it read the op's own syntax. */
+bool mlir_emit_nn(MState *st, MOp *op, const char *shortname);
+bool mlir_pretty_nn(MState *st, MOp *op, const char *shortname);
+/* broadcast_in_dim of x (bd: n dimensions) to op's result type, as XLA's
+ * builder lowers it: operand dimensions of size 1 that expand are reshaped
+ * away first, HLO's broadcast keeping sizes.  Returns the HLO name. */
+const char *mlir_broadcast_in_dim(MState *st, const MOp *op, const MValue *x, const int64_t *bd, int n);
+
 /* Regions and functions (mlir_module.c). */
 /* A region "{ ^bb0(%a: T, ...): ops }"; with names, a block "{ ops }" whose
  * arguments are the given names and types. */

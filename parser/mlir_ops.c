@@ -474,6 +474,8 @@ static void pretty(MState *st, MOp *op, const char *shortname) {
     if (!mlir_accept_word(st, "do")) mlir_fail(st, mlir_off(st), "expected 'do {'");
     op->regions[op->nregions++] = mlir_region(st, op->nopnds, names, op->out);
     return;
+  } else if (mlir_pretty_nn(st, op, shortname)) {
+    /* read; its attributes and types follow */
   } else if (!is_one_of(shortname, SPEC_OPS)) {
     mlir_fail(st, op->off, "unknown operation '%s': it is not in the StableHLO specification", op->name);
   } else {
