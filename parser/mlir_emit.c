@@ -177,6 +177,12 @@ static void resolve_types(MState *st, MOp *op, const char *shortname) {
     }
 }
 
+/* Result i's name: from a list (`%a, %b = ...`), else %r or %r#i. */
+const char *mlir_result_name(MState *st, const MOp *op, int i) {
+  if (op->result_names) return op->result_names[i];
+  return op->nresults == 1 ? op->result_ssa : mlir_fmt(st, "%s#%d", op->result_ssa, i);
+}
+
 /* Binds the op's results: one value, or a tuple split into its elements. */
 void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type) {
   if (op->nresults == 0) return;
@@ -185,13 +191,12 @@ void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type) 
       mlir_fail(st, op->off, "%s gives %d results, %d are named", op->name, tuple_type->nelems, op->nresults);
     for (int i = 0; i < tuple_type->nelems; i++) {
       const char *g = mlir_line(st, op->off, "gte", tuple_type->elems[i], "get-tuple-element(%s), index=%d", hlo, i);
-      mlir_bind(st, op->nresults == 1 ? op->result_ssa : mlir_fmt(st, "%s#%d", op->result_ssa, i), g,
-                tuple_type->elems[i]);
+      mlir_bind(st, mlir_result_name(st, op, i), g, tuple_type->elems[i]);
     }
     return;
   }
   if (op->nresults != 1) mlir_fail(st, op->off, "%s gives one result, %d are named", op->name, op->nresults);
-  mlir_bind(st, op->result_ssa, hlo, op->out[0]);
+  mlir_bind(st, mlir_result_name(st, op, 0), hlo, op->out[0]);
 }
 
 MType *mlir_tuple_of(MState *st, MType **elems, int n) {
@@ -297,6 +302,39 @@ static const char *applies_comp(MState *st, MOp *op, MType *scalar) {
   return c->name;
 }
 
+/* broadcast_in_dim lets an operand dimension of size 1 stretch to any size
+ * (the spec's C5); HLO's broadcast does not. As XlaBuilder::BroadcastInDim,
+ * such dimensions are first reshaped away, and the rest broadcast. */
+static const char *emit_broadcast_in_dim(MState *st, MOp *op, const MType *rt) {
+  int64_t dims[MLIR_MAX_RANK * 4];
+  int n;
+  const char *text = ints_text(st, op, "broadcast_dimensions", true, &n, dims);
+  const char *x = mlir_opnd_list(st, op, 0, op->nopnds);
+  const MType *ot = op->nopnds == 1 ? op->opnds[0]->type : NULL;
+  if (!ot || !rt || ot->kind != MT_TENSOR || rt->kind != MT_TENSOR || n != ot->rank)
+    return mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={%s}", x, text);
+  MType *kept = arena_alloc(st->arena, sizeof *kept);
+  if (!kept) mlir_fail(st, -1, "out of memory");
+  kept->kind = MT_TENSOR;
+  kept->etype = ot->etype;
+  StrBuf *sb = mlir_sb(st);
+  for (int i = 0; i < n; i++) {
+    bool stretch = dims[i] >= 0 && dims[i] < rt->rank && ot->dims[i] == 1 && rt->dims[dims[i]] != 1;
+    if (stretch) continue;
+    kept->dims[kept->rank++] = ot->dims[i];
+    sb_printf(sb, "%s%lld", kept->rank > 1 ? "," : "", (long long)dims[i]);
+  }
+  if (kept->rank == n) {
+    sb_free(sb);
+    return mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={%s}", x, text);
+  }
+  if (sb->oom) mlir_fail(st, op->off, "out of memory");
+  const char *r = mlir_line(st, op->off, "v", kept, "reshape(%s)", x);
+  const char *h = mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={%s}", r, sb->data ? sb->data : "");
+  sb_free(sb);
+  return h;
+}
+
 void mlir_emit_op(MState *st, MOp *op) {
   if (mlir_emit_check(st, op)) return; /* check.* (test files) */
   for (int i = 0; i < op->nopnds; i++)
@@ -357,8 +395,7 @@ void mlir_emit_op(MState *st, MOp *op) {
   } else if (strcmp(sn, "compare") == 0) {
     h = emit_compare(st, op, rt);
   } else if (strcmp(sn, "broadcast_in_dim") == 0) {
-    h = mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={%s}", mlir_opnd_list(st, op, 0, op->nopnds),
-                  ints_text(st, op, "broadcast_dimensions", true, NULL, NULL));
+    h = emit_broadcast_in_dim(st, op, rt);
   } else if (strcmp(sn, "transpose") == 0) {
     h = mlir_line(st, op->off, "v", rt, "transpose(%s), dimensions={%s}", mlir_opnd_list(st, op, 0, op->nopnds),
                   ints_text(st, op, "permutation", true, NULL, NULL));
