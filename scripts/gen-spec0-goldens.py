@@ -140,6 +140,37 @@ ELEMENTWISE = [
 
 OPERAND34 = [[[1, 2], [3, 4], [5, 6], [7, 8]], [[9, 10], [11, 12], [13, 14], [15, 16]],
              [[17, 18], [19, 20], [21, 22], [23, 24]]]
+BATCHED_INDICES = [[[[0, 0], [1, 0], [2, 1]], [[0, 1], [1, 1], [0, 9]]],
+                   [[[0, 0], [2, 1], [2, 2]], [[1, 2], [0, 1], [1, 0]]]]
+
+
+def gather_batched():
+    """The current spec's batched gather: result[i0, i1, i2] is the 2x2 slice
+    of batch i1 at the clamped start (b, a) of index (a, b)."""
+    op = np.arange(1, 49).reshape(2, 3, 4, 2)
+    out = np.zeros((2, 2, 3, 2, 2), np.int64)
+    for i0 in range(2):
+        for i1 in range(2):
+            for i2 in range(3):
+                a, b = BATCHED_INDICES[i0][i1][i2]
+                a, b = min(max(a, 0), 4 - 2), min(max(b, 0), 3 - 1)
+                out[i0, i1, i2] = op[i1, b, a:a + 2, :]
+    return out
+
+
+def scatter_batched():
+    """The current spec's batched scatter of ones: a window out of range is
+    skipped (as XLA does)."""
+    out = np.arange(1, 49).reshape(2, 3, 4, 2)
+    for u0 in range(2):
+        for u1 in range(2):
+            for u2 in range(3):
+                a, b = BATCHED_INDICES[u0][u1][u2]
+                if 0 <= b < 3 and 0 <= a and a + 2 <= 4:
+                    out[u1, b, a:a + 2, :] += 1
+    return out
+
+
 SHAPE = [
     ("s32", [[[1, 1], [2, 2], [3, 3]], [[1, 1], [2, 2], [3, 3]]]),  # broadcast_in_dim
     ("s64", [[1, 2], [3, 4], [5, 6], [7, 8]]),            # concatenate
@@ -148,6 +179,7 @@ SHAPE = [
     ("s32", [[1] * 4] * 4),                               # dynamic_update_slice
     ("s32", [[[[1, 2], [3, 4]], [[3, 4], [5, 6]], [[13, 14], [15, 16]]],
              [[[9, 10], [11, 12]], [[11, 12], [13, 14]], [[17, 18], [19, 20]]]]),  # gather
+    ("s64", gather_batched()),                            # gather, batched (numpy)
     ("s32", [[i] * 5 for i in range(4)]),                 # iota, dimension 0
     ("s32", [list(range(5))] * 4),                        # iota, dimension 1
     ("s32", [[0, 1, 0, 0, 2, 0, 0, 3, 0], [0] * 9, [0, 4, 0, 0, 5, 0, 0, 6, 0], [0] * 9, [0] * 9]),  # pad
@@ -155,6 +187,7 @@ SHAPE = [
     ("s32", [[2, 1], [4, 3], [6, 5]]),                    # reverse
     ("s32", [[[1, 2], [5, 6], [8, 9], [8, 9]], [[10, 11], [12, 13], [14, 15], [16, 17]],
              [[18, 19], [20, 21], [21, 22], [23, 24]]]),  # scatter
+    ("s64", scatter_batched()),                           # scatter, batched (numpy)
     ("s64", [[1, 1], [1, 1]]),                            # slice
     ("s32", [[[1, 7], [3, 9], [5, 11]], [[2, 8], [4, 10], [6, 12]]]),  # transpose
 ]
@@ -198,11 +231,11 @@ def independent_checks():
     s = op.copy()
     for a, b in np.array([[[0, 2], [1, 0], [2, 1]], [[0, 1], [1, 0], [2, 0]]]).reshape(-1, 2):
         s[b, a:a + 2, :] += 1
-    same("scatter", s, SHAPE[11][1])
+    same("scatter", s, SHAPE[12][1])
     p = np.zeros((5, 9), np.int32)
     p[0:4:2, 1:9:3] = [[1, 2, 3], [4, 5, 6]]  # low (0, 1), every (1 + 1, 2 + 1)
-    same("pad", p, SHAPE[8][1])
-    same("transpose", np.arange(1, 13).reshape(2, 3, 2).transpose(2, 1, 0), SHAPE[13][1])
+    same("pad", p, SHAPE[9][1])
+    same("transpose", np.arange(1, 13).reshape(2, 3, 2).transpose(2, 1, 0), SHAPE[15][1])
     same("broadcast_in_dim", np.broadcast_to(np.array([1, 2, 3])[None, :, None], (2, 3, 2)), SHAPE[0][1])
     padded = np.array([0, 0, 1, 0, 3, 0, 5, 0])  # rows of the dilated, padded input (column 0)
     same("reduce_window", [padded[0] + padded[3], padded[4] + padded[7]], [0, 3])

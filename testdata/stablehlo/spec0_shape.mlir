@@ -3,7 +3,9 @@
 // op, in the spec's own generic form and attribute spelling; inputs the spec
 // gives in comments are constants here. Every expected value is the spec's,
 // all exact (each re-derived by hand in the comments or by numpy in
-// scripts/gen-spec0-goldens.py). The equivalent HLO is spec0_shape.hlo.
+// scripts/gen-spec0-goldens.py), but for gather_batched and scatter_batched:
+// the batched forms of the current spec's examples, derived with numpy. The
+// equivalent HLO is spec0_shape.hlo.
 
 // result[i, j, k] = operand[0, j] (dimension 0 has size 1, dimension 1 goes to 1).
 func.func @broadcast_in_dim() {
@@ -94,6 +96,40 @@ func.func @gather() {
 
 // -----
 
+// The current spec's gather example adds batching dimensions (and writes
+// slice_sizes as array<i64: ...>): batch b of the indices reads batch b of
+// the operand; index (a, b') starts the 1x1x2x2 slice at operand[b, b', a, 0],
+// clamped into range ((0, 9) reads from (0, 2)); values derived with numpy in
+// scripts/gen-spec0-goldens.py.
+func.func @gather_batched() {
+  %operand = stablehlo.constant dense<[[[[1, 2], [3, 4], [5, 6], [7, 8]],
+                                        [[9, 10], [11, 12], [13, 14], [15, 16]],
+                                        [[17, 18], [19, 20], [21, 22], [23, 24]]],
+                                       [[[25, 26], [27, 28], [29, 30], [31, 32]],
+                                        [[33, 34], [35, 36], [37, 38], [39, 40]],
+                                        [[41, 42], [43, 44], [45, 46], [47, 48]]]]> : tensor<2x3x4x2xi64>
+  %start_indices = stablehlo.constant dense<[[[[0, 0], [1, 0], [2, 1]], [[0, 1], [1, 1], [0, 9]]],
+                                             [[[0, 0], [2, 1], [2, 2]], [[1, 2], [0, 1], [1, 0]]]]> : tensor<2x2x3x2xi64>
+  %result = "stablehlo.gather"(%operand, %start_indices) {
+    dimension_numbers = #stablehlo.gather<
+      offset_dims = [3, 4],
+      collapsed_slice_dims = [1],
+      operand_batching_dims = [0],
+      start_indices_batching_dims = [1],
+      start_index_map = [2, 1],
+      index_vector_dim = 3>,
+    slice_sizes = array<i64: 1, 1, 2, 2>,
+    indices_are_sorted = false
+  } : (tensor<2x3x4x2xi64>, tensor<2x2x3x2xi64>) -> tensor<2x2x3x2x2xi64>
+  check.expect_eq_const %result, dense<[[[[[1, 2], [3, 4]], [[3, 4], [5, 6]], [[13, 14], [15, 16]]],
+                                         [[[33, 34], [35, 36]], [[35, 36], [37, 38]], [[41, 42], [43, 44]]]],
+                                        [[[[1, 2], [3, 4]], [[13, 14], [15, 16]], [[21, 22], [23, 24]]],
+                                         [[[43, 44], [45, 46]], [[33, 34], [35, 36]], [[27, 28], [29, 30]]]]]> : tensor<2x2x3x2x2xi64>
+  func.return
+}
+
+// -----
+
 // Both of the spec's examples.
 func.func @iota() {
   %output = "stablehlo.iota"() {
@@ -176,6 +212,46 @@ func.func @scatter() {
   check.expect_eq_const %result, dense<[[[1, 2], [5, 6], [8, 9], [8, 9]],
                                         [[10, 11], [12, 13], [14, 15], [16, 17]],
                                         [[18, 19], [20, 21], [21, 22], [23, 24]]]> : tensor<3x4x2xi32>
+  func.return
+}
+
+// -----
+
+// The current spec's scatter example, batched the same way: batch b of the
+// indices updates batch b of the input; the window of index (0, 9) is out of
+// range and skipped (implementation-defined; XLA skips it, as StableHLO's
+// interpreter). Values derived with numpy in scripts/gen-spec0-goldens.py.
+func.func @scatter_batched() {
+  %input = stablehlo.constant dense<[[[[1, 2], [3, 4], [5, 6], [7, 8]],
+                                      [[9, 10], [11, 12], [13, 14], [15, 16]],
+                                      [[17, 18], [19, 20], [21, 22], [23, 24]]],
+                                     [[[25, 26], [27, 28], [29, 30], [31, 32]],
+                                      [[33, 34], [35, 36], [37, 38], [39, 40]],
+                                      [[41, 42], [43, 44], [45, 46], [47, 48]]]]> : tensor<2x3x4x2xi64>
+  %scatter_indices = stablehlo.constant dense<[[[[0, 0], [1, 0], [2, 1]], [[0, 1], [1, 1], [0, 9]]],
+                                               [[[0, 0], [2, 1], [2, 2]], [[1, 2], [0, 1], [1, 0]]]]> : tensor<2x2x3x2xi64>
+  %update = stablehlo.constant dense<1> : tensor<2x2x3x2x2xi64>
+  %result = "stablehlo.scatter"(%input, %scatter_indices, %update) ({
+    ^bb0(%arg0: tensor<i64>, %arg1: tensor<i64>):
+      %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+      "stablehlo.return"(%0) : (tensor<i64>) -> ()
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<
+      update_window_dims = [3, 4],
+      inserted_window_dims = [1],
+      input_batching_dims = [0],
+      scatter_indices_batching_dims = [1],
+      scatter_dims_to_operand_dims = [2, 1],
+      index_vector_dim = 3>,
+    indices_are_sorted = false,
+    unique_indices = false
+  } : (tensor<2x3x4x2xi64>, tensor<2x2x3x2xi64>, tensor<2x2x3x2x2xi64>) -> tensor<2x3x4x2xi64>
+  check.expect_eq_const %result, dense<[[[[3, 4], [6, 7], [6, 7], [7, 8]],
+                                         [[9, 10], [11, 12], [15, 16], [17, 18]],
+                                         [[17, 18], [19, 20], [22, 23], [24, 25]]],
+                                        [[[25, 26], [28, 29], [30, 31], [31, 32]],
+                                         [[35, 36], [38, 39], [38, 39], [39, 40]],
+                                         [[41, 42], [44, 45], [46, 47], [47, 48]]]]> : tensor<2x3x4x2xi64>
   func.return
 }
 
