@@ -177,6 +177,12 @@ static void resolve_types(MState *st, MOp *op, const char *shortname) {
     }
 }
 
+/* Result i's name: from a list (`%a, %b = ...`), else %r or %r#i. */
+const char *mlir_result_name(MState *st, const MOp *op, int i) {
+  if (op->result_names) return op->result_names[i];
+  return op->nresults == 1 ? op->result_ssa : mlir_fmt(st, "%s#%d", op->result_ssa, i);
+}
+
 /* Binds the op's results: one value, or a tuple split into its elements. */
 void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type) {
   if (op->nresults == 0) return;
@@ -185,13 +191,12 @@ void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type) 
       mlir_fail(st, op->off, "%s gives %d results, %d are named", op->name, tuple_type->nelems, op->nresults);
     for (int i = 0; i < tuple_type->nelems; i++) {
       const char *g = mlir_line(st, op->off, "gte", tuple_type->elems[i], "get-tuple-element(%s), index=%d", hlo, i);
-      mlir_bind(st, op->nresults == 1 ? op->result_ssa : mlir_fmt(st, "%s#%d", op->result_ssa, i), g,
-                tuple_type->elems[i]);
+      mlir_bind(st, mlir_result_name(st, op, i), g, tuple_type->elems[i]);
     }
     return;
   }
   if (op->nresults != 1) mlir_fail(st, op->off, "%s gives one result, %d are named", op->name, op->nresults);
-  mlir_bind(st, op->result_ssa, hlo, op->out[0]);
+  mlir_bind(st, mlir_result_name(st, op, 0), hlo, op->out[0]);
 }
 
 MType *mlir_tuple_of(MState *st, MType **elems, int n) {

@@ -122,7 +122,7 @@ bool mlir_emit_parallel(MState *st, MOp *op) {
     const char *h = f->nresults == 1 ? call
                                      : mlir_line(st, op->off, "gte", f->results[k],
                                                  "get-tuple-element(%s), index=%d", call, k);
-    const char *ssa = op->nresults == 1 ? op->result_ssa : mlir_fmt(st, "%s#%d", op->result_ssa, q);
+    const char *ssa = mlir_result_name(st, op, q);
     mlir_bind(st, ssa, h, f->results[k]);
     mlir_lookup(st, ssa, op->off)->owner = i + 1;
   }

@@ -112,6 +112,7 @@ typedef struct MOp {
   int64_t off;
   int nresults;
   const char *result_ssa; /* "%0" (results are %0 or %0#i) */
+  const char **result_names; /* `%a, %b = ...`: each result's name, else NULL */
   int nopnds;
   MValue *opnds[MLIR_MAX_OPERANDS];
   int64_t opnd_off[MLIR_MAX_OPERANDS];
@@ -243,6 +244,7 @@ bool mlir_emit_control(MState *st, MOp *op, const char *shortname);
 MType *mlir_tuple_of(MState *st, MType **elems, int n);
 const char *mlir_opnd_list(MState *st, const MOp *op, int from, int to);
 void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type);
+const char *mlir_result_name(MState *st, const MOp *op, int i); /* %r, %r#i or a listed name */
 void mlir_no_captures(MState *st, const MOp *op, const MRegion *r);
 
 /* StableHLO ops with their own semantics (mlir_emit_nn.c, mlir_emit_dyn.c):

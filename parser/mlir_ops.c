@@ -170,6 +170,14 @@ int mlir_attr_ints(MState *st, const MAttr *a, int64_t *out, int cap) {
     }
     st->p = save_p;
     st->end = save_end;
+    /* A splat (strides = dense<1> : tensor<2xi64>, as the spec writes it)
+     * stands for every element of its type. */
+    bool splat = memchr(a->body, '[', a->body_len) == NULL;
+    int64_t len = a->type ? mlir_type_elems(a->type) : 1;
+    if (splat && n == 1 && len > 1) {
+      if (len > cap) mlir_fail(st, a->offset, "too many integers");
+      for (; n < len; n++) out[n] = out[0];
+    }
     return n;
   }
   if (a->kind != MA_LIST) return -1;
@@ -506,6 +514,36 @@ static void call_op(MState *st, MOp *op) {
   trailing_types(st, op);
 }
 
+/* Several result names, as the spec writes them: `%a, %b = ...`, each name
+ * possibly a group (`%a:2, %b = ...`). Result i is then named
+ * result_names[i]: "%b", or "%a#1" inside a group. */
+static void result_name_list(MState *st, MOp *op) {
+  const char *names[MLIR_MAX_OPERANDS];
+  int n = 0;
+  const char *group = op->result_ssa;
+  int size = op->nresults;
+  for (;;) {
+    for (int k = 0; k < size; k++) {
+      if (n == MLIR_MAX_OPERANDS) mlir_fail(st, mlir_off(st), "too many results");
+      names[n++] = size == 1 ? group : mlir_fmt(st, "%s#%d", group, k);
+    }
+    if (!mlir_accept(st, ",")) break;
+    int64_t off = mlir_off(st);
+    group = mlir_peek(st, "%") ? mlir_sigil_name(st, '%') : NULL;
+    if (!group) mlir_fail(st, off, "expected a result name");
+    size = 1;
+    if (mlir_accept(st, ":")) {
+      int64_t c;
+      if (!mlir_int(st, &c) || c < 1 || c > MLIR_MAX_OPERANDS) mlir_fail(st, mlir_off(st), "expected a result count");
+      size = (int)c;
+    }
+  }
+  op->result_names = arena_alloc_array(st->arena, (size_t)n, sizeof *op->result_names);
+  if (!op->result_names) mlir_fail(st, -1, "out of memory");
+  memcpy(op->result_names, names, (size_t)n * sizeof *names);
+  op->nresults = n;
+}
+
 void mlir_parse_op(MState *st, MOp *op) {
   memset(op, 0, sizeof *op);
   op->off = st->op_off = mlir_off(st);
@@ -518,7 +556,7 @@ void mlir_parse_op(MState *st, MOp *op) {
       if (!mlir_int(st, &n) || n < 1 || n > MLIR_MAX_OPERANDS) mlir_fail(st, mlir_off(st), "expected a result count");
       op->nresults = (int)n;
     }
-    if (mlir_peek(st, ",")) mlir_fail(st, mlir_off(st), "several result names ('%%a, %%b = ...') are not read yet: use '%%a:2 = ...'");
+    if (mlir_peek(st, ",")) result_name_list(st, op);
     mlir_expect(st, "=");
   }
   op->off = mlir_off(st);
