@@ -320,7 +320,8 @@ void mlir_emit_op(MState *st, MOp *op) {
       "dynamic_update_slice", "after_all", NULL};
   static const char *const MULTI[] = {"custom_call", "func.call", "while", "case", "if",
                                       "optimization_barrier", "reduce", "sort", "reduce_window",
-                                      "scatter", NULL};
+                                      "scatter", "all_reduce", "all_gather", "reduce_scatter",
+                                      "all_to_all", "infeed", "recv", NULL};
   bool multi = false;
   for (int i = 0; MULTI[i]; i++) multi |= strcmp(sn, MULTI[i]) == 0;
   if (!multi && op->nout != 1)
@@ -461,6 +462,8 @@ void mlir_emit_op(MState *st, MOp *op) {
     mlir_bind_results(st, op, h, op->nout == 1 ? NULL : t);
     return;
   } else if (mlir_emit_control(st, op, sn)) {
+    return;
+  } else if (mlir_emit_coll(st, op, sn)) {
     return;
   } else if (!mlir_is_spec_op(sn)) {
     mlir_fail(st, op->off, "unknown operation '%s': it is not in the StableHLO specification", op->name);

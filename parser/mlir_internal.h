@@ -241,6 +241,9 @@ void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t);
  * was one of them. */
 bool mlir_emit_control(MState *st, MOp *op, const char *shortname);
 MType *mlir_tuple_of(MState *st, MType **elems, int n);
+/* Collectives, infeed/outfeed, send/recv, replica_id/partition_id
+ * (mlir_emit_coll.c): true when op was one of them. */
+bool mlir_emit_coll(MState *st, MOp *op, const char *shortname);
 const char *mlir_opnd_list(MState *st, const MOp *op, int from, int to);
 void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type);
 void mlir_no_captures(MState *st, const MOp *op, const MRegion *r);

@@ -284,7 +284,7 @@ static const char *const PLAIN[] = {
     "tanh", "tan", "logistic", "sine", "cosine", "floor", "ceil", "sign", "not", "round_nearest_even",
     "round_nearest_afz", "is_finite", "popcnt", "count_leading_zeros", "real", "imag", "complex",
     "clamp", "select", "convert", "reshape", "bitcast_convert", "tuple", "optimization_barrier",
-    "dynamic_update_slice", "return", "after_all", NULL};
+    "dynamic_update_slice", "return", "after_all", "replica_id", "partition_id", NULL};
 
 /* Every op of the StableHLO specification, to tell "not read yet" from
  * "no such op". */
