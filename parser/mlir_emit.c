@@ -306,6 +306,7 @@ void mlir_emit_op(MState *st, MOp *op) {
   if (mlir_emit_parallel(st, op)) return;
   const char *sn = strncmp(op->name, "stablehlo.", 10) == 0 ? op->name + 10 : op->name;
   resolve_types(st, op, sn);
+  if (mlir_emit_chlo(st, op, sn)) return;
   char hop[64];
   snprintf(hop, sizeof hop, "%s", sn);
   for (char *c = hop; *c; c++)

@@ -553,6 +553,9 @@ void mlir_parse_op(MState *st, MOp *op) {
     } else if (strncmp(w, "check.", 6) == 0) {
       op->name = w;
       mlir_parse_check(st, op, w + 6);
+    } else if (strncmp(w, "chlo.", 5) == 0) {
+      op->name = w;
+      mlir_chlo_pretty(st, op, w + 5);
     } else {
       mlir_fail(st, op->off, "unknown operation '%s'", w);
     }
