@@ -155,7 +155,7 @@ static const char *atanh_(ChloEx *e, const char *x) {
 static const char *next_after(MState *st, MOp *op) {
   const MType *t = op->opnds[0]->type;
   const char *it = is(t->etype, "f64") ? "s64" : is(t->etype, "f32") ? "s32" : "s16";
-  int bits = it[2] == '6' ? 64 : it[1] == '3' ? 32 : 16;
+  int bits = it[1] == '6' ? 64 : it[1] == '3' ? 32 : 16;
   ChloEx f, e;
   chlo_ex_init(&f, st, op->off, t);
   chlo_ex_init(&e, st, op->off, chlo_like(st, t, it));

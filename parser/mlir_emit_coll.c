@@ -54,15 +54,22 @@ static int64_t channel(MState *st, const MOp *op) {
   mlir_fail(st, a->offset, "channel_handle must be #stablehlo.channel_handle<handle = N, type = N>");
 }
 
+static int64_t *ints_buf(MState *st) {
+  int64_t *v = arena_alloc_array(st->arena, MAX_GROUP_INTS, sizeof *v);
+  if (!v) mlir_fail(st, -1, "out of memory");
+  return v;
+}
+
 /* A dense<[[a, b], [c, d]]> : tensor<NxMxi64> attribute as rows: the
- * integers (flat) and the row length.  Returns the row count. */
+ * integers (flat, into v of MAX_GROUP_INTS) and the row length.  Returns
+ * the row count. */
 static int int_matrix(MState *st, const MOp *op, const char *key, int64_t *v, int *cols) {
   MAttr *a = mlir_op_attr(op, key);
   if (!a) mlir_fail(st, op->off, "%s needs the attribute '%s'", op->name, key);
   if (a->kind != MA_DENSE || !a->type || a->type->kind != MT_TENSOR || a->type->rank != 2)
     mlir_fail(st, a->offset, "'%s' must be a 2-dimensional dense<...> : tensor<NxMxi64>", key);
   int64_t rows = a->type->dims[0], m = a->type->dims[1];
-  if (rows * m > MAX_GROUP_INTS) mlir_fail(st, a->offset, "'%s' has more than %d integers", key, MAX_GROUP_INTS);
+  if (rows > MAX_GROUP_INTS || m > MAX_GROUP_INTS || rows * m > MAX_GROUP_INTS) mlir_fail(st, a->offset, "'%s' has more than %d integers", key, MAX_GROUP_INTS);
   int n = rows * m == 0 ? 0 : mlir_attr_ints(st, a, v, MAX_GROUP_INTS);
   if (n != rows * m) mlir_fail(st, a->offset, "'%s' has %d integers, its type says %lld", key, n, (long long)(rows * m));
   *cols = (int)m;
@@ -72,7 +79,7 @@ static int int_matrix(MState *st, const MOp *op, const char *key, int64_t *v, in
 /* ", replica_groups={{0,1},{2,3}}" from the attribute; members must be
  * unique and non-negative (-1 pads a short group). */
 static const char *groups_text(MState *st, const MOp *op) {
-  static int64_t v[MAX_GROUP_INTS];
+  int64_t *v = ints_buf(st);
   int cols;
   int rows = int_matrix(st, op, "replica_groups", v, &cols);
   MAttr *a = mlir_op_attr(op, "replica_groups");
@@ -199,7 +206,7 @@ static void emit_all_to_all(MState *st, MOp *op) {
 }
 
 static void emit_permute(MState *st, MOp *op) {
-  static int64_t v[MAX_GROUP_INTS];
+  int64_t *v = ints_buf(st);
   if (op->nopnds != 1 || op->nout != 1) mlir_fail(st, op->off, "collective_permute takes one operand and gives one result");
   int cols, rows = int_matrix(st, op, "source_target_pairs", v, &cols);
   MAttr *a = mlir_op_attr(op, "source_target_pairs");
@@ -290,7 +297,7 @@ static void emit_outfeed(MState *st, MOp *op) {
 
 /* ", channel_id=H, is_host_transfer=true, frontend_attributes=..." */
 static const char *transfer_attrs(MState *st, const MOp *op) {
-  static int64_t v[MAX_GROUP_INTS];
+  int64_t *v = ints_buf(st);
   StrBuf *sb = mlir_sb(st);
   sb_printf(sb, ", channel_id=%lld", (long long)channel(st, op));
   if (flag(op, "is_host_transfer")) sb_puts(sb, ", is_host_transfer=true");
