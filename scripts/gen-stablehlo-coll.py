@@ -3,6 +3,8 @@
 (testdata/stablehlo/coll_*.mlir): the operands the StableHLO specification's
 examples give each process, as r{R}_NAME entries of one .npz.  Run from the
 repository root; rewrites the .npz files."""
+import os
+
 import numpy as np
 
 D = "testdata/stablehlo/"
@@ -40,8 +42,12 @@ def feed():
     a, b, c = i64([[1, 2], [3, 4]]), i64([[5, 6], [7, 8]]), i64([9, 10])
     for name, v in (("a", a), ("b", b), ("c", c)):
         np.save(D + f"coll_feed_{name}.npy", v)
-    for n, v in enumerate((a, c, b)):
-        np.save(D + f"coll_feed_outfeed{n}.npy", v)
+    # One directory per golden (the .mlir and .hlo runs go in parallel),
+    # holding the expected files beside the ones hlorun writes.
+    for run in ("mlir", "hlo"):
+        os.makedirs(D + f"coll_feed_{run}.d", exist_ok=True)
+        for n, v in enumerate((a, c, b)):
+            np.save(D + f"coll_feed_{run}.d/want{n}.npy", v)
 
 
 if __name__ == "__main__":
