@@ -19,6 +19,13 @@ ERF_IN = [0.0, 0.25, -0.75, 1.0, -1.5, 1.99, 2.0, -3.5, 6.0, 10.0, 30.0, INF, -I
 GAMMA_IN = [0.0, -1.0, -2.0, 1.0, 2.0, 0.5, -0.5, -2.5, 3.7, 1e-3, 100.0, 7.25, INF, NAN]
 
 
+BESSEL_IN = [0.0, 0.5, -1.0, 5.0, 8.0, 20.0, -100.0]
+
+
+def bessel_i1e(x):
+    return float(mpmath.besseli(1, x) * mpmath.exp(-abs(x)))
+
+
 def erf_inv(x):
     if math.isnan(x) or abs(x) > 1:
         return NAN
@@ -55,10 +62,15 @@ def special(dtype, name):
     a = np.array(ERF_INV_IN, dtype)
     b = np.array(ERF_IN, dtype)
     c = np.array(GAMMA_IN, dtype)
-    np.savez(D + name + "_in.npz", a=a, b=b, c=c)
+    extra = {}
+    if dtype == np.float64:
+        extra["d"] = np.array(BESSEL_IN, dtype)
+    np.savez(D + name + "_in.npz", a=a, b=b, c=c, **extra)
     # The reference of the value the module sees (the input rounded to dtype).
     outs = [[erf_inv(float(v)) for v in a], [erf(float(v)) for v in b], [erfc(float(v)) for v in b],
             [lgamma(float(v)) for v in c], [digamma(float(v)) for v in c]]
+    if "d" in extra:
+        outs.append([bessel_i1e(float(v)) for v in extra["d"]])
     np.savez(D + name + ".expected.npz", **{f"out{i}": np.array(o, dtype) for i, o in enumerate(outs)})
 
 
@@ -114,12 +126,12 @@ def more():
     x = np.array([2.5, 1, 0.5, 3, -1.5, 2, 2], f)
     s = np.array([2, 3, 1, 0.5, 4, 2.5], f)
     q = np.array([1, 2, 1, 1, 0.5, 3], f)
-    b = np.array([0, 0.5, -1, 5, 8, 20, -100], f)
+    b = np.array(BESSEL_IN, f)
     h = np.array([0, 0.5, -0.9, 1], f)  # exact in bf16
     np.savez(D + "chlo_more_in.npz", n=n, x=x, s=s, q=q, b=b, h=h.astype(np.float32))
     outs = [[polygamma(float(a), float(c)) for a, c in zip(n, x)],
             [zeta(float(a), float(c)) for a, c in zip(s, q)],
-            [float(mpmath.besseli(1, float(v)) * mpmath.exp(-abs(float(v)))) for v in b],
+            [bessel_i1e(float(v)) for v in b],
             [erf_inv(float(v)) for v in h],
             [polygamma(1.0, float(c)) for c in x]]
     np.savez(D + "chlo_more.expected.npz", **{f"out{i}": np.array(o, np.float64).astype(f) for i, o in enumerate(outs)})
