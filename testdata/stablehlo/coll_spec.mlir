@@ -9,12 +9,16 @@
 //   collective_permute 0->1: r0 [[0, 0], [0, 0]], r1 [[1, 2], [3, 4]]
 //   reduce_scatter (dim 1):  r0 [[10, 12], [18, 20]], r1 [[14, 16], [22, 24]]
 // and a variadic all_reduce as JAX prints it (channel 1, use_global_device_ids,
-// properties in <{...}>): both (ar + ar, sum of ag[0][0]) = ([12, 16, 20, 24], 6).
+// properties in <{...}>): both (ar + ar, sum of ag[0][0]) = ([12, 16, 20, 24], 6);
+// and a variadic all_gather of (ag, rs) along dimension 1 (channel 2):
+//   both ([[1, 2, 5, 6], [3, 4, 7, 8]],
+//         [[1, 2, 3, 4, 9, 10, 11, 12], [5, 6, 7, 8, 13, 14, 15, 16]]).
 module @coll_spec attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 2 : i32} {
   func.func public @main(%ag: tensor<2x2xf32> loc("ag"), %ar: tensor<4xf32> loc("ar"),
                          %a2a: tensor<2x4xf32> loc("a2a"), %cp: tensor<2x2xf32> loc("cp"),
                          %rs: tensor<2x4xi64> loc("rs"))
-      -> (tensor<2x4xf32>, tensor<4xf32>, tensor<4x2xf32>, tensor<2x2xf32>, tensor<2x2xi64>, tensor<4xf32>, tensor<f32>) {
+      -> (tensor<2x4xf32>, tensor<4xf32>, tensor<4x2xf32>, tensor<2x2xf32>, tensor<2x2xi64>, tensor<4xf32>, tensor<f32>,
+          tensor<2x4xf32>, tensor<2x8xi64>) {
     %result = "stablehlo.all_gather"(%ag) {
       all_gather_dim = 1 : i64,
       replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>,
@@ -58,6 +62,7 @@ module @coll_spec attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas =
       %sum = stablehlo.add %a, %b : tensor<f32>
       stablehlo.return %sum : tensor<f32>
     }) : (tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)
-    return %result, %result1, %result2, %result3, %result4, %5#0, %5#1 : tensor<2x4xf32>, tensor<4xf32>, tensor<4x2xf32>, tensor<2x2xf32>, tensor<2x2xi64>, tensor<4xf32>, tensor<f32>
+    %6:2 = "stablehlo.all_gather"(%ag, %rs) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> : (tensor<2x2xf32>, tensor<2x4xi64>) -> (tensor<2x4xf32>, tensor<2x8xi64>)
+    return %result, %result1, %result2, %result3, %result4, %5#0, %5#1, %6#0, %6#1 : tensor<2x4xf32>, tensor<4xf32>, tensor<4x2xf32>, tensor<2x2xf32>, tensor<2x2xi64>, tensor<4xf32>, tensor<f32>, tensor<2x4xf32>, tensor<2x8xi64>
   }
 }
