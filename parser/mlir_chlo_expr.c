@@ -28,10 +28,15 @@ bool chlo_is_f64(const ChloEx *e) { return strcmp(e->t->etype, "f64") == 0; }
 const char *chlo_k(ChloEx *e, double v) {
   for (int i = 0; i < e->nk; i++)
     if (memcmp(&e->kv[i], &v, sizeof v) == 0) return e->kn[i];
-  char text[40];
+  char text[48];
   if (isnan(v)) snprintf(text, sizeof text, "nan");
   else if (isinf(v)) snprintf(text, sizeof text, "%sinf", v < 0 ? "-" : "");
   else snprintf(text, sizeof text, "%.17g", v);
+  if (e->t->etype[0] == 'c') { /* complex types: a real value */
+    char re[40];
+    memcpy(re, text, sizeof re);
+    snprintf(text, sizeof text, "(%s, 0)", re);
+  }
   MType *s = chlo_like(e->st, e->t, e->t->etype);
   s->rank = 0;
   const char *c = mlir_line(e->st, e->off, "k", s, "constant(%s)", text);

@@ -315,9 +315,11 @@ static const char *half_exps(ChloEx *e, const char *x, const char *hop) {
 }
 
 /* sinh: (expm1(x) + expm1(x) / (expm1(x) + 1)) / 2 below |x| = 1 (keeps the
- * first-order term), the half-exponential difference above. */
+ * first-order term), the half-exponential difference above (and for
+ * complex x). */
 const char *chlo_sinh(ChloEx *e, const char *x) {
   const char *big = half_exps(e, x, "subtract");
+  if (e->t->etype[0] == 'c') return big; /* complex: XLA uses this form alone */
   const char *m = chlo_un(e, "exponential-minus-one", x);
   const char *one = chlo_k(e, 1);
   const char *small = mul(e, chlo_k(e, 0.5), add(e, m, dvd(e, m, add(e, m, one))));

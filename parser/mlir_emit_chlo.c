@@ -87,7 +87,7 @@ typedef const char *(*Fn1)(ChloEx *, const char *);
 typedef const char *(*Fn2)(ChloEx *, const char *, const char *);
 static const char *upcast(MState *st, MOp *op, Fn1 f1, Fn2 f2) {
   const MType *t = op->opnds[0]->type;
-  bool up = !is(t->etype, "f32") && !is(t->etype, "f64");
+  bool up = is(t->etype, "f16") || is(t->etype, "bf16"); /* narrower than f32 (not complex) */
   ChloEx e;
   chlo_ex_init(&e, st, op->off, up ? chlo_like(st, t, "f32") : t);
   const char *a = op->opnds[0]->hlo, *b = op->nopnds > 1 ? op->opnds[1]->hlo : NULL;
@@ -333,7 +333,9 @@ static void emit_unary(MState *st, MOp *op, const char *sn) {
   if (op->nopnds != 1 || op->nout != 1) mlir_fail(st, op->off, "%s takes one operand and gives one result", op->name);
   const MType *t = op->opnds[0]->type, *rt = op->out[0];
   bool pred_out = strncmp(sn, "is_", 3) == 0;
-  if (t->kind != MT_TENSOR || (!is(sn, "conj") && !is(sn, "tan") && !is_float(t->etype)))
+  bool cplx_ok = is(sn, "conj") || is(sn, "tan") || is(sn, "sinh") || is(sn, "cosh");
+  bool cplx = is(t->etype, "c64") || is(t->etype, "c128");
+  if (t->kind != MT_TENSOR || !(is_float(t->etype) || (cplx_ok && cplx) || is(sn, "conj") || is(sn, "tan")))
     mlir_fail(st, op->opnd_off[0], "%s needs a floating-point tensor", op->name);
   MType *want = pred_out ? chlo_like(st, t, "pred") : chlo_like(st, t, t->etype);
   if (!mlir_type_eq(want, rt)) mlir_fail(st, op->off, "%s: the result type must be the operand's%s", op->name, pred_out ? " shape of i1" : "");

@@ -5,6 +5,7 @@ better) by mpmath and python's math module, then rounded to the golden's
 type, never by hlotools.  Run from the repository root; rewrites the .npz
 files.  Poles and edge values follow the functions' definitions (lgamma's
 poles are +inf, digamma's nan, erf_inv(+-1) = +-inf)."""
+import cmath
 import math
 
 import mpmath
@@ -96,13 +97,15 @@ def trig():
     u = np.array([0.0, 0.5, -0.5, 1.0, -1.0, 0.99, 1.5, NAN], f)
     v = np.array([1.0, 1.5, 10.0, 1e20, 0.5, -2.0, 3e38, NAN], f)[:7]
     w = np.array([0.0, INF, -INF, NAN, 1.0], f)
-    np.savez(D + "chlo_trig_in.npz", t=t, u=u, v=v, w=w)
+    z = np.array([1 + 2j, 0.5 - 1j], np.complex64)
+    np.savez(D + "chlo_trig_in.npz", t=t, u=u, v=v, w=w, z=z)
     outs = [[safe(g, float(x)) for x in t] for g in (math.sinh, math.cosh, math.tan, math.atan, math.asinh)]
     outs += [[safe(g, float(x)) for x in u] for g in (math.asin, math.acos, atanh)]
     outs.append([safe(math.acosh, float(x)) for x in v])
     with np.errstate(over="ignore"):
         outs = [np.array(o, np.float64).astype(f) for o in outs]
     outs += [np.isinf(w), np.isposinf(w), np.isneginf(w)]
+    outs += [np.array([g(complex(c)) for c in z], np.complex64) for g in (cmath.sinh, cmath.cosh)]
     np.savez(D + "chlo_trig.expected.npz", **{f"out{i}": o for i, o in enumerate(outs)})
 
 

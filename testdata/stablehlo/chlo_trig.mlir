@@ -4,12 +4,14 @@
 // (including 1e-4, where sinh keeps its first-order term, and values that
 // overflow); asin, acos, atanh of u (+-1, and 1.5 outside the domain: nan);
 // acosh of v (below 1: nan; near the largest float); is_inf, is_pos_inf,
-// is_neg_inf of w.  Tolerances (chlo_trig.yaml): rtol 1e-5, atol 1e-6.
+// is_neg_inf of w; sinh and cosh of complex z (XLA's half-exponential form
+// alone).  Tolerances (chlo_trig.yaml): rtol 1e-5, atol 1e-6.
 module @chlo_trig {
   func.func public @main(%t: tensor<8xf32> loc("t"), %u: tensor<8xf32> loc("u"), %v: tensor<7xf32> loc("v"),
-                         %w: tensor<5xf32> loc("w"))
+                         %w: tensor<5xf32> loc("w"), %z: tensor<2xcomplex<f32>> loc("z"))
       -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>,
-          tensor<8xf32>, tensor<7xf32>, tensor<5xi1>, tensor<5xi1>, tensor<5xi1>) {
+          tensor<8xf32>, tensor<7xf32>, tensor<5xi1>, tensor<5xi1>, tensor<5xi1>, tensor<2xcomplex<f32>>,
+          tensor<2xcomplex<f32>>) {
     %0 = chlo.sinh %t : tensor<8xf32> -> tensor<8xf32>
     %1 = chlo.cosh %t : tensor<8xf32> -> tensor<8xf32>
     %2 = chlo.tan %t : tensor<8xf32> -> tensor<8xf32>
@@ -22,6 +24,8 @@ module @chlo_trig {
     %9 = chlo.is_inf %w : tensor<5xf32> -> tensor<5xi1>
     %10 = chlo.is_pos_inf %w : tensor<5xf32> -> tensor<5xi1>
     %11 = "chlo.is_neg_inf"(%w) : (tensor<5xf32>) -> tensor<5xi1>
-    return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<7xf32>, tensor<5xi1>, tensor<5xi1>, tensor<5xi1>
+    %12 = chlo.sinh %z : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>
+    %13 = "chlo.cosh"(%z) : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+    return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<7xf32>, tensor<5xi1>, tensor<5xi1>, tensor<5xi1>, tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>
   }
 }
