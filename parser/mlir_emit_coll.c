@@ -387,6 +387,8 @@ bool mlir_emit_coll(MState *st, MOp *op, const char *sn) {
                                  mlir_opnd_list(st, op, 0, op->nopnds), group_attrs(st, op, true), (long long)d,
                                  comp ? ", to_apply=" : "", comp ? comp : ""));
   } else if (strcmp(sn, "collective_broadcast") == 0) {
+    if (mlir_op_attr(op, "has_dynamic_root"))
+      mlir_fail(st, op->off, "collective_broadcast with has_dynamic_root is not converted yet");
     need_tensors(st, op);
     emit_simple(st, op, mlir_fmt(st, "collective-broadcast(%s)%s", mlir_opnd_list(st, op, 0, op->nopnds),
                                  group_attrs(st, op, false)));
