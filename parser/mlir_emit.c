@@ -311,6 +311,7 @@ void mlir_emit_op(MState *st, MOp *op) {
   if (mlir_emit_parallel(st, op)) return;
   const char *sn = strncmp(op->name, "stablehlo.", 10) == 0 ? op->name + 10 : op->name;
   resolve_types(st, op, sn);
+  if (mlir_emit_chlo(st, op, sn)) return;
   char hop[64];
   snprintf(hop, sizeof hop, "%s", sn);
   for (char *c = hop; *c; c++)
@@ -326,7 +327,8 @@ void mlir_emit_op(MState *st, MOp *op) {
   static const char *const MULTI[] = {"custom_call", "func.call", "while", "case", "if",
                                       "optimization_barrier", "reduce", "sort", "reduce_window",
                                       "scatter", "rng_bit_generator", "batch_norm_training",
-                                      "batch_norm_grad", "composite", NULL};
+                                      "batch_norm_grad", "composite", "all_reduce", "all_gather",
+                                      "reduce_scatter", "all_to_all", "infeed", "recv", NULL};
   bool multi = false;
   for (int i = 0; MULTI[i]; i++) multi |= strcmp(sn, MULTI[i]) == 0;
   if (!multi && op->nout != 1)
@@ -472,6 +474,8 @@ void mlir_emit_op(MState *st, MOp *op) {
   } else if (mlir_emit_control(st, op, sn)) {
     return;
   } else if (mlir_emit_nn(st, op, sn)) {
+    return;
+  } else if (mlir_emit_coll(st, op, sn)) {
     return;
   } else if (!mlir_is_spec_op(sn)) {
     mlir_fail(st, op->off, "unknown operation '%s': it is not in the StableHLO specification", op->name);

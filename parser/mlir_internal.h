@@ -242,6 +242,13 @@ void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t);
  * was one of them. */
 bool mlir_emit_control(MState *st, MOp *op, const char *shortname);
 MType *mlir_tuple_of(MState *st, MType **elems, int n);
+/* Collectives, infeed/outfeed, send/recv, replica_id/partition_id
+ * (mlir_emit_coll.c): true when op was one of them. */
+bool mlir_emit_coll(MState *st, MOp *op, const char *shortname);
+/* chlo ops (mlir_emit_chlo.c): true when name is "chlo.*" (converted or
+ * refused); mlir_chlo_pretty reads the pretty form after "chlo.NAME". */
+bool mlir_emit_chlo(MState *st, MOp *op, const char *name);
+void mlir_chlo_pretty(MState *st, MOp *op, const char *shortname);
 const char *mlir_opnd_list(MState *st, const MOp *op, int from, int to);
 void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type);
 const char *mlir_result_name(MState *st, const MOp *op, int i); /* %r, %r#i or a listed name */

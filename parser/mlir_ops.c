@@ -292,7 +292,7 @@ static const char *const PLAIN[] = {
     "tanh", "tan", "logistic", "sine", "cosine", "floor", "ceil", "sign", "not", "round_nearest_even",
     "round_nearest_afz", "is_finite", "popcnt", "count_leading_zeros", "real", "imag", "complex",
     "clamp", "select", "convert", "reshape", "bitcast_convert", "tuple", "optimization_barrier",
-    "dynamic_update_slice", "return", "after_all", NULL};
+    "dynamic_update_slice", "return", "after_all", "replica_id", "partition_id", NULL};
 
 /* Every op of the StableHLO specification, to tell "not read yet" from
  * "no such op". */
@@ -593,6 +593,9 @@ void mlir_parse_op(MState *st, MOp *op) {
     } else if (strncmp(w, "check.", 6) == 0) {
       op->name = w;
       mlir_parse_check(st, op, w + 6);
+    } else if (strncmp(w, "chlo.", 5) == 0) {
+      op->name = w;
+      mlir_chlo_pretty(st, op, w + 5);
     } else {
       mlir_fail(st, op->off, "unknown operation '%s'", w);
     }
