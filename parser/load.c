@@ -38,7 +38,15 @@ static Module *load_mlir(ModuleSource *src, StrBuf *report, ErrorKind *kind, boo
   MlirHlo h;
   Module *m = NULL;
   if (mlir_to_hlo(src->text, src->len, &h, &diags)) {
-    m = parse_verify(src->display, h.text, h.len, &hlo_diags, verify);
+    m = parse_module(src->display, h.text, h.len, &hlo_diags);
+    if (m && !mlir_fill_blobs(&h, m, &hlo_diags)) {
+      module_free(m);
+      m = NULL;
+    }
+    if (m && verify && !verify_module(m, &hlo_diags)) {
+      module_free(m);
+      m = NULL;
+    }
     for (int i = 0; i < hlo_diags.count; i++)
       diags_add(&diags, mlir_map_offset(&h, hlo_diags.items[i].offset), "%s (in the HLO it converts to)",
                 hlo_diags.items[i].msg);

@@ -19,6 +19,10 @@ typedef struct MlirHlo {
   size_t len;
   int64_t *line_off; /* malloc'd, nlines entries */
   int nlines;
+  /* Constants carried as bytes (dense_resource and large hex blobs): the
+   * text says "blob.N = T constant(0)"; mlir_fill_blobs copies them in. */
+  struct MBlob *blobs; /* malloc'd, nblobs entries sorted by id */
+  int nblobs;
 } MlirHlo;
 
 /* True when text (after blanks and comments) starts the way MLIR does. */
@@ -30,6 +34,12 @@ bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags);
 
 /* The MLIR offset for an offset into out->text (-1 stays -1). */
 int64_t mlir_map_offset(const MlirHlo *h, int64_t hlo_offset);
+
+/* Copies the blob constants of h into m's constant literals (after
+ * parse_module, before verify_module).  False when the module's constants do
+ * not match them (a diagnostic in diags). */
+struct Module;
+bool mlir_fill_blobs(const MlirHlo *h, struct Module *m, Diags *diags);
 
 void mlir_hlo_free(MlirHlo *h);
 

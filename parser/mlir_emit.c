@@ -340,14 +340,15 @@ void mlir_emit_op(MState *st, MOp *op) {
     MAttr *v = mlir_op_attr(op, "value");
     if (!v || v->kind != MA_DENSE) mlir_fail(st, op->off, "stablehlo.constant needs value = dense<...>");
     if (!mlir_type_eq(v->type, rt)) mlir_fail(st, op->off, "the constant's value type differs from its result type");
+    if ((h = mlir_blob_constant(st, op, v, rt))) {
+      mlir_bind_results(st, op, h, NULL);
+      return;
+    }
+    if (!v->body) mlir_fail(st, v->offset, "dense_resource needs a tensor of a numeric element type");
     StrBuf *sb = mlir_sb(st);
     bool splat;
     mlir_dense_hlo(st, sb, v, rt, &splat);
     if (sb->oom) mlir_fail(st, op->off, "out of memory");
-    if (sb->len > 3000) {
-      sb_free(sb);
-      mlir_fail(st, op->off, "constants over 3000 characters of HLO text are not converted yet");
-    }
     if (splat) {
       const char *s = mlir_line(st, op->off, "c", scalar_of(st, rt), "constant(%s)", sb->data);
       h = mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={}", s);

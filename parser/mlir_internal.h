@@ -40,7 +40,8 @@ typedef enum {
   MA_LIST,  /* [a, b], array<i64: 1, 2>, dense<[1, 2]> : tensor<2xi64> (ints) */
   MA_DICT,  /* {a = 1, b} and #stablehlo.gather<...> bodies */
   MA_TYPE,  /* a type used as an attribute */
-  MA_DENSE, /* dense<...> with its tensor type (constants) */
+  MA_DENSE, /* dense<...> with its tensor type (constants); dense_resource<name>:
+             * s is the resource name and body NULL */
 } MAttrKind;
 typedef struct MAttr {
   MAttrKind kind;
@@ -138,6 +139,23 @@ typedef struct MFunc {
   int state; /* 0 not converted, 1 converting, 2 done */
 } MFunc;
 
+/* A blob of the {-# dialect_resources: { builtin: { name: "0x..." } } #-}
+ * section: its hex digits (after "0x"), in the source text. */
+typedef struct MResource {
+  const char *name, *hex;
+  size_t nhex;
+  int64_t off;
+} MResource;
+
+/* A constant whose bytes go straight into the IR: its HLO text is
+ * "blob.N = T constant(0)" and mlir_fill_blobs copies data in after the
+ * HLO parse (parser/mlir_resource.c). */
+typedef struct MBlob {
+  int id; /* N of its instruction name blob.N */
+  void *data; /* malloc'd, natural storage of the element type */
+  int64_t nbytes;
+} MBlob;
+
 typedef struct MState {
   Arena *arena;
   const char *src, *p, *end;
@@ -165,6 +183,10 @@ typedef struct MState {
    * the computation it lives in. */
   const char *parallel_flat;
   MComp *parallel_comp;
+  MResource *res; /* dialect resources (arena) */
+  int nres, rescap;
+  MBlob *blobs; /* malloc'd; handed to the MlirHlo on success */
+  int nblobs, blobcap;
 } MState;
 
 /* Lexing (mlir_lex.c). */
@@ -255,6 +277,15 @@ bool mlir_pretty_nn(MState *st, MOp *op, const char *shortname);
  * builder lowers it: operand dimensions of size 1 that expand are reshaped
  * away first, HLO's broadcast keeping sizes.  Returns the HLO name. */
 const char *mlir_broadcast_in_dim(MState *st, const MOp *op, const MValue *x, const int64_t *bd, int n);
+
+/* Dialect resources and constants carried as raw bytes (mlir_resource.c). */
+/* The {-# ... #-} section at the cursor. */
+void mlir_resources(MState *st);
+/* A constant whose value is a dense_resource, a large hex blob, or a hex
+ * blob of a type HLO literal text cannot spell exactly (f8/f6/f4, sub-byte
+ * ints): its HLO name, after writing its line(s); NULL when the literal is
+ * better written as text. */
+const char *mlir_blob_constant(MState *st, const MOp *op, const MAttr *v, const MType *t);
 
 /* Regions and functions (mlir_module.c). */
 /* A region "{ ^bb0(%a: T, ...): ops }"; with names, a block "{ ops }" whose

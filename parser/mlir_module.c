@@ -389,7 +389,7 @@ static void top(MState *st) {
   for (;;) {
     mlir_skip(st);
     if (mod && mlir_accept(st, "}")) break;
-    if (!mod && st->p >= st->end) break;
+    if (!mod && (st->p >= st->end || mlir_peek(st, "{-#") || mlir_peek(st, "#"))) break;
     if (st->p >= st->end) mlir_fail(st, open, "the module is not closed: the file ends before its '}'");
     int64_t off = mlir_off(st);
     if (mlir_accept_word(st, "func.func")) func_decl(st);
@@ -398,8 +398,11 @@ static void top(MState *st) {
   if (mod) mlir_skip_loc(st);
   while (mlir_peek(st, "#")) loc_alias(st);
   mlir_skip(st);
-  if (mlir_peek(st, "{-#"))
-    mlir_fail(st, mlir_off(st), "dialect resources ({-# ... #-}) are not read yet");
+  if (mlir_peek(st, "{-#")) {
+    mlir_resources(st);
+    while (mlir_peek(st, "#")) loc_alias(st);
+    mlir_skip(st);
+  }
   if (st->p < st->end) mlir_fail(st, mlir_off(st), "unexpected text after the module");
   if (st->nfuncs == 0) mlir_fail(st, 0, "the module has no function");
 }
@@ -496,6 +499,8 @@ bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
   if (ok) {
     out->len = res.len;
     out->text = sb_take(&res);
+    out->blobs = st->blobs, out->nblobs = st->nblobs; /* made in id order */
+    st->blobs = NULL, st->nblobs = 0;
   } else {
     sb_free(&res);
     free(out->line_off);
@@ -503,6 +508,8 @@ bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
   }
   for (int i = 0; i < st->nsbs; i++) sb_free(st->sbs[i]);
   free(st->sbs);
+  for (int i = 0; i < st->nblobs; i++) free(st->blobs[i].data);
+  free(st->blobs);
   if (st->arena) arena_free(st->arena);
   free(st);
   return ok;
@@ -518,6 +525,8 @@ int64_t mlir_map_offset(const MlirHlo *h, int64_t off) {
 }
 
 void mlir_hlo_free(MlirHlo *h) {
+  for (int i = 0; i < h->nblobs; i++) free(h->blobs[i].data);
+  free(h->blobs);
   free(h->text);
   free(h->line_off);
   memset(h, 0, sizeof *h);

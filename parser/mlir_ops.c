@@ -77,7 +77,16 @@ MAttr *mlir_attr(MState *st) {
     }
     mlir_expect(st, ">");
   } else if (mlir_accept(st, "dense_resource<")) {
-    mlir_fail(st, off, "dense_resource literals (the blobs JAX writes for large constants) are not read yet");
+    /* dense_resource<name> : T, its bytes in the {-# dialect_resources #-}
+     * section after the module (mlir_resource.c) */
+    a = new_attr(st, MA_DENSE, off);
+    int64_t noff = mlir_off(st);
+    a->s = mlir_ident(st);
+    if (!a->s) a->s = mlir_string(st);
+    if (!a->s) mlir_fail(st, noff, "expected the resource's name in dense_resource<...>");
+    mlir_expect(st, ">");
+    mlir_expect(st, ":");
+    a->type = mlir_type(st);
   } else if (mlir_accept(st, "dense<")) {
     a = new_attr(st, MA_DENSE, off);
     st->p--; /* back on '<' */
@@ -153,6 +162,7 @@ int mlir_attr_ints(MState *st, const MAttr *a, int64_t *out, int cap) {
     out[0] = a->i;
     return 1;
   }
+  if (a->kind == MA_DENSE && !a->body) return -1; /* dense_resource */
   if (a->kind == MA_DENSE) {
     /* dense<[1, 2]> : tensor<2xi64> (older printers) */
     const char *save_p = st->p, *save_end = st->end;
