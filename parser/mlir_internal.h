@@ -185,6 +185,18 @@ typedef struct MState {
   MComp *parallel_comp;
   MResource *res; /* dialect resources (arena) */
   int nres, rescap;
+  /* reduce's "applies stablehlo.OP" computations, one per op and element
+   * type (shared, as a JAX-built HLO module shares its to_apply). */
+  struct { const char *bin, *etype, *comp; } applied[16];
+  int napplied;
+  /* mlir_in_list's memo: (list, name) -> member, open addressing */
+  struct { const char *const *list; const char *name; bool in; } memo[512];
+  int nmemo;
+  StrBuf *tmp_sb; /* mlir_opnd_list's and the like: one result at a time */
+  /* Interned plain tensor types by their text ("2x3xf32" of tensor<2x3xf32>):
+   * types are never changed once read, so one MType serves every use. */
+  struct MTypeSlot { const char *text; size_t len; MType *t; } *types;
+  int ntypes, tcap; /* tcap a power of two or 0 */
   MBlob *blobs; /* malloc'd; handed to the MlirHlo on success */
   int nblobs, blobcap;
 } MState;
@@ -251,6 +263,10 @@ bool mlir_emit_check(MState *st, MOp *op);
  * for owner 0). */
 bool mlir_emit_parallel(MState *st, MOp *op);
 const char *mlir_parallel_guard(MState *st, const MOp *op, int owner);
+
+/* Whether name is one of the NULL-terminated list (op names), remembered
+ * per list and name so that each op costs one hash probe, not a scan. */
+bool mlir_in_list(MState *st, const char *name, const char *const *list);
 
 /* Emitting (mlir_emit.c). */
 void mlir_emit_op(MState *st, MOp *op);

@@ -446,9 +446,17 @@ static void assemble(MState *st, StrBuf *sb, int64_t **offs, int *noffs, int *ca
     MComp *c = st->comps[i];
     sb_printf(sb, "%s%s {\n", c->is_entry ? "ENTRY " : "", c->name);
     LINE(c->off);
+    /* The root: the same pointer as its line's name, but for safety by
+     * content when no pointer matches. */
+    int root = -1;
+    for (int k = c->nlines - 1; k >= 0 && root < 0 && c->root; k--)
+      if (c->lines[k].name == c->root) root = k;
+    for (int k = 0; k < c->nlines && root < 0 && c->root; k++)
+      if (strcmp(c->root, c->lines[k].name) == 0) root = k;
     for (int k = 0; k < c->nlines; k++) {
-      bool root = c->root && strcmp(c->root, c->lines[k].name) == 0;
-      sb_printf(sb, "  %s%s\n", root ? "ROOT " : "", c->lines[k].text);
+      sb_puts(sb, k == root ? "  ROOT " : "  ");
+      sb_puts(sb, c->lines[k].text);
+      sb_putc(sb, '\n');
       LINE(c->lines[k].mlir_off);
     }
     sb_puts(sb, "}\n\n");

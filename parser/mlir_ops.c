@@ -322,7 +322,7 @@ bool mlir_is_spec_op(const char *shortname) { return is_one_of(shortname, SPEC_O
 /* The pretty form after the op name. */
 static void pretty(MState *st, MOp *op, const char *shortname) {
   int64_t off = mlir_off(st);
-  if (is_one_of(shortname, PLAIN)) {
+  if (mlir_in_list(st, shortname, PLAIN)) {
     operands(st, op);
   } else if (strcmp(shortname, "constant") == 0) {
     if (mlir_peek(st, "{")) { st->p++; attr_dict_into(st, op, "}"); }

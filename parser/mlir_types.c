@@ -11,6 +11,7 @@
 /* MLIR element type -> HLO spelling; NULL when not an element type. */
 static const char *etype_hlo(MState *st, const char *w) {
   static const char *const map[][2] = {
+      {"f32", "f32"},   {"i32", "s32"},   /* the common ones first */
       {"i1", "pred"},   {"i2", "s2"},     {"i4", "s4"},     {"i8", "s8"},     {"i16", "s16"},
       {"i32", "s32"},   {"i64", "s64"},   {"si2", "s2"},    {"si4", "s4"},    {"si8", "s8"},
       {"si16", "s16"},  {"si32", "s32"},  {"si64", "s64"},  {"ui1", "u1"},    {"ui2", "u2"},
@@ -51,6 +52,40 @@ static const char *element(MState *st) {
   return h;
 }
 
+/* The intern slot of the plain tensor type whose text (after "tensor<")
+ * starts at text: its slot (t NULL when new, len set), or NULL when the text
+ * is not plain (encodings, complex<...>, blanks) or too long. */
+static struct MTypeSlot *type_slot(MState *st, const char *text) {
+  size_t n = 0;
+  uint64_t h = 1469598103934665603ull;
+  while (text + n < st->end && n < 64 && isalnum((unsigned char)text[n])) h = (h ^ (unsigned char)text[n++]) * 1099511628211ull;
+  if (n == 0 || n == 64 || text + n >= st->end || text[n] != '>') return NULL;
+  if (2 * (st->ntypes + 1) > st->tcap) {
+    int nc = st->tcap ? st->tcap * 2 : 256;
+    struct MTypeSlot *nt = arena_alloc_array(st->arena, (size_t)nc, sizeof *nt);
+    if (!nt) mlir_fail(st, -1, "out of memory");
+    for (int i = 0; i < st->tcap; i++) {
+      struct MTypeSlot *o = &st->types[i];
+      if (!o->t) continue;
+      uint64_t oh = 1469598103934665603ull;
+      for (size_t k = 0; k < o->len; k++) oh = (oh ^ (unsigned char)o->text[k]) * 1099511628211ull;
+      size_t j = oh & (size_t)(nc - 1);
+      while (nt[j].t) j = (j + 1) & (size_t)(nc - 1);
+      nt[j] = *o;
+    }
+    st->types = nt, st->tcap = nc;
+  }
+  size_t j = h & (size_t)(st->tcap - 1);
+  for (;; j = (j + 1) & (size_t)(st->tcap - 1)) {
+    struct MTypeSlot *sl = &st->types[j];
+    if (!sl->t) {
+      sl->len = n;
+      return sl;
+    }
+    if (sl->len == n && memcmp(sl->text, text, n) == 0) return sl;
+  }
+}
+
 bool mlir_peek_type(MState *st) {
   return mlir_peek(st, "tensor<") || mlir_peek(st, "tuple<") || mlir_peek(st, "!stablehlo.token");
 }
@@ -75,6 +110,13 @@ MType *mlir_type(MState *st) {
     if (!t->elems) mlir_fail(st, -1, "out of memory");
     memcpy(t->elems, items, sizeof items[0] * (size_t)t->nelems);
   } else if (mlir_accept(st, "tensor<")) {
+    const char *text = st->p;
+    struct MTypeSlot *slot = type_slot(st, text);
+    if (slot && slot->t) {
+      st->p += slot->len + 1;
+      st->depth--;
+      return slot->t;
+    }
     t = new_type(st, MT_TENSOR);
     for (;;) {
       mlir_skip(st);
@@ -95,6 +137,10 @@ MType *mlir_type(MState *st) {
     if (mlir_peek(st, ","))
       mlir_fail(st, mlir_off(st), "tensor encodings (bounded dimensions, sparsity) are not supported yet");
     mlir_expect(st, ">");
+    if (slot && st->p - 1 - text == (ptrdiff_t)slot->len) { /* no blanks or comments inside */
+      slot->text = text, slot->t = t;
+      st->ntypes++;
+    }
   } else {
     /* A bare element type stands for a scalar where MLIR allows it. */
     t = new_type(st, MT_TENSOR);
@@ -117,8 +163,16 @@ void mlir_type_hlo(StrBuf *sb, const MType *t) {
     }
     sb_putc(sb, ')');
   } else {
-    sb_printf(sb, "%s[", t->etype);
-    for (int i = 0; i < t->rank; i++) sb_printf(sb, "%s%lld", i ? "," : "", (long long)t->dims[i]);
+    sb_puts(sb, t->etype);
+    sb_putc(sb, '[');
+    for (int i = 0; i < t->rank; i++) {
+      char d[24];
+      int n = 0;
+      uint64_t v = (uint64_t)t->dims[i];
+      do d[n++] = (char)('0' + v % 10); while ((v /= 10));
+      if (i) sb_putc(sb, ',');
+      while (n) sb_putc(sb, d[--n]);
+    }
     sb_putc(sb, ']');
   }
 }
