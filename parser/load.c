@@ -39,7 +39,8 @@ static Module *load_mlir(ModuleSource *src, StrBuf *report, ErrorKind *kind, boo
   Module *m = NULL;
   if (mlir_to_hlo(src->text, src->len, &h, &diags)) {
     m = parse_module(src->display, h.text, h.len, &hlo_diags);
-    if (m && !mlir_fill_blobs(&h, m, &hlo_diags)) {
+    if (m && !mlir_name_results(&h, m)) diags_add(&hlo_diags, -1, "out of memory");
+    if (m && (hlo_diags.count || !mlir_fill_blobs(&h, m, &hlo_diags))) {
       module_free(m);
       m = NULL;
     }

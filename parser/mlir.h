@@ -23,6 +23,10 @@ typedef struct MlirHlo {
    * text says "blob.N = T constant(0)"; mlir_fill_blobs copies them in. */
   struct MBlob *blobs; /* malloc'd, nblobs entries sorted by id */
   int nblobs;
+  /* The entry's jax.result_info names, when every result has a non-empty
+   * one and no two are equal (else NULL): malloc'd, nresult_names of them. */
+  char **result_names;
+  int nresult_names;
 } MlirHlo;
 
 /* True when text (after blanks and comments) starts the way MLIR does. */
@@ -40,6 +44,9 @@ int64_t mlir_map_offset(const MlirHlo *h, int64_t hlo_offset);
  * not match them (a diagnostic in diags). */
 struct Module;
 bool mlir_fill_blobs(const MlirHlo *h, struct Module *m, Diags *diags);
+
+/* Gives m the result names of h (Module.result_names, in m's arena). */
+bool mlir_name_results(const MlirHlo *h, struct Module *m);
 
 void mlir_hlo_free(MlirHlo *h);
 

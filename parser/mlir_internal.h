@@ -134,6 +134,8 @@ typedef struct MFunc {
   int nargs, nresults;
   MType **args, **results;
   const char **arg_names; /* HLO parameter names (loc names for the entry) */
+  const char **arg_info;  /* jax.arg_info per argument, or NULL */
+  const char **result_info; /* jax.result_info per result, or NULL */
   const char *body;       /* text of the body, for the second pass */
   int64_t off;
   int state; /* 0 not converted, 1 converting, 2 done */

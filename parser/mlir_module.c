@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parser/ir.h"
 #include "parser/mlir.h"
 #include "parser/mlir_internal.h"
 
@@ -235,6 +236,14 @@ MRegion *mlir_region_with_args(MState *st, int ngroups, const char *hint) {
   return r;
 }
 
+/* The string value of key in an attribute dictionary, or NULL. */
+static const char *str_entry(const MAttr *d, const char *key) {
+  if (d->kind != MA_DICT) return NULL;
+  for (int i = 0; i < d->n; i++)
+    if (strcmp(d->keys[i], key) == 0 && d->items[i]->kind == MA_STR) return d->items[i]->s;
+  return NULL;
+}
+
 /* func.func signature; the body is skipped for the second pass. */
 static void func_decl(MState *st) {
   int64_t off = mlir_off(st);
@@ -248,7 +257,7 @@ static void func_decl(MState *st) {
     if (strcmp(st->funcs[i].sym, f.sym) == 0) mlir_fail(st, off, "function @%s is defined twice", f.sym);
   mlir_expect(st, "(");
   MType *types[MLIR_MAX_OPERANDS];
-  const char *names[MLIR_MAX_OPERANDS];
+  const char *names[MLIR_MAX_OPERANDS], *info[MLIR_MAX_OPERANDS];
   if (!mlir_peek(st, ")")) {
     do {
       int64_t aoff = mlir_off(st);
@@ -256,30 +265,36 @@ static void func_decl(MState *st) {
       mlir_expect(st, ":");
       if (f.nargs == MLIR_MAX_OPERANDS) mlir_fail(st, aoff, "too many arguments");
       types[f.nargs] = mlir_type(st);
-      if (mlir_peek(st, "{")) mlir_attr(st); /* mhlo.sharding, mhlo.layout_mode, ...: not used */
+      /* jax.arg_info names the input; mhlo.sharding, mhlo.layout_mode, ...: not used */
+      info[f.nargs] = mlir_peek(st, "{") ? str_entry(mlir_attr(st), "jax.arg_info") : NULL;
       names[f.nargs++] = mlir_peek(st, "loc(") ? loc_name(st) : NULL;
     } while (mlir_accept(st, ","));
   }
   mlir_expect(st, ")");
   f.args = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.args);
   f.arg_names = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.arg_names);
-  if (!f.args || !f.arg_names) mlir_fail(st, -1, "out of memory");
+  f.arg_info = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.arg_info);
+  if (!f.args || !f.arg_names || !f.arg_info) mlir_fail(st, -1, "out of memory");
   memcpy(f.args, types, sizeof *types * (size_t)f.nargs);
   memcpy(f.arg_names, names, sizeof *names * (size_t)f.nargs);
+  memcpy(f.arg_info, info, sizeof *info * (size_t)f.nargs);
   if (mlir_accept(st, "->")) {
     bool paren = mlir_accept(st, "(");
     if (!(paren && mlir_peek(st, ")"))) {
       do {
         if (f.nresults == MLIR_MAX_OPERANDS) mlir_fail(st, off, "too many results");
+        info[f.nresults] = NULL;
         types[f.nresults++] = mlir_type(st);
-        if (paren && mlir_peek(st, "{")) mlir_attr(st); /* jax.result_info, ...: not used */
+        if (paren && mlir_peek(st, "{")) info[f.nresults - 1] = str_entry(mlir_attr(st), "jax.result_info");
       } while (paren && mlir_accept(st, ","));
     }
     if (paren) mlir_expect(st, ")");
   }
   f.results = arena_alloc_array(st->arena, (size_t)f.nresults + 1, sizeof *f.results);
-  if (!f.results) mlir_fail(st, -1, "out of memory");
+  f.result_info = arena_alloc_array(st->arena, (size_t)f.nresults + 1, sizeof *f.result_info);
+  if (!f.results || !f.result_info) mlir_fail(st, -1, "out of memory");
   memcpy(f.results, types, sizeof *types * (size_t)f.nresults);
+  memcpy(f.result_info, info, sizeof *info * (size_t)f.nresults);
   if (mlir_accept_word(st, "attributes")) mlir_attr(st);
   if (!mlir_peek(st, "{")) mlir_fail(st, mlir_off(st), "expected the function body '{'");
   f.body = st->p;
@@ -315,6 +330,18 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
     sb_printf(sb, "%s = ", pn);
     mlir_type_hlo(sb, f->args[i]);
     sb_printf(sb, " parameter(%d)", i);
+    /* jax.arg_info as the parameter's op_name: .npz entries bind by it as
+     * they do for JAX's own HLO (interp/io/bind_names.h). */
+    const char *info = entry ? f->arg_info[i] : NULL;
+    if (info && *info) {
+      sb_puts(sb, ", metadata={op_name=\"");
+      for (const char *q = info; *q; q++) {
+        if (*q == '\\' && q[1]) sb_putc(sb, *q++); /* an MLIR escape stays one */
+        else if (*q == '"') sb_putc(sb, '\\');
+        sb_putc(sb, *q);
+      }
+      sb_puts(sb, "\"}");
+    }
     line.text = mlir_strdup(st, sb->data, sb->len);
     sb_free(sb);
     line.name = pn;
@@ -466,6 +493,37 @@ static void assemble(MState *st, StrBuf *sb, int64_t **offs, int *noffs, int *ca
 #undef LINE
 }
 
+/* The entry's jax.result_info names into out when all are usable: every
+ * result has a non-empty one and no two are the same (else positional). */
+static void result_names(const MFunc *f, MlirHlo *out) {
+  for (int i = 0; i < f->nresults; i++) {
+    if (!f->result_info[i] || !*f->result_info[i] || f->results[i]->kind != MT_TENSOR) return;
+    for (int k = 0; k < i; k++)
+      if (strcmp(f->result_info[k], f->result_info[i]) == 0) return;
+  }
+  if (f->nresults == 0) return;
+  char **n = calloc((size_t)f->nresults, sizeof *n);
+  for (int i = 0; n && i < f->nresults; i++)
+    if (!(n[i] = strdup(f->result_info[i]))) { /* out of memory: positional names */
+      while (i--) free(n[i]);
+      free(n);
+      n = NULL;
+    }
+  out->result_names = n;
+  out->nresult_names = n ? f->nresults : 0;
+}
+
+bool mlir_name_results(const MlirHlo *h, struct Module *m) {
+  if (!h->nresult_names) return true;
+  const char **v = arena_alloc_array(m->arena, (size_t)h->nresult_names, sizeof *v);
+  if (!v) return false;
+  for (int i = 0; i < h->nresult_names; i++)
+    if (!(v[i] = arena_strdup(m->arena, h->result_names[i]))) return false;
+  m->result_names = v;
+  m->nresult_names = h->nresult_names;
+  return true;
+}
+
 bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
   memset(out, 0, sizeof *out);
   MState *st = calloc(1, sizeof *st);
@@ -500,6 +558,7 @@ bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
     convert_func(st, entry, true);
     assemble(st, &res, &out->line_off, &out->nlines, &cap);
     if (res.oom) mlir_fail(st, -1, "out of memory");
+    result_names(entry, out);
     ok = true;
   } else {
     diags_add(diags, st->erroff, "%s", st->arena ? st->errmsg : "out of memory");
@@ -533,6 +592,8 @@ int64_t mlir_map_offset(const MlirHlo *h, int64_t off) {
 }
 
 void mlir_hlo_free(MlirHlo *h) {
+  for (int i = 0; i < h->nresult_names; i++) free(h->result_names[i]);
+  free(h->result_names);
   for (int i = 0; i < h->nblobs; i++) free(h->blobs[i].data);
   free(h->blobs);
   free(h->text);
