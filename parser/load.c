@@ -69,6 +69,13 @@ static Module *load_mlir(ModuleSource *src, StrBuf *report, ErrorKind *kind, boo
     if (has_split_marker(src->text, src->len))
       diags_add(&diags, -1, "the file holds several modules separated by '// -----' lines: "
                             "run it with --split-input-file");
+
+    /* The Python line the op came from, when its loc(...) gives one. */
+    for (int i = 0; i < diags.count; i++) {
+      char where[512];
+      if (mlir_loc_of(src->text, src->len, diags.items[i].offset, where, sizeof where))
+        diag_set_note(&diags, i, "%s: note: from here", where);
+    }
     diags_render_all(report, src->display, src->text, src->len, &diags);
     *kind = ERR_INVALID;
   }

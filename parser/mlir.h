@@ -48,6 +48,11 @@ bool mlir_fill_blobs(const MlirHlo *h, struct Module *m, Diags *diags);
 /* Gives m the result names of h (Module.result_names, in m's arena). */
 bool mlir_name_results(const MlirHlo *h, struct Module *m);
 
+/* The user's file location (FILE:LINE:COL, as the op's loc(...) resolves
+ * through names, #loc aliases, callsites and fused locations) of the op at
+ * or around MLIR offset off; false when it has none (parser/mlir_loc.c). */
+bool mlir_loc_of(const char *src, size_t len, int64_t off, char *buf, size_t cap);
+
 void mlir_hlo_free(MlirHlo *h);
 
 #endif

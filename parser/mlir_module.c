@@ -44,7 +44,9 @@ static bool plain_name(const char *s) {
 
 /* loc("name") or loc(#alias): the name when it is a plain one. */
 static const char *loc_name(MState *st) {
-  if (!mlir_accept(st, "loc(")) return NULL;
+  if (!mlir_peek(st, "loc(")) return NULL;
+  const char *open = st->p + 3;
+  st->p += 4;
   const char *name = NULL;
   const char *s = mlir_string(st);
   if (s && mlir_accept(st, ")")) return plain_name(s) ? s : NULL;
@@ -54,8 +56,7 @@ static const char *loc_name(MState *st) {
       if (strcmp(st->loc_keys[i], alias) == 0) name = st->loc_vals[i];
   }
   /* Anything else (file:line:col, callsites, fused locations): skip. */
-  st->p--;
-  while (st->p > st->src && *st->p != '(') st->p--;
+  st->p = open;
   mlir_skip_group(st);
   return name;
 }

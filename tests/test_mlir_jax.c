@@ -140,3 +140,34 @@ Test(mlir_jax, bad_resources) {
         "  return %w : tensor<2xf32>\n}\n",
         "elided");
 }
+
+/* mlir_loc_of: the op's trailing loc(...) resolved to FILE:LINE:COL. */
+static void loc_is(const char *text, const char *at, const char *want) {
+  char buf[256];
+  const char *p = strstr(text, at);
+  cr_assert_not_null(p, "%s not in the text", at);
+  bool ok = mlir_loc_of(text, strlen(text), p - text, buf, sizeof buf);
+  if (!want) cr_assert(!ok, "resolved to %s: %s", buf, text);
+  else cr_assert(ok && strcmp(buf, want) == 0, "got %s, want %s: %s", ok ? buf : "nothing", want, text);
+}
+
+Test(mlir_jax, locations) {
+  loc_is("%0 = stablehlo.add %a, %b : tensor<f32> loc(\"f.py\":3:4)\n", "%0", "f.py:3:4");
+  loc_is("%0 = stablehlo.add %a, %b : tensor<f32> loc(\"jit(f)/add\"(\"/h/f.py\":12:8))\n", "%0", "/h/f.py:12:8");
+  /* callsite: the callee, or the caller when the callee has no file */
+  loc_is("%0 = stablehlo.add %a loc(callsite(\"a.py\":1:2 at \"b.py\":3:4))\n", "%0", "a.py:1:2");
+  loc_is("%0 = stablehlo.add %a loc(callsite(\"name\" at \"b.py\":3:4))\n", "%0", "b.py:3:4");
+  loc_is("%0 = stablehlo.add %a loc(fused<\"meta\">[unknown, \"x\"(\"c.py\":5:6)])\n", "%0", "c.py:5:6");
+  /* aliases, defined before or after; a cycle resolves to nothing */
+  loc_is("#l1 = loc(\"d.py\":7:1)\n%0 = stablehlo.add %a loc(#l2)\n#l2 = loc(\"n\"(#l1))\n", "%0", "d.py:7:1");
+  loc_is("%0 = stablehlo.add %a loc(#l1)\n#l1 = loc(#l2)\n#l2 = loc(#l1)\n", "%0", NULL);
+  loc_is("%0 = stablehlo.add %a loc(unknown)\n", "%0", NULL);
+  loc_is("%0 = stablehlo.add %a\n%1 = stablehlo.add %a loc(\"e.py\":1:1)\n", "%0", NULL);
+  /* an op with a region: the loc after its closing brace, not the inner ops' */
+  loc_is("%0 = \"stablehlo.reduce\"(%a) ({\n  ^bb0(%x: tensor<f32> loc(\"in.py\":1:1)):\n"
+         "  stablehlo.return %x : tensor<f32> loc(\"in.py\":2:2)\n}) : (tensor<f32>) -> tensor<f32> loc(\"out.py\":9:9)\n",
+         "%0", "out.py:9:9");
+  /* an offset inside the op (an operand) */
+  loc_is("%0 = \"stablehlo.add\"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32> loc(\"g.py\":4:4)\n", "%b", "g.py:4:4");
+  loc_is("loc(\"unterminated", "loc", NULL);
+}
