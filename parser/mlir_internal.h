@@ -27,6 +27,9 @@ typedef struct MType {
   const char *etype; /* HLO spelling ("f32", "pred", "c64"); tensors only */
   int rank;
   int64_t dims[MLIR_MAX_RANK];
+  /* Bit d: dimension d is dynamic with bound dims[d] (tensor<?x3xf32,
+   * #stablehlo.bounds<4, ?>> is HLO's f32[<=4,3]). */
+  uint32_t bounded;
   int nelems; /* tuples */
   struct MType **elems;
 } MType;

@@ -86,6 +86,39 @@ static struct MTypeSlot *type_slot(MState *st, const char *text) {
   }
 }
 
+/* The encoding after "tensor<dims x T,": #stablehlo.bounds<4, ?> (or the
+ * older #mhlo.type_extensions<bounds = [4, ?]>): an integer bound for each
+ * '?' dimension, '?' for each static one. */
+static void bounds(MState *st, MType *t) {
+  int64_t off = mlir_off(st);
+  bool mhlo = false;
+  if (mlir_accept(st, "#mhlo.type_extensions<")) {
+    mhlo = true;
+    if (!mlir_accept_word(st, "bounds")) mlir_fail(st, mlir_off(st), "expected 'bounds = [...]'");
+    mlir_expect(st, "=");
+    mlir_expect(st, "[");
+  } else if (!mlir_accept(st, "#stablehlo.bounds<")) {
+    mlir_fail(st, off, "tensor encodings other than #stablehlo.bounds<...> (sparsity, ...) are not supported");
+  }
+  for (int d = 0; d < t->rank; d++) {
+    if (d) mlir_expect(st, ",");
+    int64_t boff = mlir_off(st), b;
+    bool dyn = (t->bounded >> d) & 1;
+    if (mlir_accept(st, "?")) {
+      if (dyn) mlir_fail(st, boff, "dimension %d is dynamic ('?'): its bound must be an integer", d);
+    } else if (mlir_int(st, &b)) {
+      if (!dyn) mlir_fail(st, boff, "dimension %d is static: its bound must be '?'", d);
+      if (b < 0) mlir_fail(st, boff, "a bound must not be negative");
+      t->dims[d] = b;
+    } else {
+      mlir_fail(st, boff, "expected a bound (an integer or '?') for dimension %d of %d", d, t->rank);
+    }
+  }
+  if (mhlo) mlir_expect(st, "]");
+  if (!mlir_peek(st, ">")) mlir_fail(st, mlir_off(st), "the bounds list more dimensions than the tensor's %d", t->rank);
+  mlir_expect(st, ">");
+}
+
 bool mlir_peek_type(MState *st) {
   return mlir_peek(st, "tensor<") || mlir_peek(st, "tuple<") || mlir_peek(st, "!stablehlo.token");
 }
@@ -118,10 +151,19 @@ MType *mlir_type(MState *st) {
       return slot->t;
     }
     t = new_type(st, MT_TENSOR);
+    int64_t qoff[MLIR_MAX_RANK]; /* where each '?' is, for errors */
     for (;;) {
       mlir_skip(st);
-      if (st->p < st->end && *st->p == '?')
-        mlir_fail(st, st->p - st->src, "dynamic dimensions ('?') are not supported yet");
+      if (st->p < st->end && *st->p == '?') { /* dynamic: needs a bound below */
+        if (t->rank == MLIR_MAX_RANK) mlir_fail(st, off, "rank above %d", MLIR_MAX_RANK);
+        qoff[t->rank] = st->p - st->src;
+        t->bounded |= 1u << t->rank;
+        t->dims[t->rank++] = -1;
+        st->p++;
+        if (st->p >= st->end || *st->p != 'x') mlir_fail(st, st->p - st->src, "expected 'x' after a dimension");
+        st->p++;
+        continue;
+      }
       if (st->p >= st->end || !isdigit((unsigned char)*st->p)) break;
       int64_t d = 0;
       while (st->p < st->end && isdigit((unsigned char)*st->p)) {
@@ -134,8 +176,11 @@ MType *mlir_type(MState *st) {
       t->dims[t->rank++] = d;
     }
     t->etype = element(st);
-    if (mlir_peek(st, ","))
-      mlir_fail(st, mlir_off(st), "tensor encodings (bounded dimensions, sparsity) are not supported yet");
+    if (mlir_accept(st, ",")) bounds(st, t);
+    for (int d = 0; d < t->rank; d++)
+      if (t->dims[d] < 0)
+        mlir_fail(st, qoff[d], "unbounded dynamic dimension ('?'): only bounded ones are read "
+                               "(tensor<?x3xf32, #stablehlo.bounds<4, ?>>, HLO's f32[<=4,3])");
     mlir_expect(st, ">");
     if (slot && st->p - 1 - text == (ptrdiff_t)slot->len) { /* no blanks or comments inside */
       slot->text = text, slot->t = t;
@@ -171,6 +216,7 @@ void mlir_type_hlo(StrBuf *sb, const MType *t) {
       uint64_t v = (uint64_t)t->dims[i];
       do d[n++] = (char)('0' + v % 10); while ((v /= 10));
       if (i) sb_putc(sb, ',');
+      if ((t->bounded >> i) & 1) sb_puts(sb, "<=");
       while (n) sb_putc(sb, d[--n]);
     }
     sb_putc(sb, ']');
@@ -186,7 +232,7 @@ bool mlir_type_eq(const MType *a, const MType *b) {
       if (!mlir_type_eq(a->elems[i], b->elems[i])) return false;
     return true;
   }
-  return strcmp(a->etype, b->etype) == 0 && a->rank == b->rank &&
+  return strcmp(a->etype, b->etype) == 0 && a->rank == b->rank && a->bounded == b->bounded &&
          memcmp(a->dims, b->dims, sizeof a->dims[0] * (size_t)a->rank) == 0;
 }
 
