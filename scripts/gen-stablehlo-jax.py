@@ -1,5 +1,7 @@
 #!/usr/bin/python3
-"""Writes the testdata/stablehlo/jax_resource* goldens: a StableHLO module whose
+"""Writes the testdata/stablehlo/jax_resource* and jax_mlp* goldens.
+
+jax_resource: a StableHLO module whose
 constants are dense_resource blobs (and hex dense<"0x..."> blobs) of every
 element type, the equivalent hand-spelled HLO module, and the expected
 results as an .npz computed here with numpy (independently of hlotools).
@@ -7,6 +9,12 @@ results as an .npz computed here with numpy (independently of hlotools).
 Blob bytes come from numpy's tobytes() (little-endian); bf16 and f8 bytes are
 encoded here from the exponent/mantissa definitions; the expected values are
 the plain numbers the bytes were made from.
+
+jax_mlp: a small MLP in the exact form jax.jit(mlp).lower(x, w1, b1).as_text()
+prints it (module attributes, mhlo.layout_mode, loc names on arguments,
+jax.result_info, #loc lines at the end, the closed-over second layer as a
+dense_resource blob and a hex dense<"0x...">), the equivalent HLO as
+JAX's compiler_ir("hlo") spells it, and numpy's result.
 
     /usr/bin/python3 scripts/gen-stablehlo-jax.py
 """
@@ -146,4 +154,98 @@ def main():
             "stderr_contains: 'out10: ok'\n" % (kind, src))
 
 
+MLP_MLIR = """\
+#loc1 = loc("x")
+#loc2 = loc("w1")
+#loc3 = loc("b1")
+module @jit_mlp attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x4xf32> {mhlo.layout_mode = "default"} loc("x"), %arg1: tensor<4x8xf32> {mhlo.layout_mode = "default"} loc("w1"), %arg2: tensor<8xf32> {mhlo.layout_mode = "default"} loc("b1")) -> (tensor<2x3xf32> {jax.result_info = "", mhlo.layout_mode = "default"}) {
+    %cst = stablehlo.constant dense_resource<__w2> : tensor<8x3xf32> loc(#loc)
+    %cst_0 = stablehlo.constant dense<"0x@B2@"> : tensor<3xf32> loc(#loc)
+    %cst_1 = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc)
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x4xf32>, tensor<4x8xf32>) -> tensor<2x8xf32> loc(#loc11)
+    %1 = stablehlo.broadcast_in_dim %arg2, dims = [1] : (tensor<8xf32>) -> tensor<2x8xf32> loc(#loc12)
+    %2 = stablehlo.add %0, %1 : tensor<2x8xf32> loc(#loc12)
+    %3 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<2x8xf32> loc(#loc13)
+    %4 = stablehlo.maximum %2, %3 : tensor<2x8xf32> loc(#loc13)
+    %5 = stablehlo.dot_general %4, %cst, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x8xf32>, tensor<8x3xf32>) -> tensor<2x3xf32> loc(#loc14)
+    %6 = stablehlo.broadcast_in_dim %cst_0, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32> loc(#loc15)
+    %7 = stablehlo.add %5, %6 : tensor<2x3xf32> loc(#loc15)
+    %8 = stablehlo.tanh %7 : tensor<2x3xf32> loc(#loc16)
+    return %8 : tensor<2x3xf32> loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc4 = loc("/home/user/mlp.py":9:10)
+#loc5 = loc("/home/user/mlp.py":10:8)
+#loc6 = loc("/home/user/mlp.py":11:10)
+#loc7 = loc("/home/user/mlp.py":11:9)
+#loc8 = loc("/home/user/mlp.py":12:9)
+#loc9 = loc("/home/user/mlp.py":15:0)
+#loc10 = loc(callsite(#loc4 at #loc9))
+#loc11 = loc("jit(mlp)/jit(main)/dot_general"(#loc10))
+#loc12 = loc("jit(mlp)/jit(main)/add"(#loc10))
+#loc13 = loc("jit(mlp)/jit(main)/max"(#loc5))
+#loc14 = loc("jit(mlp)/jit(main)/dot_general"(#loc6))
+#loc15 = loc("jit(mlp)/jit(main)/add"(#loc7))
+#loc16 = loc("jit(mlp)/jit(main)/tanh"(#loc8))
+
+{-#
+  dialect_resources: {
+    builtin: {
+      __w2: @W2@
+    }
+  }
+#-}
+"""
+
+MLP_HLO = """\
+// jax_mlp.mlir as jax.jit(mlp).lower(...).compiler_ir("hlo") spells it.
+HloModule jit_mlp, entry_computation_layout={(f32[2,4]{1,0}, f32[4,8]{1,0}, f32[8]{0})->f32[2,3]{1,0}}
+
+ENTRY main.15 {
+  Arg_0.1 = f32[2,4]{1,0} parameter(0), metadata={op_name="x"}
+  Arg_1.2 = f32[4,8]{1,0} parameter(1), metadata={op_name="w1"}
+  dot.6 = f32[2,8]{1,0} dot(Arg_0.1, Arg_1.2), lhs_contracting_dims={1}, rhs_contracting_dims={0}, metadata={op_name="jit(mlp)/jit(main)/dot_general" source_file="/home/user/mlp.py" source_line=9}
+  Arg_2.3 = f32[8]{0} parameter(2), metadata={op_name="b1"}
+  broadcast.7 = f32[2,8]{1,0} broadcast(Arg_2.3), dimensions={1}
+  add.8 = f32[2,8]{1,0} add(dot.6, broadcast.7)
+  constant.5 = f32[] constant(0)
+  broadcast.9 = f32[2,8]{1,0} broadcast(constant.5), dimensions={}
+  maximum.10 = f32[2,8]{1,0} maximum(add.8, broadcast.9)
+  constant.4 = f32[8,3]{1,0} constant(@W2@)
+  dot.11 = f32[2,3]{1,0} dot(maximum.10, constant.4), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  constant.12 = f32[3]{0} constant(@B2@)
+  broadcast.13 = f32[2,3]{1,0} broadcast(constant.12), dimensions={1}
+  add.14 = f32[2,3]{1,0} add(dot.11, broadcast.13)
+  ROOT tanh.15 = f32[2,3]{1,0} tanh(add.14)
+}
+"""
+
+
+def mlp():
+    rng = np.random.default_rng(15)
+    # quarter steps: exact in f32, varied signs so relu matters
+    q = lambda *shape: (rng.integers(-8, 9, size=shape) / 4).astype(np.float32)
+    x, w1, b1, w2, b2 = q(2, 4), q(4, 8), q(8), q(8, 3), q(3)
+    w2 = w2 / 4  # keep tanh away from saturation
+    h = np.maximum(x @ w1 + b1, 0)
+    y = np.tanh(h @ w2 + b2).astype(np.float32)
+    open(os.path.join(ROOT, "jax_mlp.mlir"), "w").write(
+        MLP_MLIR.replace("@B2@", b2.astype("<f4").tobytes().hex().upper())
+        .replace("@W2@", resource_hex(w2.astype("<f4").tobytes())))
+    open(os.path.join(ROOT, "jax_mlp.hlo"), "w").write(
+        MLP_HLO.replace("@W2@", hlo_lit(w2, "f32")).replace("@B2@", hlo_lit(b2, "f32")))
+    np.savez(os.path.join(ROOT, "jax_mlp.inputs.npz"), x=x, w1=w1, b1=b1)
+    np.savez(os.path.join(ROOT, "jax_mlp.expected.npz"), out0=y)
+    for kind in ("mlir", "hlo"):
+        open(os.path.join(ROOT, "jax_mlp_%s.yaml" % kind), "w").write(
+            "# A small MLP as JAX prints it (scripts/gen-stablehlo-jax.py): the %s module gives\n"
+            "# numpy's tanh(relu(x @ w1 + b1) @ w2 + b2); inputs bind by name.\n"
+            "command: hlorun\n"
+            "args: ['jax_mlp.%s', '--inputs', 'jax_mlp.inputs.npz', '--quiet', '--expect', 'jax_mlp.expected.npz']\n"
+            "stderr_contains: 'out0: ok'\n" % (kind, kind))
+
+
 main()
+mlp()
