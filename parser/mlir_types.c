@@ -12,6 +12,7 @@
 static const char *etype_hlo(MState *st, const char *w) {
   static const char *const map[][2] = {
       {"f32", "f32"},   {"i32", "s32"},   /* the common ones first */
+      {"index", "s64"}, /* layouts and other integer attributes */
       {"i1", "pred"},   {"i2", "s2"},     {"i4", "s4"},     {"i8", "s8"},     {"i16", "s16"},
       {"i32", "s32"},   {"i64", "s64"},   {"si2", "s2"},    {"si4", "s4"},    {"si8", "s8"},
       {"si16", "s16"},  {"si32", "s32"},  {"si64", "s64"},  {"ui1", "u1"},    {"ui2", "u2"},
