@@ -213,6 +213,11 @@ static void resolve_types(MState *st, MOp *op, const char *shortname) {
     }
 }
 
+const char *mlir_result_name(MState *st, const MOp *op, int i) {
+  if (op->res_names) return op->res_names[i];
+  return op->nresults == 1 ? op->result_ssa : mlir_fmt(st, "%s#%d", op->result_ssa, i);
+}
+
 /* Binds the op's results: one value, or a tuple split into its elements. */
 void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type) {
   if (op->nresults == 0) return;
@@ -221,8 +226,7 @@ void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type) 
       mlir_fail(st, op->off, "%s gives %d results, %d are named", op->name, tuple_type->nelems, op->nresults);
     for (int i = 0; i < tuple_type->nelems; i++) {
       const char *g = mlir_line(st, op->off, "gte", tuple_type->elems[i], "get-tuple-element(%s), index=%d", hlo, i);
-      mlir_bind(st, op->nresults == 1 ? op->result_ssa : mlir_fmt(st, "%s#%d", op->result_ssa, i), g,
-                tuple_type->elems[i]);
+      mlir_bind(st, mlir_result_name(st, op, i), g, tuple_type->elems[i]);
     }
     return;
   }

@@ -105,7 +105,7 @@ static void emit_while(MState *st, MOp *op) {
   if (op->nresults != n) mlir_fail(st, op->off, "while gives %d results, %d are named", n, op->nresults);
   for (int i = 0; i < n; i++) {
     const char *g = mlir_line(st, op->off, "gte", in[i], "get-tuple-element(%s), index=%d", w, i);
-    mlir_bind(st, n == 1 ? op->result_ssa : mlir_fmt(st, "%s#%d", op->result_ssa, i), g, in[i]);
+    mlir_bind(st, mlir_result_name(st, op, i), g, in[i]);
   }
 }
 

@@ -116,6 +116,7 @@ typedef struct MOp {
   int64_t off;
   int nresults;
   const char *result_ssa; /* "%0" (results are %0 or %0#i) */
+  const char **res_names; /* "%a, %b:2 = ...": each result's name, else NULL */
   int nopnds;
   MValue *opnds[MLIR_MAX_OPERANDS];
   int64_t opnd_off[MLIR_MAX_OPERANDS];
@@ -284,6 +285,8 @@ void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t);
  * was one of them. */
 bool mlir_emit_control(MState *st, MOp *op, const char *shortname);
 MType *mlir_tuple_of(MState *st, MType **elems, int n);
+/* The SSA name of result i of op: %0 or %0#i, or its own name in a list. */
+const char *mlir_result_name(MState *st, const MOp *op, int i);
 const char *mlir_opnd_list(MState *st, const MOp *op, int from, int to);
 void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type);
 void mlir_no_captures(MState *st, const MOp *op, const MRegion *r);

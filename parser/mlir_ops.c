@@ -521,14 +521,26 @@ void mlir_parse_op(MState *st, MOp *op) {
   op->off = st->op_off = mlir_off(st);
   op->nresults = 0;
   if (mlir_peek(st, "%")) {
-    op->result_ssa = mlir_sigil_name(st, '%');
-    op->nresults = 1;
-    if (mlir_accept(st, ":")) {
-      int64_t n;
-      if (!mlir_int(st, &n) || n < 1 || n > MLIR_MAX_OPERANDS) mlir_fail(st, mlir_off(st), "expected a result count");
-      op->nresults = (int)n;
+    /* %r, %r:2, or a list of them: "%a, %b:2 = ..." names results a, b#0, b#1. */
+    const char *names[MLIR_MAX_OPERANDS];
+    int ngroups = 0;
+    do {
+      int64_t noff = mlir_off(st);
+      const char *g = mlir_sigil_name(st, '%');
+      if (!g) mlir_fail(st, noff, "expected a result name");
+      if (strchr(g, '#')) mlir_fail(st, noff, "a result name cannot have a '#N' suffix");
+      int64_t n = 1;
+      if (mlir_accept(st, ":") && (!mlir_int(st, &n) || n < 1 || n > MLIR_MAX_OPERANDS))
+        mlir_fail(st, mlir_off(st), "expected a result count");
+      if (op->nresults + n > MLIR_MAX_OPERANDS) mlir_fail(st, noff, "more than %d results", MLIR_MAX_OPERANDS);
+      for (int k = 0; k < n; k++) names[op->nresults + k] = n == 1 ? g : mlir_fmt(st, "%s#%d", g, k);
+      if (ngroups++ == 0) op->result_ssa = g;
+      op->nresults += (int)n;
+    } while (mlir_accept(st, ","));
+    if (ngroups > 1) {
+      op->res_names = alloc(st, sizeof *op->res_names * (size_t)op->nresults);
+      memcpy(op->res_names, names, sizeof *names * (size_t)op->nresults);
     }
-    if (mlir_peek(st, ",")) mlir_fail(st, mlir_off(st), "several result names ('%%a, %%b = ...') are not read yet: use '%%a:2 = ...'");
     mlir_expect(st, "=");
   }
   op->off = mlir_off(st);
