@@ -141,6 +141,9 @@ typedef struct MFunc {
   const char **arg_info;  /* jax.arg_info per argument, or NULL */
   const char **result_info; /* jax.result_info per result, or NULL */
   const char *body;       /* text of the body, for the second pass */
+  /* The generic form ("func.func"() <{...}> ({^bb0(...): ...})): where its
+   * block arguments' "(" is; body is then just after the block label. */
+  const char *generic_args;
   int64_t off;
   int state; /* 0 not converted, 1 converting, 2 done */
 } MFunc;

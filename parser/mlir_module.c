@@ -305,6 +305,120 @@ static void func_decl(MState *st) {
   st->funcs[st->nfuncs++] = f;
 }
 
+/* The generic func.func (after its "func.func" name):
+ *   () <{function_type = (T, T) -> (T), sym_name = "f", sym_visibility = "private",
+ *        arg_attrs = [{...}, ...], res_attrs = [{...}]}> ({
+ *   ^bb0(%arg0: T loc("x"), ...): ops }) : () -> ()
+ * The body is skipped for the second pass, as for the pretty form. */
+static void func_decl_generic(MState *st, int64_t off) {
+  MFunc f = {.off = off, .is_public = true};
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  mlir_expect(st, "<{");
+  MType *types[MLIR_MAX_OPERANDS], *rtypes[MLIR_MAX_OPERANDS];
+  bool typed = false;
+  MAttr *arg_attrs = NULL, *res_attrs = NULL;
+  if (!mlir_peek(st, "}>")) {
+    do {
+      int64_t koff = mlir_off(st);
+      const char *k = mlir_ident(st);
+      if (!k) mlir_fail(st, koff, "expected an attribute name");
+      mlir_expect(st, "=");
+      if (strcmp(k, "function_type") == 0) {
+        typed = true;
+        mlir_expect(st, "(");
+        if (!mlir_peek(st, ")")) {
+          do {
+            if (f.nargs == MLIR_MAX_OPERANDS) mlir_fail(st, koff, "too many arguments");
+            types[f.nargs++] = mlir_type(st);
+          } while (mlir_accept(st, ","));
+        }
+        mlir_expect(st, ")");
+        mlir_expect(st, "->");
+        bool paren = mlir_accept(st, "(");
+        if (!(paren && mlir_peek(st, ")"))) {
+          do {
+            if (f.nresults == MLIR_MAX_OPERANDS) mlir_fail(st, koff, "too many results");
+            rtypes[f.nresults++] = mlir_type(st);
+          } while (paren && mlir_accept(st, ","));
+        }
+        if (paren) mlir_expect(st, ")");
+        continue;
+      }
+      MAttr *v = mlir_attr(st);
+      if (strcmp(k, "sym_name") == 0) {
+        if (v->kind != MA_STR) mlir_fail(st, v->offset, "sym_name must be a string");
+        f.sym = v->s;
+      } else if (strcmp(k, "sym_visibility") == 0 && v->kind == MA_STR) {
+        f.is_public = strcmp(v->s, "private") != 0;
+      } else if (strcmp(k, "arg_attrs") == 0) {
+        arg_attrs = v;
+      } else if (strcmp(k, "res_attrs") == 0) {
+        res_attrs = v;
+      }
+    } while (mlir_accept(st, ","));
+  }
+  mlir_expect(st, "}>");
+  if (!f.sym) mlir_fail(st, off, "the generic func.func needs sym_name = \"...\"");
+  if (!typed) mlir_fail(st, off, "the generic func.func needs function_type = (...) -> ...");
+  for (int i = 0; i < st->nfuncs; i++)
+    if (strcmp(st->funcs[i].sym, f.sym) == 0) mlir_fail(st, off, "function @%s is defined twice", f.sym);
+  if ((arg_attrs && (arg_attrs->kind != MA_LIST || arg_attrs->n != f.nargs)) ||
+      (res_attrs && (res_attrs->kind != MA_LIST || res_attrs->n != f.nresults)))
+    mlir_fail(st, (arg_attrs ? arg_attrs : res_attrs)->offset, "arg_attrs / res_attrs need one dictionary per argument / result");
+  f.args = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.args);
+  f.arg_names = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.arg_names);
+  f.arg_info = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.arg_info);
+  f.results = arena_alloc_array(st->arena, (size_t)f.nresults + 1, sizeof *f.results);
+  f.result_info = arena_alloc_array(st->arena, (size_t)f.nresults + 1, sizeof *f.result_info);
+  if (!f.args || !f.arg_names || !f.arg_info || !f.results || !f.result_info) mlir_fail(st, -1, "out of memory");
+  memcpy(f.args, types, sizeof *types * (size_t)f.nargs);
+  memcpy(f.results, rtypes, sizeof *rtypes * (size_t)f.nresults);
+  for (int i = 0; arg_attrs && i < f.nargs; i++) f.arg_info[i] = str_entry(arg_attrs->items[i], "jax.arg_info");
+  for (int i = 0; res_attrs && i < f.nresults; i++) f.result_info[i] = str_entry(res_attrs->items[i], "jax.result_info");
+  /* The region: its block's arguments name (and loc-name) the arguments. */
+  mlir_expect(st, "(");
+  int64_t roff = mlir_off(st);
+  mlir_expect(st, "{");
+  if (mlir_peek(st, "^")) {
+    mlir_sigil_name(st, '^');
+    mlir_skip(st);
+    f.generic_args = st->p;
+    mlir_expect(st, "(");
+    int n = 0;
+    if (!mlir_peek(st, ")")) {
+      do {
+        int64_t aoff = mlir_off(st);
+        if (!mlir_sigil_name(st, '%')) mlir_fail(st, aoff, "expected a block argument %%name");
+        mlir_expect(st, ":");
+        MType *t = mlir_type(st);
+        if (n >= f.nargs || !mlir_type_eq(t, f.args[n]))
+          mlir_fail(st, aoff, "block argument %d differs from the function_type's arguments", n);
+        f.arg_names[n++] = mlir_peek(st, "loc(") ? loc_name(st) : NULL;
+      } while (mlir_accept(st, ","));
+    }
+    mlir_expect(st, ")");
+    if (n != f.nargs) mlir_fail(st, roff, "the block has %d arguments, the function_type %d", n, f.nargs);
+    mlir_expect(st, ":");
+  } else {
+    if (f.nargs) mlir_fail(st, roff, "the function's block needs its arguments: ^bb0(%%arg0: T, ...):");
+    f.generic_args = st->p - 1; /* "{": no arguments to read */
+  }
+  f.body = st->p;
+  st->p = st->src + roff;
+  mlir_skip_group(st);
+  mlir_expect(st, ")");
+  mlir_expect(st, ":");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  mlir_expect(st, "->");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  mlir_skip_loc(st);
+  st->funcs = mlir_grow(st, st->funcs, st->nfuncs, &st->fcap, sizeof *st->funcs);
+  st->funcs[st->nfuncs++] = f;
+}
+
 static void convert_func(MState *st, MFunc *f, bool entry) {
   if (f->state == 2) return;
   if (f->state == 1) mlir_fail(st, f->off, "function @%s calls itself (recursion has no HLO form)", f->sym);
@@ -315,7 +429,7 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
   c->is_entry = entry;
   st->cur = c;
   st->p = f->body;
-  mlir_expect(st, "{");
+  if (!f->generic_args) mlir_expect(st, "{");
   if (mlir_peek(st, "^")) mlir_fail(st, mlir_off(st), "functions with several blocks are not supported");
   for (int i = 0; i < f->nargs; i++) {
     const char *pn = NULL;
@@ -354,6 +468,7 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
   const char *sp = st->p;
   st->p = st->src + f->off;
   while (*st->p != '(') st->p++;
+  if (f->generic_args) st->p = f->generic_args;
   st->p++;
   for (int i = 0; i < f->nargs; i++) {
     if (i) mlir_expect(st, ",");
@@ -401,11 +516,56 @@ static void module_attrs(MState *st) {
   }
 }
 
+/* A function in either form, or false when none starts at the cursor. */
+static bool any_func(MState *st) {
+  int64_t off = mlir_off(st);
+  if (mlir_accept_word(st, "func.func")) func_decl(st);
+  else if (mlir_accept(st, "\"func.func\"")) func_decl_generic(st, off);
+  else return false;
+  return true;
+}
+
+/* "builtin.module"() <{sym_name = "m"}> ({ funcs }) {attrs} : () -> () */
+static void generic_module(MState *st) {
+  mlir_expect(st, "\"builtin.module\"");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  if (mlir_accept(st, "<")) {
+    MAttr *d = mlir_attr(st);
+    for (int i = 0; d->kind == MA_DICT && i < d->n; i++)
+      if (strcmp(d->keys[i], "sym_name") == 0 && d->items[i]->kind == MA_STR) st->module_name = d->items[i]->s;
+    mlir_expect(st, ">");
+  }
+  mlir_expect(st, "(");
+  int64_t open = mlir_off(st);
+  mlir_expect(st, "{");
+  if (mlir_peek(st, "^")) {
+    mlir_sigil_name(st, '^');
+    mlir_expect(st, ":");
+  }
+  for (;;) {
+    mlir_skip(st);
+    if (mlir_accept(st, "}")) break;
+    if (st->p >= st->end) mlir_fail(st, open, "the module is not closed: the file ends before its '}'");
+    int64_t off = mlir_off(st);
+    if (!any_func(st)) mlir_fail(st, off, "expected func.func or the module's closing '}'");
+  }
+  mlir_expect(st, ")");
+  if (mlir_peek(st, "{")) module_attrs(st);
+  mlir_expect(st, ":");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  mlir_expect(st, "->");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  mlir_skip_loc(st);
+}
+
 static void top(MState *st) {
   while (mlir_peek(st, "#")) loc_alias(st);
-  if (mlir_peek(st, "\"builtin.module\""))
-    mlir_fail(st, mlir_off(st), "the generic form of builtin.module is not read yet: print with the pretty form");
-  bool mod = mlir_accept_word(st, "module");
+  bool generic = mlir_peek(st, "\"builtin.module\"");
+  if (generic) generic_module(st);
+  bool mod = !generic && mlir_accept_word(st, "module");
   int64_t open = 0;
   if (mod) {
     const char *n = mlir_sigil_name(st, '@');
@@ -414,14 +574,13 @@ static void top(MState *st) {
     open = mlir_off(st);
     mlir_expect(st, "{");
   }
-  for (;;) {
+  for (; !generic;) {
     mlir_skip(st);
     if (mod && mlir_accept(st, "}")) break;
     if (!mod && (st->p >= st->end || mlir_peek(st, "{-#") || mlir_peek(st, "#"))) break;
     if (st->p >= st->end) mlir_fail(st, open, "the module is not closed: the file ends before its '}'");
     int64_t off = mlir_off(st);
-    if (mlir_accept_word(st, "func.func")) func_decl(st);
-    else mlir_fail(st, off, "expected func.func%s", mod ? " or the module's closing '}'" : "");
+    if (!any_func(st)) mlir_fail(st, off, "expected func.func%s", mod ? " or the module's closing '}'" : "");
   }
   if (mod) mlir_skip_loc(st);
   while (mlir_peek(st, "#")) loc_alias(st);
