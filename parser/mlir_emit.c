@@ -45,11 +45,19 @@ bool mlir_in_list(MState *st, const char *name, const char *const *list) {
   return in;
 }
 
-/* The slot of ssa in c's table: its value's, or the empty one to fill. */
+/* The slot of ssa in c's table: its value's, or the empty one to fill (its
+ * hash already stored). */
 static int *slot(MComp *c, const char *ssa) {
   size_t mask = (size_t)c->hcap - 1;
-  for (size_t i = hash(ssa) & mask;; i = (i + 1) & mask)
-    if (c->htab[i] == 0 || strcmp(c->vals[c->htab[i] - 1].ssa, ssa) == 0) return &c->htab[i];
+  uint64_t full = hash(ssa);
+  uint32_t h = (uint32_t)(full >> 32);
+  for (size_t i = full & mask;; i = (i + 1) & mask) {
+    if (c->htab[i] == 0) {
+      c->hhash[i] = h;
+      return &c->htab[i];
+    }
+    if (c->hhash[i] == h && strcmp(c->vals[c->htab[i] - 1].ssa, ssa) == 0) return &c->htab[i];
+  }
 }
 
 void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t) {
@@ -57,7 +65,8 @@ void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t) {
   if (2 * (c->nvals + 1) >= c->hcap) {
     int nc = c->hcap ? c->hcap * 2 : 64;
     c->htab = arena_alloc_array(st->arena, (size_t)nc, sizeof *c->htab);
-    if (!c->htab) mlir_fail(st, -1, "out of memory");
+    c->hhash = arena_alloc_array(st->arena, (size_t)nc, sizeof *c->hhash);
+    if (!c->htab || !c->hhash) mlir_fail(st, -1, "out of memory");
     c->hcap = nc;
     for (int i = 0; i < c->nvals; i++) *slot(c, c->vals[i].ssa) = i + 1;
   }

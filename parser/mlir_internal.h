@@ -86,6 +86,7 @@ typedef struct MComp {
   MValue *vals; /* the scope: SSA name -> value */
   int nvals, vcap;
   int *htab; /* open addressing: index + 1 into vals, 0 = empty */
+  uint32_t *hhash; /* each slot's name hash, to skip most string compares */
   int hcap;  /* a power of two, > 2 * nvals */
   int64_t off; /* where it begins in the MLIR text */
   const char *root; /* HLO name of the root instruction */
