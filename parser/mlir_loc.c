@@ -130,6 +130,10 @@ static bool resolve(LocText *t, const char *p, char *buf, size_t cap) {
 bool mlir_loc_of(const char *src, size_t len, int64_t off, char *buf, size_t cap) {
   if (off < 0 || (size_t)off >= len || cap == 0) return false;
   LocText t = {src, src + len, 0};
+  /* Not an op: a "#loc3 = loc(...)" definition line. */
+  const char *ls = src + off;
+  while (ls > src && ls[-1] != '\n') ls--;
+  if (*blanks(&t, ls) == '#') return false;
   /* The op's trailing loc(...): the first at bracket depth <= 0 before a
    * line break at depth <= 0 (an op with regions spans lines inside its
    * braces).  Depth may go below 0 when off points inside the op. */

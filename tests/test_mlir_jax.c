@@ -171,3 +171,7 @@ Test(mlir_jax, locations) {
   loc_is("%0 = \"stablehlo.add\"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32> loc(\"g.py\":4:4)\n", "%b", "g.py:4:4");
   loc_is("loc(\"unterminated", "loc", NULL);
 }
+
+Test(mlir_jax, no_location_for_alias_lines) {
+  loc_is("#loc1 = loc(\"f.py\":1:2)\nmodule {\n}\n", "#loc1", NULL);
+}
