@@ -661,7 +661,7 @@ static void result_names(const MFunc *f, MlirHlo *out) {
     for (int k = 0; k < i; k++)
       if (strcmp(f->result_info[k], f->result_info[i]) == 0) return;
   }
-  if (f->nresults == 0) return;
+  if (f->nresults <= 0) return;
   char **n = calloc((size_t)f->nresults, sizeof *n);
   for (int i = 0; n && i < f->nresults; i++)
     if (!(n[i] = strdup(f->result_info[i]))) { /* out of memory: positional names */
