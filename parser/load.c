@@ -69,7 +69,6 @@ static Module *load_mlir(ModuleSource *src, StrBuf *report, ErrorKind *kind, boo
     if (has_split_marker(src->text, src->len))
       diags_add(&diags, -1, "the file holds several modules separated by '// -----' lines: "
                             "run it with --split-input-file");
-
     /* The Python line the op came from, when its loc(...) gives one. */
     for (int i = 0; i < diags.count; i++) {
       char where[512];
