@@ -397,7 +397,7 @@ void mlir_emit_op(MState *st, MOp *op) {
       mlir_bind_results(st, op, h, NULL);
       return;
     }
-    if (!v->body) mlir_fail(st, v->offset, "dense_resource needs a tensor of a numeric element type");
+    if (v->s) mlir_fail(st, v->offset, "dense_resource needs a tensor of a numeric element type");
     StrBuf *sb = mlir_sb(st);
     bool splat;
     mlir_dense_hlo(st, sb, v, rt, &splat);

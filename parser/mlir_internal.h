@@ -44,7 +44,7 @@ typedef enum {
   MA_DICT,  /* {a = 1, b} and #stablehlo.gather<...> bodies */
   MA_TYPE,  /* a type used as an attribute */
   MA_DENSE, /* dense<...> with its tensor type (constants); dense_resource<name>:
-             * s is the resource name and body NULL */
+             * s is the resource name and body "" */
 } MAttrKind;
 typedef struct MAttr {
   MAttrKind kind;

@@ -84,6 +84,8 @@ MAttr *mlir_attr(MState *st) {
     a->s = mlir_ident(st);
     if (!a->s) a->s = mlir_string(st);
     if (!a->s) mlir_fail(st, noff, "expected the resource's name in dense_resource<...>");
+    a->body = ""; /* no literal text: readers of dense<...> bodies see none */
+    a->body_off = noff;
     mlir_expect(st, ">");
     mlir_expect(st, ":");
     a->type = mlir_type(st);
@@ -162,7 +164,7 @@ int mlir_attr_ints(MState *st, const MAttr *a, int64_t *out, int cap) {
     out[0] = a->i;
     return 1;
   }
-  if (a->kind == MA_DENSE && !a->body) return -1; /* dense_resource */
+  if (a->kind == MA_DENSE && a->s) return -1; /* dense_resource */
   if (a->kind == MA_DENSE) {
     /* dense<[1, 2]> : tensor<2xi64> (older printers) */
     const char *save_p = st->p, *save_end = st->end;
