@@ -435,7 +435,7 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
     const char *pn = NULL;
     if (entry && f->arg_names[i]) {
       pn = f->arg_names[i];
-      for (int k = 0; k < i; k++)
+      for (int k = 0; k < i && pn; k++) /* a name given twice: argN for the second */
         if (f->arg_names[k] && strcmp(f->arg_names[k], pn) == 0) pn = NULL;
     }
     if (!pn) pn = entry ? mlir_fmt(st, "arg%d", i) : mlir_new_name(st, "p");
