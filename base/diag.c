@@ -56,9 +56,20 @@ void diags_add(Diags *d, int64_t offset, const char *fmt, ...) {
 }
 
 void diags_free(Diags *d) {
-  for (int i = 0; i < d->count; i++) free(d->items[i].msg);
+  for (int i = 0; i < d->count; i++) free(d->items[i].msg), free(d->items[i].note);
   free(d->items);
   memset(d, 0, sizeof *d);
+}
+
+void diag_set_note(Diags *d, int i, const char *fmt, ...) {
+  if (i < 0 || i >= d->count) return;
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  free(d->items[i].note);
+  d->items[i].note = strdup(buf); /* NULL when out of memory: no note */
 }
 
 void diag_line_col(const char *src, size_t len, int64_t offset, int64_t *line, int64_t *col) {
@@ -167,6 +178,7 @@ void diags_render_all(StrBuf *out, const char *filename, const char *src, size_t
     if (r) sb_puts(out, r);
     else out->oom = true;
     free(r);
+    if (g->note) sb_printf(out, "%s\n", g->note);
     if (g->repeats) render_repeats(out, filename, src, len, g);
   }
   if (d->dropped)

@@ -20,6 +20,9 @@ typedef struct Diag {
    * offsets of the first few repeats. */
   int repeats;
   int64_t repeat_offsets[DIAG_REPEATS_KEPT];
+  /* A line printed after it ("f.py:3:4: note: from here"), malloc'd, or
+   * NULL: set with diag_set_note. */
+  char *note;
 } Diag;
 
 /* A list of errors; parsers that recover append several.  A message equal
@@ -35,6 +38,8 @@ enum { DIAGS_MAX = 50 };
 void diags_add(Diags *d, int64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void diags_free(Diags *d);
+/* Gives diagnostic i of d a note line (without its newline), replacing any. */
+void diag_set_note(Diags *d, int i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* 1-based line and column of a byte offset (column counts bytes). */
 void diag_line_col(const char *src, size_t len, int64_t offset, int64_t *line, int64_t *col);
@@ -50,8 +55,8 @@ char *diag_render(const char *filename, const char *src, size_t len, int64_t off
 char *diag_render_as(const char *filename, const char *src, size_t len, int64_t offset,
                      const char *severity, const char *msg);
 
-/* Appends every diagnostic of d rendered as above, a repeated one followed
- * by "FILE: note: the error above is repeated N more times (lines 7, 9, ...)",
+/* Appends every diagnostic of d rendered as above, each followed by its note
+ * line if it has one, a repeated one by "FILE: note: the error above is repeated N more times (lines 7, 9, ...)",
  * then "FILE: N more errors not shown" when some were dropped. */
 void diags_render_all(StrBuf *out, const char *filename, const char *src, size_t len,
                       const Diags *d);

@@ -9,6 +9,7 @@
 #include "base/strbuf.h"
 #include "cmd/common/cli.h"
 #include "cmd/hlorun_expect.h"
+#include "cmd/hlorun_outputs.h"
 #include "interp/compare.h"
 #include "layout/etype_convert.h"
 
@@ -165,13 +166,18 @@ int hlorun_expect_check(const char *prog, const HlorunExpect *e, const RunResult
   sb_init(&sb);
   for (int d = 0; d < res->ndevices; d++) {
     const RunResult *r = run_result_device(res, d);
-    char name[64];
-    device_prefix(res, r, name, sizeof name);
-    size_t plen = strlen(name);
+    char name[320], prefix[64];
+    device_prefix(res, r, prefix, sizeof prefix);
     for (int i = 0; i < r->nleaves; i++) {
       const RunLeaf *l = &r->leaves[i];
-      snprintf(name + plen, sizeof name - plen, "out%d", i);
-      const NpyArray *want = find_entry(e, name, used);
+      /* The result's own name (jax.result_info) first, then out{i}. */
+      hlorun_leaf_name(r, i, prefix, name, sizeof name);
+      const NpyArray *want = e->is_npz ? find_entry(e, name, used) : NULL;
+      if (!want) {
+        char pos[96];
+        snprintf(pos, sizeof pos, "%sout%d", prefix, i);
+        if ((want = find_entry(e, pos, used))) snprintf(name, sizeof name, "%s", pos);
+      }
       sb.len = 0;
       CompareReport c;
       if (!want) {

@@ -93,6 +93,13 @@ void hlorun_device_prefix(const RunResult *r, char *buf, size_t size) {
   else snprintf(buf, size, "r%" PRId64 "_", r->replica_id);
 }
 
+void hlorun_leaf_name(const RunResult *r, int i, const char *prefix, char *buf, size_t size) {
+  const Module *m = r->module;
+  if (m && m->result_names && m->nresult_names == r->nleaves && i < m->nresult_names)
+    snprintf(buf, size, "%s%s", prefix, m->result_names[i]);
+  else snprintf(buf, size, "%sout%d", prefix, i);
+}
+
 /* One device's file under --output-dir. */
 static bool write_device(const HlorunRunArgs *a, const RunResult *r, Error *err) {
   char prefix[40], path[4200];
@@ -101,14 +108,14 @@ static bool write_device(const HlorunRunArgs *a, const RunResult *r, Error *err)
   if (n) snprintf(path, sizeof path, "%s/%.*s.npz", a->output_dir, (int)(n - 1), prefix);
   else snprintf(path, sizeof path, "%s/out.npz", a->output_dir);
   NpzMember *m = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *m);
-  char (*names)[64] = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *names);
+  char (*names)[320] = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *names);
   if (!m || !names) {
     free(m);
     free(names);
     return error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
   for (int i = 0; i < r->nleaves; i++) {
-    snprintf(names[i], sizeof names[i], "%sout%d", prefix, i);
+    hlorun_leaf_name(r, i, prefix, names[i], sizeof names[i]);
     const RunLeaf *l = &r->leaves[i];
     m[i] = (NpzMember){names[i], l->shape->etype, l->shape->rank, l->dims, l->data};
   }
@@ -139,7 +146,7 @@ bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *res, Error *er
     int total = 0;
     for (int d = 0; d < res->ndevices; d++) total += run_result_device(res, d)->nleaves;
     NpzMember *m = calloc((size_t)(total ? total : 1), sizeof *m);
-    char (*names)[64] = calloc((size_t)(total ? total : 1), sizeof *names);
+    char (*names)[320] = calloc((size_t)(total ? total : 1), sizeof *names);
     if (!m || !names) {
       free(m);
       free(names);
@@ -151,7 +158,7 @@ bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *res, Error *er
       char prefix[40];
       hlorun_device_prefix(r, prefix, sizeof prefix);
       for (int i = 0; i < r->nleaves; i++, k++) {
-        snprintf(names[k], sizeof names[k], "%sout%d", prefix, i);
+        hlorun_leaf_name(r, i, prefix, names[k], sizeof names[k]);
         const RunLeaf *l = &r->leaves[i];
         m[k] = (NpzMember){names[k], l->shape->etype, l->shape->rank, l->dims, l->data};
       }
@@ -168,14 +175,14 @@ bool hlorun_write_output(const HlorunRunArgs *a, const RunResult *res, Error *er
                           a->output_raw, err);
   }
   NpzMember *m = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *m);
-  char (*names)[32] = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *names);
+  char (*names)[320] = calloc((size_t)(r->nleaves ? r->nleaves : 1), sizeof *names);
   if (!m || !names) {
     free(m);
     free(names);
     return error_set(err, ERR_RUNTIME, -1, "out of memory");
   }
   for (int i = 0; i < r->nleaves; i++) {
-    snprintf(names[i], sizeof names[i], "out%d", i);
+    hlorun_leaf_name(r, i, "", names[i], sizeof names[i]);
     const RunLeaf *l = &r->leaves[i];
     m[i] = (NpzMember){names[i], l->shape->etype, l->shape->rank, l->dims, l->data};
   }

@@ -19,6 +19,11 @@ bool hlorun_check_outputs(const Module *m, const HlorunRunArgs *a, int64_t devic
 /* "r1p0_" before "out3" in a multi-device npz ("p" only with partitions). */
 void hlorun_device_prefix(const RunResult *r, char *buf, size_t size);
 
+/* The npz entry name of array leaf i of r: prefix, then the module's name
+ * for it (Module.result_names: StableHLO's jax.result_info) when it names
+ * every leaf, else "out{i}". */
+void hlorun_leaf_name(const RunResult *r, int i, const char *prefix, char *buf, size_t size);
+
 /* --output-dir DIR: each device whose result this process holds (with its
  * data) as DIR/r{R}[p{P}].npz, the entries --output FILE.npz would hold
  * for it (r{R}_out{i}); one device: DIR/out.npz (out{i}). */

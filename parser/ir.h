@@ -256,6 +256,10 @@ typedef struct Module {
    * computation (FileNames, FunctionNames, FileLocations, StackFrames
    * sections), kept verbatim; NULL when absent.  Points into the arena. */
   const char *stack_index;
+  /* Names of the entry result's array leaves, for output files and
+   * --expect (StableHLO's jax.result_info); NULL: positional out0, out1. */
+  const char **result_names;
+  int nresult_names;
   /* The source, kept for diagnostics (not owned). */
   const char *filename;
   const char *source;

@@ -38,7 +38,16 @@ static Module *load_mlir(ModuleSource *src, StrBuf *report, ErrorKind *kind, boo
   MlirHlo h;
   Module *m = NULL;
   if (mlir_to_hlo(src->text, src->len, &h, &diags)) {
-    m = parse_verify(src->display, h.text, h.len, &hlo_diags, verify);
+    m = parse_module(src->display, h.text, h.len, &hlo_diags);
+    if (m && !mlir_name_results(&h, m)) diags_add(&hlo_diags, -1, "out of memory");
+    if (m && (hlo_diags.count || !mlir_fill_blobs(&h, m, &hlo_diags))) {
+      module_free(m);
+      m = NULL;
+    }
+    if (m && verify && !verify_module(m, &hlo_diags)) {
+      module_free(m);
+      m = NULL;
+    }
     for (int i = 0; i < hlo_diags.count; i++)
       diags_add(&diags, mlir_map_offset(&h, hlo_diags.items[i].offset), "%s (in the HLO it converts to)",
                 hlo_diags.items[i].msg);
@@ -60,6 +69,12 @@ static Module *load_mlir(ModuleSource *src, StrBuf *report, ErrorKind *kind, boo
     if (has_split_marker(src->text, src->len))
       diags_add(&diags, -1, "the file holds several modules separated by '// -----' lines: "
                             "run it with --split-input-file");
+    /* The Python line the op came from, when its loc(...) gives one. */
+    for (int i = 0; i < diags.count; i++) {
+      char where[512];
+      if (mlir_loc_of(src->text, src->len, diags.items[i].offset, where, sizeof where))
+        diag_set_note(&diags, i, "%s: note: from here", where);
+    }
     diags_render_all(report, src->display, src->text, src->len, &diags);
     *kind = ERR_INVALID;
   }

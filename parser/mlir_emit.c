@@ -8,8 +8,19 @@
 
 #include "parser/mlir_internal.h"
 
+/* "hint.N" without printf: it is called for every generated line. */
 const char *mlir_new_name(MState *st, const char *hint) {
-  return mlir_fmt(st, "%s.%d", hint, ++st->counter);
+  size_t n = strlen(hint);
+  char digits[24];
+  int nd = 0;
+  for (unsigned v = (unsigned)++st->counter; v; v /= 10) digits[nd++] = (char)('0' + v % 10);
+  char *r = arena_alloc(st->arena, n + 2 + (size_t)nd);
+  if (!r) mlir_fail(st, -1, "out of memory");
+  memcpy(r, hint, n);
+  r[n] = '.';
+  for (int i = 0; i < nd; i++) r[n + 1 + i] = digits[nd - 1 - i];
+  r[n + 1 + nd] = 0;
+  return r;
 }
 
 static uint64_t hash(const char *s) {
@@ -18,11 +29,35 @@ static uint64_t hash(const char *s) {
   return h;
 }
 
-/* The slot of ssa in c's table: its value's, or the empty one to fill. */
+bool mlir_in_list(MState *st, const char *name, const char *const *list) {
+  enum { CAP = sizeof st->memo / sizeof st->memo[0] };
+  size_t i = (hash(name) ^ (uintptr_t)list) & (CAP - 1);
+  for (;; i = (i + 1) & (CAP - 1)) {
+    if (!st->memo[i].list) break;
+    if (st->memo[i].list == list && strcmp(st->memo[i].name, name) == 0) return st->memo[i].in;
+  }
+  bool in = false;
+  for (int k = 0; list[k] && !in; k++) in = strcmp(list[k], name) == 0;
+  if (st->nmemo < CAP / 2) { /* else (thousands of made-up names): scan each time */
+    st->memo[i].list = list, st->memo[i].name = name, st->memo[i].in = in;
+    st->nmemo++;
+  }
+  return in;
+}
+
+/* The slot of ssa in c's table: its value's, or the empty one to fill (its
+ * hash already stored). */
 static int *slot(MComp *c, const char *ssa) {
   size_t mask = (size_t)c->hcap - 1;
-  for (size_t i = hash(ssa) & mask;; i = (i + 1) & mask)
-    if (c->htab[i] == 0 || strcmp(c->vals[c->htab[i] - 1].ssa, ssa) == 0) return &c->htab[i];
+  uint64_t full = hash(ssa);
+  uint32_t h = (uint32_t)(full >> 32);
+  for (size_t i = full & mask;; i = (i + 1) & mask) {
+    if (c->htab[i] == 0) {
+      c->hhash[i] = h;
+      return &c->htab[i];
+    }
+    if (c->hhash[i] == h && strcmp(c->vals[c->htab[i] - 1].ssa, ssa) == 0) return &c->htab[i];
+  }
 }
 
 void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t) {
@@ -30,7 +65,8 @@ void mlir_bind(MState *st, const char *ssa, const char *hlo, MType *t) {
   if (2 * (c->nvals + 1) >= c->hcap) {
     int nc = c->hcap ? c->hcap * 2 : 64;
     c->htab = arena_alloc_array(st->arena, (size_t)nc, sizeof *c->htab);
-    if (!c->htab) mlir_fail(st, -1, "out of memory");
+    c->hhash = arena_alloc_array(st->arena, (size_t)nc, sizeof *c->hhash);
+    if (!c->htab || !c->hhash) mlir_fail(st, -1, "out of memory");
     c->hcap = nc;
     for (int i = 0; i < c->nvals; i++) *slot(c, c->vals[i].ssa) = i + 1;
   }
@@ -67,20 +103,24 @@ const char *mlir_line(MState *st, int64_t off, const char *hint, const MType *t,
   StrBuf *sb = st->line_sb; /* reused: one line at a time */
   sb->len = 0;
   const char *name = mlir_new_name(st, hint);
-  sb_printf(sb, "%s = ", name);
+  sb_puts(sb, name);
+  sb_puts(sb, " = ");
   mlir_type_hlo(sb, t);
   sb_putc(sb, ' ');
+  /* One vsnprintf into the buffer's room; a second only when it is short. */
+  if (!sb_reserve(sb, 256)) mlir_fail(st, -1, "out of memory");
   va_list ap, ap2;
   va_start(ap, fmt);
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  size_t room = sb->cap - sb->len;
+  int n = vsnprintf(sb->data + sb->len, room, fmt, ap);
   va_end(ap);
-  if (n < 0 || !sb_reserve(sb, (size_t)n)) {
-    va_end(ap2);
-    mlir_fail(st, -1, "out of memory");
+  if (n >= 0 && (size_t)n >= room) {
+    if (!sb_reserve(sb, (size_t)n)) n = -1;
+    else vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
   }
-  vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
   va_end(ap2);
+  if (n < 0) mlir_fail(st, -1, "out of memory");
   sb->len += (size_t)n;
   if (sb->oom) mlir_fail(st, -1, "out of memory");
   char *text = mlir_strdup(st, sb->data, sb->len);
@@ -92,11 +132,15 @@ const char *mlir_line(MState *st, int64_t off, const char *hint, const MType *t,
 
 /* "a, b, c" of the operands from..to-1. */
 const char *mlir_opnd_list(MState *st, const MOp *op, int from, int to) {
-  StrBuf *sb = mlir_sb(st);
-  for (int i = from; i < to; i++) sb_printf(sb, "%s%s", i > from ? ", " : "", op->opnds[i]->hlo);
-  const char *r = mlir_strdup(st, sb->data ? sb->data : "", sb->len);
-  sb_free(sb);
-  return r;
+  if (!st->tmp_sb) st->tmp_sb = mlir_sb(st);
+  StrBuf *sb = st->tmp_sb;
+  sb->len = 0;
+  for (int i = from; i < to; i++) {
+    if (i > from) sb_puts(sb, ", ");
+    sb_puts(sb, op->opnds[i]->hlo);
+  }
+  if (sb->oom) mlir_fail(st, -1, "out of memory");
+  return mlir_strdup(st, sb->data ? sb->data : "", sb->len);
 }
 
 static const char *ints_text(MState *st, const MOp *op, const char *key, bool required, int *count,
@@ -112,11 +156,12 @@ static const char *ints_text(MState *st, const MOp *op, const char *key, bool re
   int n = mlir_attr_ints(st, a, vals, MLIR_MAX_RANK * 4);
   if (n < 0) mlir_fail(st, a->offset, "'%s' must be a list of integers", key);
   if (count) *count = n;
-  StrBuf *sb = mlir_sb(st);
+  if (!st->tmp_sb) st->tmp_sb = mlir_sb(st);
+  StrBuf *sb = st->tmp_sb;
+  sb->len = 0;
   for (int i = 0; i < n; i++) sb_printf(sb, "%s%lld", i ? "," : "", (long long)vals[i]);
-  const char *r = mlir_strdup(st, sb->data ? sb->data : "", sb->len);
-  sb_free(sb);
-  return r;
+  if (sb->oom) mlir_fail(st, -1, "out of memory");
+  return mlir_strdup(st, sb->data ? sb->data : "", sb->len);
 }
 
 static int64_t int_attr(MState *st, const MOp *op, const char *key) {
@@ -177,9 +222,8 @@ static void resolve_types(MState *st, MOp *op, const char *shortname) {
     }
 }
 
-/* Result i's name: from a list (`%a, %b = ...`), else %r or %r#i. */
 const char *mlir_result_name(MState *st, const MOp *op, int i) {
-  if (op->result_names) return op->result_names[i];
+  if (op->res_names) return op->res_names[i];
   return op->nresults == 1 ? op->result_ssa : mlir_fmt(st, "%s#%d", op->result_ssa, i);
 }
 
@@ -282,6 +326,9 @@ static const char *emit_compare(MState *st, MOp *op, const MType *rt) {
 static const char *applies_comp(MState *st, MOp *op, MType *scalar) {
   const char *bin = op->applies;
   if (strncmp(bin, "stablehlo.", 10) != 0) mlir_fail(st, op->off, "'applies' needs a stablehlo op, not %s", bin);
+  for (int i = 0; i < st->napplied; i++)
+    if (strcmp(st->applied[i].bin, bin) == 0 && strcmp(st->applied[i].etype, scalar->etype) == 0)
+      return st->applied[i].comp;
   char hop[64];
   snprintf(hop, sizeof hop, "%s", bin + 10);
   for (char *c = hop; *c; c++)
@@ -299,6 +346,9 @@ static const char *applies_comp(MState *st, MOp *op, MType *scalar) {
   st->cur = saved;
   st->comps = mlir_grow(st, st->comps, st->ncomps, &st->ccap, sizeof *st->comps);
   st->comps[st->ncomps++] = c;
+  if (st->napplied < (int)(sizeof st->applied / sizeof st->applied[0]))
+    st->applied[st->napplied].bin = bin, st->applied[st->napplied].etype = scalar->etype,
+    st->applied[st->napplied++].comp = c->name;
   return c->name;
 }
 
@@ -329,32 +379,31 @@ void mlir_emit_op(MState *st, MOp *op) {
                                       "scatter", "rng_bit_generator", "batch_norm_training",
                                       "batch_norm_grad", "composite", "all_reduce", "all_gather",
                                       "reduce_scatter", "all_to_all", "infeed", "recv", NULL};
-  bool multi = false;
-  for (int i = 0; MULTI[i]; i++) multi |= strcmp(sn, MULTI[i]) == 0;
+  bool multi = mlir_in_list(st, sn, MULTI);
   if (!multi && op->nout != 1)
     mlir_fail(st, op->off, "%s has one result, its type lists %d", op->name, op->nout);
   const MType *rt = op->nout ? op->out[0] : NULL;
   const char *h = NULL;
   if (strncmp(op->name, "stablehlo.", 10) != 0 && strcmp(op->name, "func.call") != 0)
     mlir_fail(st, op->off, "unknown operation '%s': only stablehlo and func ops are read", op->name);
-  for (int i = 0; SAME[i]; i++)
-    if (strcmp(sn, SAME[i]) == 0) {
-      h = mlir_line(st, op->off, "v", rt, "%s(%s)", hop, mlir_opnd_list(st, op, 0, op->nopnds));
-      mlir_bind_results(st, op, h, NULL);
-      return;
-    }
+  if (mlir_in_list(st, sn, SAME)) {
+    h = mlir_line(st, op->off, "v", rt, "%s(%s)", hop, mlir_opnd_list(st, op, 0, op->nopnds));
+    mlir_bind_results(st, op, h, NULL);
+    return;
+  }
   if (strcmp(sn, "constant") == 0) {
     MAttr *v = mlir_op_attr(op, "value");
     if (!v || v->kind != MA_DENSE) mlir_fail(st, op->off, "stablehlo.constant needs value = dense<...>");
     if (!mlir_type_eq(v->type, rt)) mlir_fail(st, op->off, "the constant's value type differs from its result type");
+    if ((h = mlir_blob_constant(st, op, v, rt))) {
+      mlir_bind_results(st, op, h, NULL);
+      return;
+    }
+    if (v->s) mlir_fail(st, v->offset, "dense_resource needs a tensor of a numeric element type");
     StrBuf *sb = mlir_sb(st);
     bool splat;
     mlir_dense_hlo(st, sb, v, rt, &splat);
     if (sb->oom) mlir_fail(st, op->off, "out of memory");
-    if (sb->len > 3000) {
-      sb_free(sb);
-      mlir_fail(st, op->off, "constants over 3000 characters of HLO text are not converted yet");
-    }
     if (splat) {
       const char *s = mlir_line(st, op->off, "c", scalar_of(st, rt), "constant(%s)", sb->data);
       h = mlir_line(st, op->off, "v", rt, "broadcast(%s), dimensions={}", s);

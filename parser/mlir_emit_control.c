@@ -180,19 +180,64 @@ static void emit_reduce_window(MState *st, MOp *op) {
   mlir_bind_results(st, op, h, n == 1 ? NULL : t);
 }
 
-/* custom_call: target, string backend_config, side effect; API versions
- * 1-3 (typed-FFI dictionaries are not converted yet). */
+/* custom_call: target, backend_config, side effect, api_version,
+ * called_computations, as XLA's conversion writes them: a string
+ * backend_config as a string, a dictionary (typed FFI, api_version = 4)
+ * verbatim as backend_config={...}, which --custom-call's FFI attribute
+ * reader takes. */
 static void emit_custom_call(MState *st, MOp *op) {
   MAttr *t = mlir_op_attr(op, "call_target_name");
   if (!t || t->kind != MA_STR) mlir_fail(st, op->off, "custom_call needs a call_target_name");
   MAttr *bc = mlir_op_attr(op, "backend_config"), *se = mlir_op_attr(op, "has_side_effect");
-  if (bc && bc->kind != MA_STR && !(bc->kind == MA_DICT && bc->n == 0))
-    mlir_fail(st, bc->offset, "custom_call with a dictionary backend_config (typed FFI) is not converted yet");
-  if (op->nregions) mlir_fail(st, op->off, "custom_call with called computations is not converted yet");
+  MAttr *av = mlir_op_attr(op, "api_version"), *cc = mlir_op_attr(op, "called_computations");
+  if (bc && bc->kind != MA_STR && bc->kind != MA_DICT)
+    mlir_fail(st, bc->offset, "custom_call's backend_config must be a string or a dictionary");
+  if (op->nregions) mlir_fail(st, op->off, "custom_call has no regions: give called_computations = [@f]");
+  static const char *const API[] = {NULL, "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+                                    "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"};
+  const char *api = NULL;
+  if (av && av->kind == MA_INT) {
+    if (av->i < 1 || av->i > 4) mlir_fail(st, av->offset, "custom_call api_version %lld: 1 to 4 are defined", (long long)av->i);
+    api = API[av->i];
+  } else if (av && av->kind == MA_WORD) { /* #stablehlo<custom_call_api_version API_VERSION_...> */
+    for (int i = 1; i <= 4; i++)
+      if (strcmp(av->s, API[i]) == 0) api = API[i];
+    if (!api) mlir_fail(st, av->offset, "unknown custom_call api_version '%s'", av->s);
+  } else if (av) {
+    mlir_fail(st, av->offset, "custom_call's api_version must be an integer");
+  }
+  if (bc && bc->kind == MA_DICT && bc->n > 0 && (!api || strcmp(api, "API_VERSION_TYPED_FFI") != 0))
+    mlir_fail(st, bc->offset, "a dictionary backend_config needs api_version = 4 (typed FFI)");
   StrBuf *sb = mlir_sb(st);
   sb_printf(sb, "custom_call_target=\"%s\"", t->s);
-  if (bc && bc->kind == MA_STR && bc->s[0]) sb_printf(sb, ", backend_config=\"%s\"", bc->s);
   if (se && se->kind == MA_WORD && strcmp(se->s, "true") == 0) sb_puts(sb, ", custom_call_has_side_effect=true");
+  if (api && strcmp(api, "API_VERSION_ORIGINAL") != 0) sb_printf(sb, ", api_version=%s", api);
+  if (bc && bc->kind == MA_STR && bc->s[0]) sb_printf(sb, ", backend_config=\"%s\"", bc->s);
+  if (bc && bc->kind == MA_DICT) {
+    /* The dictionary's own text, on one line (the HLO line map is per line). */
+    const char *save = st->p;
+    st->p = st->src + bc->offset;
+    mlir_skip_group(st);
+    sb_puts(sb, ", backend_config=");
+    bool in_str = false;
+    for (const char *q = st->src + bc->offset; q < st->p; q++) {
+      if (*q == '"' && (q == st->src || q[-1] != '\\')) in_str = !in_str;
+      sb_putc(sb, !in_str && (*q == '\n' || *q == '\r') ? ' ' : *q);
+    }
+    st->p = save;
+  }
+  if (cc) {
+    if (cc->kind != MA_LIST) mlir_fail(st, cc->offset, "called_computations must be a list [@f, ...]");
+    sb_puts(sb, ", called_computations={");
+    for (int i = 0; i < cc->n; i++) {
+      const MAttr *f = cc->items[i];
+      if (f->kind != MA_WORD || f->s[0] != '@') mlir_fail(st, f->offset, "expected a function @name");
+      MFunc *fn = mlir_find_func(st, f->s + 1);
+      if (!fn) mlir_fail(st, f->offset, "called computation %s: no such function", f->s);
+      sb_printf(sb, "%s%s", i ? ", " : "", fn->hlo);
+    }
+    sb_putc(sb, '}');
+  }
   MType *rt = op->nout == 1 ? op->out[0] : mlir_tuple_of(st, op->out, op->nout);
   const char *h = mlir_line(st, op->off, "v", rt, "custom-call(%s), %s", mlir_opnd_list(st, op, 0, op->nopnds),
                             sb->data);

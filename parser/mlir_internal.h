@@ -27,6 +27,9 @@ typedef struct MType {
   const char *etype; /* HLO spelling ("f32", "pred", "c64"); tensors only */
   int rank;
   int64_t dims[MLIR_MAX_RANK];
+  /* Bit d: dimension d is dynamic with bound dims[d] (tensor<?x3xf32,
+   * #stablehlo.bounds<4, ?>> is HLO's f32[<=4,3]). */
+  uint32_t bounded;
   int nelems; /* tuples */
   struct MType **elems;
 } MType;
@@ -40,7 +43,8 @@ typedef enum {
   MA_LIST,  /* [a, b], array<i64: 1, 2>, dense<[1, 2]> : tensor<2xi64> (ints) */
   MA_DICT,  /* {a = 1, b} and #stablehlo.gather<...> bodies */
   MA_TYPE,  /* a type used as an attribute */
-  MA_DENSE, /* dense<...> with its tensor type (constants) */
+  MA_DENSE, /* dense<...> with its tensor type (constants); dense_resource<name>:
+             * s is the resource name and body "" */
 } MAttrKind;
 typedef struct MAttr {
   MAttrKind kind;
@@ -82,6 +86,7 @@ typedef struct MComp {
   MValue *vals; /* the scope: SSA name -> value */
   int nvals, vcap;
   int *htab; /* open addressing: index + 1 into vals, 0 = empty */
+  uint32_t *hhash; /* each slot's name hash, to skip most string compares */
   int hcap;  /* a power of two, > 2 * nvals */
   int64_t off; /* where it begins in the MLIR text */
   const char *root; /* HLO name of the root instruction */
@@ -112,7 +117,7 @@ typedef struct MOp {
   int64_t off;
   int nresults;
   const char *result_ssa; /* "%0" (results are %0 or %0#i) */
-  const char **result_names; /* `%a, %b = ...`: each result's name, else NULL */
+  const char **res_names; /* "%a, %b:2 = ...": each result's name, else NULL */
   int nopnds;
   MValue *opnds[MLIR_MAX_OPERANDS];
   int64_t opnd_off[MLIR_MAX_OPERANDS];
@@ -134,10 +139,32 @@ typedef struct MFunc {
   int nargs, nresults;
   MType **args, **results;
   const char **arg_names; /* HLO parameter names (loc names for the entry) */
+  const char **arg_info;  /* jax.arg_info per argument, or NULL */
+  const char **result_info; /* jax.result_info per result, or NULL */
   const char *body;       /* text of the body, for the second pass */
+  /* The generic form ("func.func"() <{...}> ({^bb0(...): ...})): where its
+   * block arguments' "(" is; body is then just after the block label. */
+  const char *generic_args;
   int64_t off;
   int state; /* 0 not converted, 1 converting, 2 done */
 } MFunc;
+
+/* A blob of the {-# dialect_resources: { builtin: { name: "0x..." } } #-}
+ * section: its hex digits (after "0x"), in the source text. */
+typedef struct MResource {
+  const char *name, *hex;
+  size_t nhex;
+  int64_t off;
+} MResource;
+
+/* A constant whose bytes go straight into the IR: its HLO text is
+ * "blob.N = T constant(0)" and mlir_fill_blobs copies data in after the
+ * HLO parse (parser/mlir_resource.c). */
+typedef struct MBlob {
+  int id; /* N of its instruction name blob.N */
+  void *data; /* malloc'd, natural storage of the element type */
+  int64_t nbytes;
+} MBlob;
 
 typedef struct MState {
   Arena *arena;
@@ -166,6 +193,22 @@ typedef struct MState {
    * the computation it lives in. */
   const char *parallel_flat;
   MComp *parallel_comp;
+  MResource *res; /* dialect resources (arena) */
+  int nres, rescap;
+  /* reduce's "applies stablehlo.OP" computations, one per op and element
+   * type (shared, as a JAX-built HLO module shares its to_apply). */
+  struct { const char *bin, *etype, *comp; } applied[16];
+  int napplied;
+  /* mlir_in_list's memo: (list, name) -> member, open addressing */
+  struct { const char *const *list; const char *name; bool in; } memo[512];
+  int nmemo;
+  StrBuf *tmp_sb; /* mlir_opnd_list's and the like: one result at a time */
+  /* Interned plain tensor types by their text ("2x3xf32" of tensor<2x3xf32>):
+   * types are never changed once read, so one MType serves every use. */
+  struct MTypeSlot { const char *text; size_t len; MType *t; } *types;
+  int ntypes, tcap; /* tcap a power of two or 0 */
+  MBlob *blobs; /* malloc'd; handed to the MlirHlo on success */
+  int nblobs, blobcap;
 } MState;
 
 /* Lexing (mlir_lex.c). */
@@ -231,6 +274,10 @@ bool mlir_emit_check(MState *st, MOp *op);
 bool mlir_emit_parallel(MState *st, MOp *op);
 const char *mlir_parallel_guard(MState *st, const MOp *op, int owner);
 
+/* Whether name is one of the NULL-terminated list (op names), remembered
+ * per list and name so that each op costs one hash probe, not a scan. */
+bool mlir_in_list(MState *st, const char *name, const char *const *list);
+
 /* Emitting (mlir_emit.c). */
 void mlir_emit_op(MState *st, MOp *op);
 const char *mlir_new_name(MState *st, const char *hint);
@@ -249,6 +296,8 @@ bool mlir_emit_coll(MState *st, MOp *op, const char *shortname);
  * refused); mlir_chlo_pretty reads the pretty form after "chlo.NAME". */
 bool mlir_emit_chlo(MState *st, MOp *op, const char *name);
 void mlir_chlo_pretty(MState *st, MOp *op, const char *shortname);
+/* The SSA name of result i of op: %0 or %0#i, or its own name in a list. */
+const char *mlir_result_name(MState *st, const MOp *op, int i);
 const char *mlir_opnd_list(MState *st, const MOp *op, int from, int to);
 void mlir_bind_results(MState *st, MOp *op, const char *hlo, MType *tuple_type);
 const char *mlir_result_name(MState *st, const MOp *op, int i); /* %r, %r#i or a listed name */
@@ -264,6 +313,15 @@ bool mlir_pretty_nn(MState *st, MOp *op, const char *shortname);
  * builder lowers it: operand dimensions of size 1 that expand are reshaped
  * away first, HLO's broadcast keeping sizes.  Returns the HLO name. */
 const char *mlir_broadcast_in_dim(MState *st, const MOp *op, const MValue *x, const int64_t *bd, int n);
+
+/* Dialect resources and constants carried as raw bytes (mlir_resource.c). */
+/* The {-# ... #-} section at the cursor. */
+void mlir_resources(MState *st);
+/* A constant whose value is a dense_resource, a large hex blob, or a hex
+ * blob of a type HLO literal text cannot spell exactly (f8/f6/f4, sub-byte
+ * ints): its HLO name, after writing its line(s); NULL when the literal is
+ * better written as text. */
+const char *mlir_blob_constant(MState *st, const MOp *op, const MAttr *v, const MType *t);
 
 /* Regions and functions (mlir_module.c). */
 /* A region "{ ^bb0(%a: T, ...): ops }"; with names, a block "{ ops }" whose

@@ -185,7 +185,13 @@ void mlir_skip_group(MState *st) {
   char stack[MLIR_MAX_DEPTH * 4];
   int n = 0;
   int64_t start = st->p - st->src;
+  /* Characters that matter here; runs of the others are skipped in a tight
+   * loop (function bodies are skipped whole in the first pass). */
+  static const bool special[256] = {['"'] = 1, ['('] = 1, [')'] = 1, ['['] = 1, [']'] = 1,
+                                    ['{'] = 1, ['}'] = 1, ['<'] = 1, ['>'] = 1};
   do {
+    if (n > 0)
+      while (st->p < st->end && !special[(unsigned char)*st->p]) st->p++;
     if (st->p >= st->end) mlir_fail(st, start, "unbalanced brackets: the file ends inside this group");
     char c = *st->p++;
     if (c == '"') {

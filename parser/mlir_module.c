@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parser/ir.h"
 #include "parser/mlir.h"
 #include "parser/mlir_internal.h"
 
@@ -43,7 +44,9 @@ static bool plain_name(const char *s) {
 
 /* loc("name") or loc(#alias): the name when it is a plain one. */
 static const char *loc_name(MState *st) {
-  if (!mlir_accept(st, "loc(")) return NULL;
+  if (!mlir_peek(st, "loc(")) return NULL;
+  const char *open = st->p + 3;
+  st->p += 4;
   const char *name = NULL;
   const char *s = mlir_string(st);
   if (s && mlir_accept(st, ")")) return plain_name(s) ? s : NULL;
@@ -53,8 +56,7 @@ static const char *loc_name(MState *st) {
       if (strcmp(st->loc_keys[i], alias) == 0) name = st->loc_vals[i];
   }
   /* Anything else (file:line:col, callsites, fused locations): skip. */
-  st->p--;
-  while (st->p > st->src && *st->p != '(') st->p--;
+  st->p = open;
   mlir_skip_group(st);
   return name;
 }
@@ -235,6 +237,14 @@ MRegion *mlir_region_with_args(MState *st, int ngroups, const char *hint) {
   return r;
 }
 
+/* The string value of key in an attribute dictionary, or NULL. */
+static const char *str_entry(const MAttr *d, const char *key) {
+  if (d->kind != MA_DICT) return NULL;
+  for (int i = 0; i < d->n; i++)
+    if (strcmp(d->keys[i], key) == 0 && d->items[i]->kind == MA_STR) return d->items[i]->s;
+  return NULL;
+}
+
 /* func.func signature; the body is skipped for the second pass. */
 static void func_decl(MState *st) {
   int64_t off = mlir_off(st);
@@ -248,7 +258,7 @@ static void func_decl(MState *st) {
     if (strcmp(st->funcs[i].sym, f.sym) == 0) mlir_fail(st, off, "function @%s is defined twice", f.sym);
   mlir_expect(st, "(");
   MType *types[MLIR_MAX_OPERANDS];
-  const char *names[MLIR_MAX_OPERANDS];
+  const char *names[MLIR_MAX_OPERANDS], *info[MLIR_MAX_OPERANDS];
   if (!mlir_peek(st, ")")) {
     do {
       int64_t aoff = mlir_off(st);
@@ -256,34 +266,154 @@ static void func_decl(MState *st) {
       mlir_expect(st, ":");
       if (f.nargs == MLIR_MAX_OPERANDS) mlir_fail(st, aoff, "too many arguments");
       types[f.nargs] = mlir_type(st);
-      if (mlir_peek(st, "{")) mlir_attr(st); /* mhlo.sharding, mhlo.layout_mode, ...: not used */
+      /* jax.arg_info names the input; mhlo.sharding, mhlo.layout_mode, ...: not used */
+      info[f.nargs] = mlir_peek(st, "{") ? str_entry(mlir_attr(st), "jax.arg_info") : NULL;
       names[f.nargs++] = mlir_peek(st, "loc(") ? loc_name(st) : NULL;
     } while (mlir_accept(st, ","));
   }
   mlir_expect(st, ")");
   f.args = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.args);
   f.arg_names = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.arg_names);
-  if (!f.args || !f.arg_names) mlir_fail(st, -1, "out of memory");
+  f.arg_info = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.arg_info);
+  if (!f.args || !f.arg_names || !f.arg_info) mlir_fail(st, -1, "out of memory");
   memcpy(f.args, types, sizeof *types * (size_t)f.nargs);
   memcpy(f.arg_names, names, sizeof *names * (size_t)f.nargs);
+  memcpy(f.arg_info, info, sizeof *info * (size_t)f.nargs);
   if (mlir_accept(st, "->")) {
     bool paren = mlir_accept(st, "(");
     if (!(paren && mlir_peek(st, ")"))) {
       do {
         if (f.nresults == MLIR_MAX_OPERANDS) mlir_fail(st, off, "too many results");
+        info[f.nresults] = NULL;
         types[f.nresults++] = mlir_type(st);
-        if (paren && mlir_peek(st, "{")) mlir_attr(st); /* jax.result_info, ...: not used */
+        if (paren && mlir_peek(st, "{")) info[f.nresults - 1] = str_entry(mlir_attr(st), "jax.result_info");
       } while (paren && mlir_accept(st, ","));
     }
     if (paren) mlir_expect(st, ")");
   }
   f.results = arena_alloc_array(st->arena, (size_t)f.nresults + 1, sizeof *f.results);
-  if (!f.results) mlir_fail(st, -1, "out of memory");
+  f.result_info = arena_alloc_array(st->arena, (size_t)f.nresults + 1, sizeof *f.result_info);
+  if (!f.results || !f.result_info) mlir_fail(st, -1, "out of memory");
   memcpy(f.results, types, sizeof *types * (size_t)f.nresults);
+  memcpy(f.result_info, info, sizeof *info * (size_t)f.nresults);
   if (mlir_accept_word(st, "attributes")) mlir_attr(st);
   if (!mlir_peek(st, "{")) mlir_fail(st, mlir_off(st), "expected the function body '{'");
   f.body = st->p;
   mlir_skip_group(st);
+  mlir_skip_loc(st);
+  st->funcs = mlir_grow(st, st->funcs, st->nfuncs, &st->fcap, sizeof *st->funcs);
+  st->funcs[st->nfuncs++] = f;
+}
+
+/* The generic func.func (after its "func.func" name):
+ *   () <{function_type = (T, T) -> (T), sym_name = "f", sym_visibility = "private",
+ *        arg_attrs = [{...}, ...], res_attrs = [{...}]}> ({
+ *   ^bb0(%arg0: T loc("x"), ...): ops }) : () -> ()
+ * The body is skipped for the second pass, as for the pretty form. */
+static void func_decl_generic(MState *st, int64_t off) {
+  MFunc f = {.off = off, .is_public = true};
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  mlir_expect(st, "<{");
+  MType *types[MLIR_MAX_OPERANDS], *rtypes[MLIR_MAX_OPERANDS];
+  bool typed = false;
+  MAttr *arg_attrs = NULL, *res_attrs = NULL;
+  if (!mlir_peek(st, "}>")) {
+    do {
+      int64_t koff = mlir_off(st);
+      const char *k = mlir_ident(st);
+      if (!k) mlir_fail(st, koff, "expected an attribute name");
+      mlir_expect(st, "=");
+      if (strcmp(k, "function_type") == 0) {
+        typed = true;
+        mlir_expect(st, "(");
+        if (!mlir_peek(st, ")")) {
+          do {
+            if (f.nargs == MLIR_MAX_OPERANDS) mlir_fail(st, koff, "too many arguments");
+            types[f.nargs++] = mlir_type(st);
+          } while (mlir_accept(st, ","));
+        }
+        mlir_expect(st, ")");
+        mlir_expect(st, "->");
+        bool paren = mlir_accept(st, "(");
+        if (!(paren && mlir_peek(st, ")"))) {
+          do {
+            if (f.nresults == MLIR_MAX_OPERANDS) mlir_fail(st, koff, "too many results");
+            rtypes[f.nresults++] = mlir_type(st);
+          } while (paren && mlir_accept(st, ","));
+        }
+        if (paren) mlir_expect(st, ")");
+        continue;
+      }
+      MAttr *v = mlir_attr(st);
+      if (strcmp(k, "sym_name") == 0) {
+        if (v->kind != MA_STR) mlir_fail(st, v->offset, "sym_name must be a string");
+        f.sym = v->s;
+      } else if (strcmp(k, "sym_visibility") == 0 && v->kind == MA_STR) {
+        f.is_public = strcmp(v->s, "private") != 0;
+      } else if (strcmp(k, "arg_attrs") == 0) {
+        arg_attrs = v;
+      } else if (strcmp(k, "res_attrs") == 0) {
+        res_attrs = v;
+      }
+    } while (mlir_accept(st, ","));
+  }
+  mlir_expect(st, "}>");
+  if (!f.sym) mlir_fail(st, off, "the generic func.func needs sym_name = \"...\"");
+  if (!typed) mlir_fail(st, off, "the generic func.func needs function_type = (...) -> ...");
+  for (int i = 0; i < st->nfuncs; i++)
+    if (strcmp(st->funcs[i].sym, f.sym) == 0) mlir_fail(st, off, "function @%s is defined twice", f.sym);
+  if ((arg_attrs && (arg_attrs->kind != MA_LIST || arg_attrs->n != f.nargs)) ||
+      (res_attrs && (res_attrs->kind != MA_LIST || res_attrs->n != f.nresults)))
+    mlir_fail(st, (arg_attrs ? arg_attrs : res_attrs)->offset, "arg_attrs / res_attrs need one dictionary per argument / result");
+  f.args = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.args);
+  f.arg_names = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.arg_names);
+  f.arg_info = arena_alloc_array(st->arena, (size_t)f.nargs + 1, sizeof *f.arg_info);
+  f.results = arena_alloc_array(st->arena, (size_t)f.nresults + 1, sizeof *f.results);
+  f.result_info = arena_alloc_array(st->arena, (size_t)f.nresults + 1, sizeof *f.result_info);
+  if (!f.args || !f.arg_names || !f.arg_info || !f.results || !f.result_info) mlir_fail(st, -1, "out of memory");
+  memcpy(f.args, types, sizeof *types * (size_t)f.nargs);
+  memcpy(f.results, rtypes, sizeof *rtypes * (size_t)f.nresults);
+  for (int i = 0; arg_attrs && i < f.nargs; i++) f.arg_info[i] = str_entry(arg_attrs->items[i], "jax.arg_info");
+  for (int i = 0; res_attrs && i < f.nresults; i++) f.result_info[i] = str_entry(res_attrs->items[i], "jax.result_info");
+  /* The region: its block's arguments name (and loc-name) the arguments. */
+  mlir_expect(st, "(");
+  int64_t roff = mlir_off(st);
+  mlir_expect(st, "{");
+  if (mlir_peek(st, "^")) {
+    mlir_sigil_name(st, '^');
+    mlir_skip(st);
+    f.generic_args = st->p;
+    mlir_expect(st, "(");
+    int n = 0;
+    if (!mlir_peek(st, ")")) {
+      do {
+        int64_t aoff = mlir_off(st);
+        if (!mlir_sigil_name(st, '%')) mlir_fail(st, aoff, "expected a block argument %%name");
+        mlir_expect(st, ":");
+        MType *t = mlir_type(st);
+        if (n >= f.nargs || !mlir_type_eq(t, f.args[n]))
+          mlir_fail(st, aoff, "block argument %d differs from the function_type's arguments", n);
+        f.arg_names[n++] = mlir_peek(st, "loc(") ? loc_name(st) : NULL;
+      } while (mlir_accept(st, ","));
+    }
+    mlir_expect(st, ")");
+    if (n != f.nargs) mlir_fail(st, roff, "the block has %d arguments, the function_type %d", n, f.nargs);
+    mlir_expect(st, ":");
+  } else {
+    if (f.nargs) mlir_fail(st, roff, "the function's block needs its arguments: ^bb0(%%arg0: T, ...):");
+    f.generic_args = st->p - 1; /* "{": no arguments to read */
+  }
+  f.body = st->p;
+  st->p = st->src + roff;
+  mlir_skip_group(st);
+  mlir_expect(st, ")");
+  mlir_expect(st, ":");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  mlir_expect(st, "->");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
   mlir_skip_loc(st);
   st->funcs = mlir_grow(st, st->funcs, st->nfuncs, &st->fcap, sizeof *st->funcs);
   st->funcs[st->nfuncs++] = f;
@@ -299,13 +429,13 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
   c->is_entry = entry;
   st->cur = c;
   st->p = f->body;
-  mlir_expect(st, "{");
+  if (!f->generic_args) mlir_expect(st, "{");
   if (mlir_peek(st, "^")) mlir_fail(st, mlir_off(st), "functions with several blocks are not supported");
   for (int i = 0; i < f->nargs; i++) {
     const char *pn = NULL;
     if (entry && f->arg_names[i]) {
       pn = f->arg_names[i];
-      for (int k = 0; k < i && pn; k++)
+      for (int k = 0; k < i && pn; k++) /* a name given twice: argN for the second */
         if (f->arg_names[k] && strcmp(f->arg_names[k], pn) == 0) pn = NULL;
     }
     if (!pn) pn = entry ? mlir_fmt(st, "arg%d", i) : mlir_new_name(st, "p");
@@ -315,6 +445,18 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
     sb_printf(sb, "%s = ", pn);
     mlir_type_hlo(sb, f->args[i]);
     sb_printf(sb, " parameter(%d)", i);
+    /* jax.arg_info as the parameter's op_name: .npz entries bind by it as
+     * they do for JAX's own HLO (interp/io/bind_names.h). */
+    const char *info = entry ? f->arg_info[i] : NULL;
+    if (info && *info) {
+      sb_puts(sb, ", metadata={op_name=\"");
+      for (const char *q = info; *q; q++) {
+        if (*q == '\\' && q[1]) sb_putc(sb, *q++); /* an MLIR escape stays one */
+        else if (*q == '"') sb_putc(sb, '\\');
+        sb_putc(sb, *q);
+      }
+      sb_puts(sb, "\"}");
+    }
     line.text = mlir_strdup(st, sb->data, sb->len);
     sb_free(sb);
     line.name = pn;
@@ -326,6 +468,7 @@ static void convert_func(MState *st, MFunc *f, bool entry) {
   const char *sp = st->p;
   st->p = st->src + f->off;
   while (*st->p != '(') st->p++;
+  if (f->generic_args) st->p = f->generic_args;
   st->p++;
   for (int i = 0; i < f->nargs; i++) {
     if (i) mlir_expect(st, ",");
@@ -373,11 +516,56 @@ static void module_attrs(MState *st) {
   }
 }
 
+/* A function in either form, or false when none starts at the cursor. */
+static bool any_func(MState *st) {
+  int64_t off = mlir_off(st);
+  if (mlir_accept_word(st, "func.func")) func_decl(st);
+  else if (mlir_accept(st, "\"func.func\"")) func_decl_generic(st, off);
+  else return false;
+  return true;
+}
+
+/* "builtin.module"() <{sym_name = "m"}> ({ funcs }) {attrs} : () -> () */
+static void generic_module(MState *st) {
+  mlir_expect(st, "\"builtin.module\"");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  if (mlir_accept(st, "<")) {
+    MAttr *d = mlir_attr(st);
+    for (int i = 0; d->kind == MA_DICT && i < d->n; i++)
+      if (strcmp(d->keys[i], "sym_name") == 0 && d->items[i]->kind == MA_STR) st->module_name = d->items[i]->s;
+    mlir_expect(st, ">");
+  }
+  mlir_expect(st, "(");
+  int64_t open = mlir_off(st);
+  mlir_expect(st, "{");
+  if (mlir_peek(st, "^")) {
+    mlir_sigil_name(st, '^');
+    mlir_expect(st, ":");
+  }
+  for (;;) {
+    mlir_skip(st);
+    if (mlir_accept(st, "}")) break;
+    if (st->p >= st->end) mlir_fail(st, open, "the module is not closed: the file ends before its '}'");
+    int64_t off = mlir_off(st);
+    if (!any_func(st)) mlir_fail(st, off, "expected func.func or the module's closing '}'");
+  }
+  mlir_expect(st, ")");
+  if (mlir_peek(st, "{")) module_attrs(st);
+  mlir_expect(st, ":");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  mlir_expect(st, "->");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  mlir_skip_loc(st);
+}
+
 static void top(MState *st) {
   while (mlir_peek(st, "#")) loc_alias(st);
-  if (mlir_peek(st, "\"builtin.module\""))
-    mlir_fail(st, mlir_off(st), "the generic form of builtin.module is not read yet: print with the pretty form");
-  bool mod = mlir_accept_word(st, "module");
+  bool generic = mlir_peek(st, "\"builtin.module\"");
+  if (generic) generic_module(st);
+  bool mod = !generic && mlir_accept_word(st, "module");
   int64_t open = 0;
   if (mod) {
     const char *n = mlir_sigil_name(st, '@');
@@ -386,20 +574,22 @@ static void top(MState *st) {
     open = mlir_off(st);
     mlir_expect(st, "{");
   }
-  for (;;) {
+  for (; !generic;) {
     mlir_skip(st);
     if (mod && mlir_accept(st, "}")) break;
-    if (!mod && st->p >= st->end) break;
+    if (!mod && (st->p >= st->end || mlir_peek(st, "{-#") || mlir_peek(st, "#"))) break;
     if (st->p >= st->end) mlir_fail(st, open, "the module is not closed: the file ends before its '}'");
     int64_t off = mlir_off(st);
-    if (mlir_accept_word(st, "func.func")) func_decl(st);
-    else mlir_fail(st, off, "expected func.func%s", mod ? " or the module's closing '}'" : "");
+    if (!any_func(st)) mlir_fail(st, off, "expected func.func%s", mod ? " or the module's closing '}'" : "");
   }
   if (mod) mlir_skip_loc(st);
   while (mlir_peek(st, "#")) loc_alias(st);
   mlir_skip(st);
-  if (mlir_peek(st, "{-#"))
-    mlir_fail(st, mlir_off(st), "dialect resources ({-# ... #-}) are not read yet");
+  if (mlir_peek(st, "{-#")) {
+    mlir_resources(st);
+    while (mlir_peek(st, "#")) loc_alias(st);
+    mlir_skip(st);
+  }
   if (st->p < st->end) mlir_fail(st, mlir_off(st), "unexpected text after the module");
   if (st->nfuncs == 0) mlir_fail(st, 0, "the module has no function");
 }
@@ -443,9 +633,17 @@ static void assemble(MState *st, StrBuf *sb, int64_t **offs, int *noffs, int *ca
     MComp *c = st->comps[i];
     sb_printf(sb, "%s%s {\n", c->is_entry ? "ENTRY " : "", c->name);
     LINE(c->off);
+    /* The root: the same pointer as its line's name, but for safety by
+     * content when no pointer matches. */
+    int root = -1;
+    for (int k = c->nlines - 1; k >= 0 && root < 0 && c->root; k--)
+      if (c->lines[k].name == c->root) root = k;
+    for (int k = 0; k < c->nlines && root < 0 && c->root; k++)
+      if (strcmp(c->root, c->lines[k].name) == 0) root = k;
     for (int k = 0; k < c->nlines; k++) {
-      bool root = c->root && strcmp(c->root, c->lines[k].name) == 0;
-      sb_printf(sb, "  %s%s\n", root ? "ROOT " : "", c->lines[k].text);
+      sb_puts(sb, k == root ? "  ROOT " : "  ");
+      sb_puts(sb, c->lines[k].text);
+      sb_putc(sb, '\n');
       LINE(c->lines[k].mlir_off);
     }
     sb_puts(sb, "}\n\n");
@@ -453,6 +651,37 @@ static void assemble(MState *st, StrBuf *sb, int64_t **offs, int *noffs, int *ca
     LINE(c->off);
   }
 #undef LINE
+}
+
+/* The entry's jax.result_info names into out when all are usable: every
+ * result has a non-empty one and no two are the same (else positional). */
+static void result_names(const MFunc *f, MlirHlo *out) {
+  for (int i = 0; i < f->nresults; i++) {
+    if (!f->result_info[i] || !*f->result_info[i] || f->results[i]->kind != MT_TENSOR) return;
+    for (int k = 0; k < i; k++)
+      if (strcmp(f->result_info[k], f->result_info[i]) == 0) return;
+  }
+  if (f->nresults <= 0) return;
+  char **n = calloc((size_t)f->nresults, sizeof *n);
+  for (int i = 0; n && i < f->nresults; i++)
+    if (!(n[i] = strdup(f->result_info[i]))) { /* out of memory: positional names */
+      while (i--) free(n[i]);
+      free(n);
+      n = NULL;
+    }
+  out->result_names = n;
+  out->nresult_names = n ? f->nresults : 0;
+}
+
+bool mlir_name_results(const MlirHlo *h, struct Module *m) {
+  if (!h->nresult_names) return true;
+  const char **v = arena_alloc_array(m->arena, (size_t)h->nresult_names, sizeof *v);
+  if (!v) return false;
+  for (int i = 0; i < h->nresult_names; i++)
+    if (!(v[i] = arena_strdup(m->arena, h->result_names[i]))) return false;
+  m->result_names = v;
+  m->nresult_names = h->nresult_names;
+  return true;
 }
 
 bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
@@ -489,6 +718,7 @@ bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
     convert_func(st, entry, true);
     assemble(st, &res, &out->line_off, &out->nlines, &cap);
     if (res.oom) mlir_fail(st, -1, "out of memory");
+    result_names(entry, out);
     ok = true;
   } else {
     diags_add(diags, st->erroff, "%s", st->arena ? st->errmsg : "out of memory");
@@ -496,6 +726,8 @@ bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
   if (ok) {
     out->len = res.len;
     out->text = sb_take(&res);
+    out->blobs = st->blobs, out->nblobs = st->nblobs; /* made in id order */
+    st->blobs = NULL, st->nblobs = 0;
   } else {
     sb_free(&res);
     free(out->line_off);
@@ -503,6 +735,8 @@ bool mlir_to_hlo(const char *text, size_t len, MlirHlo *out, Diags *diags) {
   }
   for (int i = 0; i < st->nsbs; i++) sb_free(st->sbs[i]);
   free(st->sbs);
+  for (int i = 0; i < st->nblobs; i++) free(st->blobs[i].data);
+  free(st->blobs);
   if (st->arena) arena_free(st->arena);
   free(st);
   return ok;
@@ -518,6 +752,10 @@ int64_t mlir_map_offset(const MlirHlo *h, int64_t off) {
 }
 
 void mlir_hlo_free(MlirHlo *h) {
+  for (int i = 0; i < h->nresult_names; i++) free(h->result_names[i]);
+  free(h->result_names);
+  for (int i = 0; i < h->nblobs; i++) free(h->blobs[i].data);
+  free(h->blobs);
   free(h->text);
   free(h->line_off);
   memset(h, 0, sizeof *h);

@@ -77,7 +77,18 @@ MAttr *mlir_attr(MState *st) {
     }
     mlir_expect(st, ">");
   } else if (mlir_accept(st, "dense_resource<")) {
-    mlir_fail(st, off, "dense_resource literals (the blobs JAX writes for large constants) are not read yet");
+    /* dense_resource<name> : T, its bytes in the {-# dialect_resources #-}
+     * section after the module (mlir_resource.c) */
+    a = new_attr(st, MA_DENSE, off);
+    int64_t noff = mlir_off(st);
+    a->s = mlir_ident(st);
+    if (!a->s) a->s = mlir_string(st);
+    if (!a->s) mlir_fail(st, noff, "expected the resource's name in dense_resource<...>");
+    a->body = ""; /* no literal text: readers of dense<...> bodies see none */
+    a->body_off = noff;
+    mlir_expect(st, ">");
+    mlir_expect(st, ":");
+    a->type = mlir_type(st);
   } else if (mlir_accept(st, "dense<")) {
     a = new_attr(st, MA_DENSE, off);
     st->p--; /* back on '<' */
@@ -153,6 +164,7 @@ int mlir_attr_ints(MState *st, const MAttr *a, int64_t *out, int cap) {
     out[0] = a->i;
     return 1;
   }
+  if (a->kind == MA_DENSE && a->s) return -1; /* dense_resource */
   if (a->kind == MA_DENSE) {
     /* dense<[1, 2]> : tensor<2xi64> (older printers) */
     const char *save_p = st->p, *save_end = st->end;
@@ -320,7 +332,7 @@ bool mlir_is_spec_op(const char *shortname) { return is_one_of(shortname, SPEC_O
 /* The pretty form after the op name. */
 static void pretty(MState *st, MOp *op, const char *shortname) {
   int64_t off = mlir_off(st);
-  if (is_one_of(shortname, PLAIN)) {
+  if (mlir_in_list(st, shortname, PLAIN)) {
     operands(st, op);
   } else if (strcmp(shortname, "constant") == 0) {
     if (mlir_peek(st, "{")) { st->p++; attr_dict_into(st, op, "}"); }
@@ -514,49 +526,31 @@ static void call_op(MState *st, MOp *op) {
   trailing_types(st, op);
 }
 
-/* Several result names, as the spec writes them: `%a, %b = ...`, each name
- * possibly a group (`%a:2, %b = ...`). Result i is then named
- * result_names[i]: "%b", or "%a#1" inside a group. */
-static void result_name_list(MState *st, MOp *op) {
-  const char *names[MLIR_MAX_OPERANDS];
-  int n = 0;
-  const char *group = op->result_ssa;
-  int size = op->nresults;
-  for (;;) {
-    for (int k = 0; k < size; k++) {
-      if (n == MLIR_MAX_OPERANDS) mlir_fail(st, mlir_off(st), "too many results");
-      names[n++] = size == 1 ? group : mlir_fmt(st, "%s#%d", group, k);
-    }
-    if (!mlir_accept(st, ",")) break;
-    int64_t off = mlir_off(st);
-    group = mlir_peek(st, "%") ? mlir_sigil_name(st, '%') : NULL;
-    if (!group) mlir_fail(st, off, "expected a result name");
-    size = 1;
-    if (mlir_accept(st, ":")) {
-      int64_t c;
-      if (!mlir_int(st, &c) || c < 1 || c > MLIR_MAX_OPERANDS) mlir_fail(st, mlir_off(st), "expected a result count");
-      size = (int)c;
-    }
-  }
-  op->result_names = arena_alloc_array(st->arena, (size_t)n, sizeof *op->result_names);
-  if (!op->result_names) mlir_fail(st, -1, "out of memory");
-  memcpy(op->result_names, names, (size_t)n * sizeof *names);
-  op->nresults = n;
-}
-
 void mlir_parse_op(MState *st, MOp *op) {
   memset(op, 0, sizeof *op);
   op->off = st->op_off = mlir_off(st);
   op->nresults = 0;
   if (mlir_peek(st, "%")) {
-    op->result_ssa = mlir_sigil_name(st, '%');
-    op->nresults = 1;
-    if (mlir_accept(st, ":")) {
-      int64_t n;
-      if (!mlir_int(st, &n) || n < 1 || n > MLIR_MAX_OPERANDS) mlir_fail(st, mlir_off(st), "expected a result count");
-      op->nresults = (int)n;
+    /* %r, %r:2, or a list of them: "%a, %b:2 = ..." names results a, b#0, b#1. */
+    const char *names[MLIR_MAX_OPERANDS];
+    int ngroups = 0;
+    do {
+      int64_t noff = mlir_off(st);
+      const char *g = mlir_sigil_name(st, '%');
+      if (!g) mlir_fail(st, noff, "expected a result name");
+      if (strchr(g, '#')) mlir_fail(st, noff, "a result name cannot have a '#N' suffix");
+      int64_t n = 1;
+      if (mlir_accept(st, ":") && (!mlir_int(st, &n) || n < 1 || n > MLIR_MAX_OPERANDS))
+        mlir_fail(st, mlir_off(st), "expected a result count");
+      if (op->nresults + n > MLIR_MAX_OPERANDS) mlir_fail(st, noff, "more than %d results", MLIR_MAX_OPERANDS);
+      for (int k = 0; k < n; k++) names[op->nresults + k] = n == 1 ? g : mlir_fmt(st, "%s#%d", g, k);
+      if (ngroups++ == 0) op->result_ssa = g;
+      op->nresults += (int)n;
+    } while (mlir_accept(st, ","));
+    if (ngroups > 1) {
+      op->res_names = alloc(st, sizeof *op->res_names * (size_t)op->nresults);
+      memcpy(op->res_names, names, sizeof *names * (size_t)op->nresults);
     }
-    if (mlir_peek(st, ",")) result_name_list(st, op);
     mlir_expect(st, "=");
   }
   op->off = mlir_off(st);

@@ -11,6 +11,8 @@
 /* MLIR element type -> HLO spelling; NULL when not an element type. */
 static const char *etype_hlo(MState *st, const char *w) {
   static const char *const map[][2] = {
+      {"f32", "f32"},   {"i32", "s32"},   /* the common ones first */
+      {"index", "s64"}, /* layouts and other integer attributes */
       {"i1", "pred"},   {"i2", "s2"},     {"i4", "s4"},     {"i8", "s8"},     {"i16", "s16"},
       {"i32", "s32"},   {"i64", "s64"},   {"si2", "s2"},    {"si4", "s4"},    {"si8", "s8"},
       {"si16", "s16"},  {"si32", "s32"},  {"si64", "s64"},  {"ui1", "u1"},    {"ui2", "u2"},
@@ -51,6 +53,73 @@ static const char *element(MState *st) {
   return h;
 }
 
+/* The intern slot of the plain tensor type whose text (after "tensor<")
+ * starts at text: its slot (t NULL when new, len set), or NULL when the text
+ * is not plain (encodings, complex<...>, blanks) or too long. */
+static struct MTypeSlot *type_slot(MState *st, const char *text) {
+  size_t n = 0;
+  uint64_t h = 1469598103934665603ull;
+  while (text + n < st->end && n < 64 && isalnum((unsigned char)text[n])) h = (h ^ (unsigned char)text[n++]) * 1099511628211ull;
+  if (n == 0 || n == 64 || text + n >= st->end || text[n] != '>') return NULL;
+  if (2 * (st->ntypes + 1) > st->tcap) {
+    int nc = st->tcap ? st->tcap * 2 : 256;
+    struct MTypeSlot *nt = arena_alloc_array(st->arena, (size_t)nc, sizeof *nt);
+    if (!nt) mlir_fail(st, -1, "out of memory");
+    for (int i = 0; i < st->tcap; i++) {
+      struct MTypeSlot *o = &st->types[i];
+      if (!o->t) continue;
+      uint64_t oh = 1469598103934665603ull;
+      for (size_t k = 0; k < o->len; k++) oh = (oh ^ (unsigned char)o->text[k]) * 1099511628211ull;
+      size_t j = oh & (size_t)(nc - 1);
+      while (nt[j].t) j = (j + 1) & (size_t)(nc - 1);
+      nt[j] = *o;
+    }
+    st->types = nt, st->tcap = nc;
+  }
+  size_t j = h & (size_t)(st->tcap - 1);
+  for (;; j = (j + 1) & (size_t)(st->tcap - 1)) {
+    struct MTypeSlot *sl = &st->types[j];
+    if (!sl->t) {
+      sl->len = n;
+      return sl;
+    }
+    if (sl->len == n && memcmp(sl->text, text, n) == 0) return sl;
+  }
+}
+
+/* The encoding after "tensor<dims x T,": #stablehlo.bounds<4, ?> (or the
+ * older #mhlo.type_extensions<bounds = [4, ?]>): an integer bound for each
+ * '?' dimension, '?' for each static one. */
+static void bounds(MState *st, MType *t) {
+  int64_t off = mlir_off(st);
+  bool mhlo = false;
+  if (mlir_accept(st, "#mhlo.type_extensions<")) {
+    mhlo = true;
+    if (!mlir_accept_word(st, "bounds")) mlir_fail(st, mlir_off(st), "expected 'bounds = [...]'");
+    mlir_expect(st, "=");
+    mlir_expect(st, "[");
+  } else if (!mlir_accept(st, "#stablehlo.bounds<")) {
+    mlir_fail(st, off, "tensor encodings other than #stablehlo.bounds<...> (sparsity, ...) are not supported");
+  }
+  for (int d = 0; d < t->rank; d++) {
+    if (d) mlir_expect(st, ",");
+    int64_t boff = mlir_off(st), b;
+    bool dyn = (t->bounded >> d) & 1;
+    if (mlir_accept(st, "?")) {
+      if (dyn) mlir_fail(st, boff, "dimension %d is dynamic ('?'): its bound must be an integer", d);
+    } else if (mlir_int(st, &b)) {
+      if (!dyn) mlir_fail(st, boff, "dimension %d is static: its bound must be '?'", d);
+      if (b < 0) mlir_fail(st, boff, "a bound must not be negative");
+      t->dims[d] = b;
+    } else {
+      mlir_fail(st, boff, "expected a bound (an integer or '?') for dimension %d of %d", d, t->rank);
+    }
+  }
+  if (mhlo) mlir_expect(st, "]");
+  if (!mlir_peek(st, ">")) mlir_fail(st, mlir_off(st), "the bounds list more dimensions than the tensor's %d", t->rank);
+  mlir_expect(st, ">");
+}
+
 bool mlir_peek_type(MState *st) {
   return mlir_peek(st, "tensor<") || mlir_peek(st, "tuple<") || mlir_peek(st, "!stablehlo.token");
 }
@@ -75,11 +144,27 @@ MType *mlir_type(MState *st) {
     if (!t->elems) mlir_fail(st, -1, "out of memory");
     memcpy(t->elems, items, sizeof items[0] * (size_t)t->nelems);
   } else if (mlir_accept(st, "tensor<")) {
+    const char *text = st->p;
+    struct MTypeSlot *slot = type_slot(st, text);
+    if (slot && slot->t) {
+      st->p += slot->len + 1;
+      st->depth--;
+      return slot->t;
+    }
     t = new_type(st, MT_TENSOR);
+    int64_t qoff[MLIR_MAX_RANK]; /* where each '?' is, for errors */
     for (;;) {
       mlir_skip(st);
-      if (st->p < st->end && *st->p == '?')
-        mlir_fail(st, st->p - st->src, "dynamic dimensions ('?') are not supported yet");
+      if (st->p < st->end && *st->p == '?') { /* dynamic: needs a bound below */
+        if (t->rank == MLIR_MAX_RANK) mlir_fail(st, off, "rank above %d", MLIR_MAX_RANK);
+        qoff[t->rank] = st->p - st->src;
+        t->bounded |= 1u << t->rank;
+        t->dims[t->rank++] = -1;
+        st->p++;
+        if (st->p >= st->end || *st->p != 'x') mlir_fail(st, st->p - st->src, "expected 'x' after a dimension");
+        st->p++;
+        continue;
+      }
       if (st->p >= st->end || !isdigit((unsigned char)*st->p)) break;
       int64_t d = 0;
       while (st->p < st->end && isdigit((unsigned char)*st->p)) {
@@ -92,9 +177,16 @@ MType *mlir_type(MState *st) {
       t->dims[t->rank++] = d;
     }
     t->etype = element(st);
-    if (mlir_peek(st, ","))
-      mlir_fail(st, mlir_off(st), "tensor encodings (bounded dimensions, sparsity) are not supported yet");
+    if (mlir_accept(st, ",")) bounds(st, t);
+    for (int d = 0; d < t->rank; d++)
+      if (t->dims[d] < 0)
+        mlir_fail(st, qoff[d], "unbounded dynamic dimension ('?'): only bounded ones are read "
+                               "(tensor<?x3xf32, #stablehlo.bounds<4, ?>>, HLO's f32[<=4,3])");
     mlir_expect(st, ">");
+    if (slot && st->p - 1 - text == (ptrdiff_t)slot->len) { /* no blanks or comments inside */
+      slot->text = text, slot->t = t;
+      st->ntypes++;
+    }
   } else {
     /* A bare element type stands for a scalar where MLIR allows it. */
     t = new_type(st, MT_TENSOR);
@@ -117,8 +209,17 @@ void mlir_type_hlo(StrBuf *sb, const MType *t) {
     }
     sb_putc(sb, ')');
   } else {
-    sb_printf(sb, "%s[", t->etype);
-    for (int i = 0; i < t->rank; i++) sb_printf(sb, "%s%lld", i ? "," : "", (long long)t->dims[i]);
+    sb_puts(sb, t->etype);
+    sb_putc(sb, '[');
+    for (int i = 0; i < t->rank; i++) {
+      char d[24];
+      int n = 0;
+      uint64_t v = (uint64_t)t->dims[i];
+      do d[n++] = (char)('0' + v % 10); while ((v /= 10));
+      if (i) sb_putc(sb, ',');
+      if ((t->bounded >> i) & 1) sb_puts(sb, "<=");
+      while (n) sb_putc(sb, d[--n]);
+    }
     sb_putc(sb, ']');
   }
 }
@@ -132,7 +233,7 @@ bool mlir_type_eq(const MType *a, const MType *b) {
       if (!mlir_type_eq(a->elems[i], b->elems[i])) return false;
     return true;
   }
-  return strcmp(a->etype, b->etype) == 0 && a->rank == b->rank &&
+  return strcmp(a->etype, b->etype) == 0 && a->rank == b->rank && a->bounded == b->bounded &&
          memcmp(a->dims, b->dims, sizeof a->dims[0] * (size_t)a->rank) == 0;
 }
 

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (mlir_to_hlo(text, size, &h, &diags)) {
     Diags hd = {0};
     Module *m = parse_module("fuzz.mlir", h.text, h.len, &hd);
-    if (m) verify_module(m, &hd);
+    if (m && mlir_fill_blobs(&h, m, &hd)) verify_module(m, &hd);
     for (int i = 0; i < hd.count; i++) {
       int64_t off = mlir_map_offset(&h, hd.items[i].offset);
       free(diag_render("fuzz.mlir", text, size, off, hd.items[i].msg));
