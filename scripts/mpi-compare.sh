@@ -59,7 +59,10 @@ one() {
   for k in 1 2 4; do
     [ $((n % k)) -eq 0 ] || continue
     out="$dir/np$k.npz"
-    timeout 120 mpirun -np "$k" "$hlorun" "$f" --random-inputs --quiet --output "$out" \
+    # Its own session directory: two mpiruns (xargs -P 2) creating the same
+    # one race and fail with "File exists".
+    OMPI_MCA_orte_tmpdir_base="$dir" timeout 120 mpirun -np "$k" "$hlorun" "$f" \
+      --random-inputs --quiet --output "$out" \
       >"$dir/log" 2>&1
     rc=$?
     if [ "$rc" -ne 0 ]; then
