@@ -310,6 +310,16 @@ static void func_decl(MState *st) {
  *        arg_attrs = [{...}, ...], res_attrs = [{...}]}> ({
  *   ^bb0(%arg0: T loc("x"), ...): ops }) : () -> ()
  * The body is skipped for the second pass, as for the pretty form. */
+/* ": () -> ()", the type of the generic module and func.func ops. */
+static void expect_unit_fn_type(MState *st) {
+  mlir_expect(st, ":");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+  mlir_expect(st, "->");
+  mlir_expect(st, "(");
+  mlir_expect(st, ")");
+}
+
 static void func_decl_generic(MState *st, int64_t off) {
   MFunc f = {.off = off, .is_public = true};
   mlir_expect(st, "(");
@@ -408,12 +418,7 @@ static void func_decl_generic(MState *st, int64_t off) {
   st->p = st->src + roff;
   mlir_skip_group(st);
   mlir_expect(st, ")");
-  mlir_expect(st, ":");
-  mlir_expect(st, "(");
-  mlir_expect(st, ")");
-  mlir_expect(st, "->");
-  mlir_expect(st, "(");
-  mlir_expect(st, ")");
+  expect_unit_fn_type(st);
   mlir_skip_loc(st);
   st->funcs = mlir_grow(st, st->funcs, st->nfuncs, &st->fcap, sizeof *st->funcs);
   st->funcs[st->nfuncs++] = f;
@@ -552,12 +557,7 @@ static void generic_module(MState *st) {
   }
   mlir_expect(st, ")");
   if (mlir_peek(st, "{")) module_attrs(st);
-  mlir_expect(st, ":");
-  mlir_expect(st, "(");
-  mlir_expect(st, ")");
-  mlir_expect(st, "->");
-  mlir_expect(st, "(");
-  mlir_expect(st, ")");
+  expect_unit_fn_type(st);
   mlir_skip_loc(st);
 }
 

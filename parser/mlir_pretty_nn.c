@@ -25,19 +25,10 @@
 
 #include "parser/mlir_internal.h"
 
-static void operand(MState *st, MOp *op) {
-  int64_t off = mlir_off(st);
-  const char *n = mlir_sigil_name(st, '%');
-  if (!n) mlir_fail(st, off, "expected an operand (%%name)");
-  if (op->nopnds == MLIR_MAX_OPERANDS) mlir_fail(st, off, "more than %d operands", MLIR_MAX_OPERANDS);
-  op->opnd_off[op->nopnds] = off;
-  op->opnds[op->nopnds++] = mlir_lookup(st, n, off);
-}
-
 /* %a, %b, ... (none is fine); stops before ", word". */
 static void operands(MState *st, MOp *op) {
   if (!mlir_peek(st, "%")) return;
-  do operand(st, op);
+  do mlir_op_operand(st, op);
   while (mlir_peek(st, ", %") ? mlir_accept(st, ",") : false);
 }
 
@@ -130,20 +121,20 @@ bool mlir_pretty_nn(MState *st, MOp *op, const char *sn) {
     operands(st, op);
     keyword(st, op, "distribution", "rng_distribution");
   } else if (strcmp(sn, "rng_bit_generator") == 0) {
-    operand(st, op);
+    mlir_op_operand(st, op);
     keyword(st, op, "algorithm", "rng_algorithm");
   } else if (strcmp(sn, "fft") == 0) {
-    operand(st, op);
+    mlir_op_operand(st, op);
     keyword(st, op, "type", "fft_type");
     keyword(st, op, "length", "fft_length");
   } else if (strcmp(sn, "cholesky") == 0) {
-    operand(st, op);
+    mlir_op_operand(st, op);
     if (mlir_peek(st, ",")) keyword(st, op, "lower", "lower");
   } else if (strcmp(sn, "reduce_precision") == 0) {
-    operand(st, op);
+    mlir_op_operand(st, op);
     precision_format(st, op);
   } else if (strcmp(sn, "get_dimension_size") == 0 || strcmp(sn, "dynamic_iota") == 0) {
-    operand(st, op);
+    mlir_op_operand(st, op);
     keyword(st, op, "dim", sn[0] == 'g' ? "dimension" : "iota_dimension");
   } else if (strcmp(sn, "dynamic_broadcast_in_dim") == 0) {
     operands(st, op);
