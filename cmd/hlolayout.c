@@ -14,6 +14,7 @@
 #include "cmd/hlolayout_args.h"
 #include "cmd/hlolayout_report.h"
 #include "interp/buffers.h"
+#include "interp/schedule.h"
 #include "layout/layout.h"
 #include "layout/layout_explain.h"
 #include "parser/load.h"
@@ -751,6 +752,7 @@ static int run_module(const Options *o) {
     fputs(report.data ? report.data : "", stderr);
     rc = kind == ERR_RUNTIME ? EXIT_RUNTIME : kind == ERR_USAGE ? EXIT_USAGE : EXIT_INVALID;
   } else if (o->report) {
+    schedule_module(m); /* the order hlorun runs it in */
     rc = module_report(m, o);
   } else {
     BufferReport r;

@@ -8,6 +8,7 @@
 
 #include "base/strbuf.h"
 #include "interp/collective/mpi_world.h"
+#include "interp/schedule.h"
 #include "parser/load.h"
 #include "parser/print.h"
 
@@ -72,6 +73,7 @@ static int one_module(ModuleSource *src, void *ctx) {
   } else if (mode->print) {
     status = print_to_stdout(m);
   } else if (!mode->check) {
+    if (!mode->run->text_order) schedule_module(m); /* --print-module above shows the text */
     status = hlorun_run_mode("hlorun", m, mode->run);
   }
   module_free(m);

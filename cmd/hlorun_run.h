@@ -43,6 +43,7 @@ typedef struct HlorunRunArgs {
   int64_t partitions; /* --partitions N (0: the module's num_partitions) */
   int64_t repeat; /* --repeat N */
   int64_t threads; /* --threads N (0: every online processor) */
+  bool text_order; /* --text-order: no memory-frugal reordering (interp/schedule.h) */
   int64_t timeout_ns;       /* --timeout SECONDS (0: none) */
   int64_t max_instructions; /* --max-instructions N (0: none) */
   /* Debugging (cmd/hlorun_debug.c). */
