@@ -323,7 +323,7 @@ void mlir_resources(MState *st);
  * better written as text. */
 const char *mlir_blob_constant(MState *st, const MOp *op, const MAttr *v, const MType *t);
 
-/* Regions and functions (mlir_module.c). */
+/* Regions and op sequences (mlir_module.c). */
 /* A region "{ ^bb0(%a: T, ...): ops }"; with names, a block "{ ops }" whose
  * arguments are the given names and types. */
 MRegion *mlir_region(MState *st, int nargs, const char **names, MType **arg_types);
@@ -331,6 +331,21 @@ MRegion *mlir_region(MState *st, int nargs, const char **names, MType **arg_type
 MRegion *mlir_region_with_args(MState *st, int npairs_groups, const char *hint);
 MComp *mlir_new_comp(MState *st, const char *name, int64_t off);
 void mlir_finish_comp(MState *st, MComp *c); /* appends it to the module */
+/* Ops up to '}' (consumed); the return sets the root.  res: the function's
+ * declared results (NULL in a region: taken from the return). */
+void mlir_body(MState *st, MComp *c, int nres, MType **res, int *nout, MType ***out, const char *what);
+/* loc("name") or loc(#alias): the name when it is a plain one, else NULL. */
+const char *mlir_loc_name(MState *st);
+
+/* Functions (mlir_func.c). */
+/* A func.func in either form read (its body skipped for the second pass),
+ * or false when none starts at the cursor. */
+bool mlir_any_func(MState *st);
+/* ": () -> ()", the type of the generic module and func.func ops. */
+void mlir_expect_unit_fn_type(MState *st);
+/* Converts f's body to its computation (once; callees first). */
+void mlir_convert_func(MState *st, MFunc *f, bool entry);
+/* The function @sym, converted (once) to its computation; NULL if none. */
 MFunc *mlir_find_func(MState *st, const char *sym);
 
 #endif
