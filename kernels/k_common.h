@@ -57,11 +57,14 @@ EType k_work_etype(const KReducer *r, EType t);
 
 /* Sequentially-equivalent scatter of updates into targets:
  *   for p in 0..npairs: target[tidx[p]] = reducer(target[tidx[p]], upd[uidx[p]])
- * in order, for nvals parallel arrays (work types).  Runs of pairs without a
- * repeated target are combined in one reducer call.  Known reducers run on
- * the pool, each chunk the targets of one range (cut by the sizes alone), so
- * every target takes its updates in the same order at any thread count. */
-bool k_apply_pairs(const KReducer *r, int nvals, const EType *wtypes, void *const *targets,
+ * in order, for nvals parallel arrays.  Updates are in the work types
+ * wtypes; targets in ttypes (NULL: the work types), converted to the work
+ * types and back one range at a time (no whole work copy of a big operand).
+ * Runs of pairs without a repeated target are combined in one reducer call.
+ * Known reducers run on the pool, each chunk the targets of one range (cut
+ * by the sizes alone), so every target takes its updates in the same order
+ * at any thread count. */
+bool k_apply_pairs(const KReducer *r, int nvals, const EType *wtypes, const EType *ttypes, void *const *targets,
                    int64_t ntargets, const void *const *upd, const int64_t *tidx,
                    const int64_t *uidx, int64_t npairs, Error *err);
 

@@ -76,7 +76,7 @@ bool k_scatter(int nvals, const KArray *ops, const KArray *indices, const KArray
     return false;
   bool ok = false;
   int64_t *iv = NULL, *tidx = NULL, *uidx = NULL;
-  void *work[K_MAX_RANK] = {0}, *uwork[K_MAX_RANK] = {0};
+  void *uwork[K_MAX_RANK] = {0};
   void *targets[K_MAX_RANK];
   const void *updp[K_MAX_RANK];
   EType wt[K_MAX_RANK];
@@ -131,25 +131,22 @@ bool k_scatter(int nvals, const KArray *ops, const KArray *indices, const KArray
       g[j] = 0;
     }
   }
+  EType tt[K_MAX_RANK];
   for (int v = 0; v < nvals; v++) {
     wt[v] = k_work_etype(r, ops[v].etype);
-    targets[v] = outs[v].data;
+    tt[v] = ops[v].etype;
+    targets[v] = outs[v].data; /* converted range by range (k_apply_pairs) */
     updp[v] = upds[v].data;
     if (wt[v] != ops[v].etype) {
-      int ws = etype_storage_bytes(wt[v]);
-      if (!(work[v] = k_malloc(nop * ws, err)) || !(uwork[v] = k_malloc(nupd * ws, err))) goto done;
-      k_to_compute(ops[v].etype, outs[v].data, work[v], nop);
+      if (!(uwork[v] = k_malloc(nupd * etype_storage_bytes(wt[v]), err))) goto done;
       k_to_compute(ops[v].etype, upds[v].data, uwork[v], nupd);
-      targets[v] = work[v];
       updp[v] = uwork[v];
     }
   }
-  if (!k_apply_pairs(r, nvals, wt, targets, nop, updp, tidx, uidx, np, err)) goto done;
-  for (int v = 0; v < nvals; v++)
-    if (work[v]) k_from_compute(ops[v].etype, work[v], outs[v].data, nop);
+  if (!k_apply_pairs(r, nvals, wt, tt, targets, nop, updp, tidx, uidx, np, err)) goto done;
   ok = true;
 done:
-  for (int v = 0; v < nvals; v++) { k_free(work[v]); k_free(uwork[v]); }
+  for (int v = 0; v < nvals; v++) k_free(uwork[v]);
   k_free(iv); k_free(tidx); k_free(uidx);
   return ok;
 }

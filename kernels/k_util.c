@@ -330,6 +330,10 @@ bool k_reducer_apply(const KReducer *r, int nvals, const EType *types, void *con
 EType k_work_etype(const KReducer *r, EType t) { return r->ops ? k_compute_etype(t) : t; }
 
 #define PAIR_BATCH 4096
+#define PAIR_SEEN_BITS 13 /* a batch's targets in a table of 2 * PAIR_BATCH slots */
+/* Targets of another storage type are converted to the work type one range
+ * at a time, the range's copy at most about this size (or 1/64 of them). */
+#define PAIR_RANGE_BYTES ((int64_t)8 << 20)
 
 /* k_apply_pairs' work: the pairs whose target lies in [lo, hi), in pair
  * order.  A batch gathers pairs of distinct targets (a repeated one flushes
@@ -337,14 +341,33 @@ EType k_work_etype(const KReducer *r, EType t) { return r->ops ? k_compute_etype
 typedef struct PairJob {
   const KReducer *r;
   int nvals;
-  const EType *wt;
+  const EType *wt, *tt;
   void *const *targets;
   int64_t ntargets, per; /* targets per chunk */
   const void *const *upd;
   const int64_t *tidx, *uidx;
   int64_t npairs;
-  uint32_t *stamp; /* one per target: each chunk touches only its own range */
 } PairJob;
+
+/* The batch's targets: open addressing on the target index, slots marked
+ * with the batch's generation so that nothing is cleared between batches. */
+typedef struct Seen {
+  int64_t t[1 << PAIR_SEEN_BITS];
+  uint32_t gen[1 << PAIR_SEEN_BITS];
+} Seen;
+
+/* Adds t to the batch gen; false when it is there already. */
+static bool seen_add(Seen *s, int64_t t, uint32_t gen) {
+  uint64_t h = ((uint64_t)t * 0x9E3779B97F4A7C15ull) >> (64 - PAIR_SEEN_BITS);
+  for (;; h = (h + 1) & ((1u << PAIR_SEEN_BITS) - 1)) {
+    if (s->gen[h] != gen) {
+      s->gen[h] = gen;
+      s->t[h] = t;
+      return true;
+    }
+    if (s->t[h] == t) return false;
+  }
+}
 
 static bool apply_range(void *ctx, int64_t chunk, int worker, Error *err) {
   (void)worker;
@@ -353,14 +376,24 @@ static bool apply_range(void *ctx, int64_t chunk, int worker, Error *err) {
   int nvals = j->nvals;
   bool ok = false;
   int es[K_MAX_RANK];
-  void *accb[K_MAX_RANK] = {0}, *valb[K_MAX_RANK] = {0};
+  void *accb[K_MAX_RANK] = {0}, *valb[K_MAX_RANK] = {0}, *conv[K_MAX_RANK] = {0};
+  char *tgt[K_MAX_RANK]; /* target lo's element, in the work type */
   int64_t *bt = malloc(PAIR_BATCH * sizeof *bt);
-  if (!bt) { error_set(err, ERR_RUNTIME, -1, "out of memory"); goto done; }
+  Seen *seen = calloc(1, sizeof *seen);
+  if (!bt || !seen) { error_set(err, ERR_RUNTIME, -1, "out of memory"); goto done; }
   for (int i = 0; i < nvals; i++) {
     es[i] = etype_storage_bytes(j->wt[i]);
     accb[i] = malloc((size_t)(PAIR_BATCH * es[i]));
     valb[i] = malloc((size_t)(PAIR_BATCH * es[i]));
     if (!accb[i] || !valb[i]) { error_set(err, ERR_RUNTIME, -1, "out of memory"); goto done; }
+    const char *t0 = (const char *)j->targets[i] + lo * etype_storage_bytes(j->tt[i]);
+    if (j->tt[i] != j->wt[i]) {
+      if (!(conv[i] = k_malloc((hi - lo) * es[i], err))) goto done;
+      k_to_compute(j->tt[i], t0, conv[i], hi - lo);
+      tgt[i] = conv[i];
+    } else {
+      tgt[i] = (char *)t0;
+    }
   }
   uint32_t gen = 1;
   int64_t p = 0;
@@ -369,11 +402,10 @@ static bool apply_range(void *ctx, int64_t chunk, int worker, Error *err) {
     while (p < j->npairs && n < PAIR_BATCH) {
       int64_t t = j->tidx[p];
       if (t < lo || t >= hi) { p++; continue; } /* another chunk's */
-      if (j->stamp[t] == gen) break; /* repeated target: flush first */
-      j->stamp[t] = gen;
-      bt[n] = t;
+      if (!seen_add(seen, t, gen)) break; /* repeated target: flush first */
+      bt[n] = t - lo;
       for (int i = 0; i < nvals; i++) {
-        memcpy((char *)accb[i] + n * es[i], (const char *)j->targets[i] + t * es[i], (size_t)es[i]);
+        memcpy((char *)accb[i] + n * es[i], tgt[i] + (t - lo) * es[i], (size_t)es[i]);
         memcpy((char *)valb[i] + n * es[i], (const char *)j->upd[i] + j->uidx[p] * es[i], (size_t)es[i]);
       }
       n++;
@@ -382,32 +414,41 @@ static bool apply_range(void *ctx, int64_t chunk, int worker, Error *err) {
     if (!k_reducer_apply(j->r, nvals, j->wt, accb, (const void *const *)valb, n, err)) goto done;
     for (int64_t b = 0; b < n; b++)
       for (int i = 0; i < nvals; i++)
-        memcpy((char *)j->targets[i] + bt[b] * es[i], (char *)accb[i] + b * es[i], (size_t)es[i]);
-    if (++gen == 0) { memset(j->stamp + lo, 0, (size_t)(hi - lo) * sizeof *j->stamp); gen = 1; }
+        memcpy(tgt[i] + bt[b] * es[i], (char *)accb[i] + b * es[i], (size_t)es[i]);
+    if (++gen == 0) { memset(seen->gen, 0, sizeof seen->gen); gen = 1; }
   }
+  for (int i = 0; i < nvals; i++)
+    if (conv[i]) k_from_compute(j->tt[i], conv[i], (char *)j->targets[i] + lo * etype_storage_bytes(j->tt[i]), hi - lo);
   ok = true;
 done:
-  for (int i = 0; i < nvals; i++) { free(accb[i]); free(valb[i]); }
+  for (int i = 0; i < nvals; i++) { free(accb[i]); free(valb[i]); k_free(conv[i]); }
   free(bt);
+  free(seen);
   return ok;
 }
 
-bool k_apply_pairs(const KReducer *r, int nvals, const EType *wt, void *const *targets,
+bool k_apply_pairs(const KReducer *r, int nvals, const EType *wt, const EType *tt, void *const *targets,
                    int64_t ntargets, const void *const *upd, const int64_t *tidx,
                    const int64_t *uidx, int64_t npairs, Error *err) {
   if (npairs == 0) return true;
   if (nvals > K_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "too many operands");
-  uint32_t *stamp = calloc((size_t)(ntargets ? ntargets : 1), sizeof *stamp);
-  if (!stamp) return error_set(err, ERR_RUNTIME, -1, "out of memory");
+  if (!tt) tt = wt;
   /* Known reducers run on the pool, one range of targets per chunk (cut by
-   * the sizes alone); a computation's callback runs on this thread only. */
-  int64_t bytes = 0;
-  for (int i = 0; i < nvals; i++) bytes += npairs * etype_storage_bytes(wt[i]);
+   * the sizes alone); a computation's callback runs on this thread only.
+   * Targets to convert are cut into ranges of about PAIR_RANGE_BYTES (at
+   * most 64: every chunk reads every pair) whoever runs them. */
+  int64_t bytes = 0, conv_bytes = 0;
+  for (int i = 0; i < nvals; i++) {
+    bytes += npairs * etype_storage_bytes(wt[i]);
+    if (tt[i] != wt[i]) conv_bytes += ntargets * etype_storage_bytes(wt[i]);
+  }
   int64_t chunks = r->ops ? pool_chunks(bytes, ntargets < 8 ? ntargets : 8) : 1;
+  int64_t conv_chunks = (conv_bytes + PAIR_RANGE_BYTES - 1) / PAIR_RANGE_BYTES;
+  if (conv_chunks > 64) conv_chunks = 64;
+  if (conv_chunks > ntargets) conv_chunks = ntargets;
+  if (r->ops && chunks < conv_chunks) chunks = conv_chunks;
   if (chunks < 1) chunks = 1;
-  PairJob job = {r, nvals, wt, targets, ntargets, (ntargets + chunks - 1) / chunks, upd, tidx, uidx,
-                 npairs, stamp};
-  bool ok = pool_for_err((ntargets + job.per - 1) / job.per, apply_range, &job, err);
-  free(stamp);
-  return ok;
+  PairJob job = {r, nvals, wt, tt, targets, ntargets, (ntargets + chunks - 1) / chunks, upd, tidx, uidx,
+                 npairs};
+  return pool_for_err((ntargets + job.per - 1) / job.per, apply_range, &job, err);
 }

@@ -364,7 +364,7 @@ bool k_select_and_scatter(const KArray *operand, const KSelect *sel, const KArra
   {
     void *targets[1] = {outw};
     const void *upd[1] = {srcw};
-    if (!k_apply_pairs(scatter, 1, &wt, targets, nin, upd, tidx, uidx, np, err)) goto done;
+    if (!k_apply_pairs(scatter, 1, &wt, NULL, targets, nin, upd, tidx, uidx, np, err)) goto done;
   }
   if (wt != t) k_from_compute(t, outw, out->data, nin);
   else memcpy(out->data, outw, (size_t)(nin * es));

@@ -464,6 +464,15 @@ Test(threads, scatter) {
              "  i = s32[100001,1] remainder(io, kb)\n"
              "  ROOT s = f32[1000,17] scatter(t, i, u), update_window_dims={1}, inserted_window_dims={0},"
              " scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n");
+  /* bf16 targets summed in f32 one range at a time (3M targets: two ranges) */
+  same_bytes("scatter-add bf16", "HloModule m\nadd {\n  a = bf16[] parameter(0)\n  b = bf16[] parameter(1)\n"
+             "  ROOT r = bf16[] add(a, b)\n}\nENTRY e {\n  t = bf16[30000,100] parameter(0)\n"
+             "  u = bf16[20011,100] parameter(1)\n  io = s32[20011,1] iota(), iota_dimension=0\n"
+             "  m = s32[] constant(7919)\n  mb = s32[20011,1] broadcast(m), dimensions={}\n"
+             "  p = s32[20011,1] multiply(io, mb)\n  k = s32[] constant(30000)\n"
+             "  kb = s32[20011,1] broadcast(k), dimensions={}\n  i = s32[20011,1] remainder(p, kb)\n"
+             "  ROOT s = bf16[30000,100] scatter(t, i, u), update_window_dims={1}, inserted_window_dims={0},"
+             " scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n");
   same_bytes("select-and-scatter", "HloModule m\nge {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
              "  ROOT r = pred[] compare(a, b), direction=GE\n}\nadd {\n  a = f32[] parameter(0)\n"
              "  b = f32[] parameter(1)\n  ROOT r = f32[] add(a, b)\n}\nENTRY e {\n"
