@@ -4,7 +4,8 @@
  * zeroing of it (and, in a VM, often a fault on the host too); for the big
  * buffers of an evaluation that costs more than the arithmetic done on them.
  * So blocks of at least HOSTMEM_MIN bytes come from mmap (2 MiB aligned,
- * marked for transparent huge pages), and a freed block is not given back to
+ * marked for transparent huge pages; sizes in 64 KiB steps, so that no
+ * block wastes most of a huge page), and a freed block is not given back to
  * the system but kept as a free range: the next request of any size up to
  * it takes a piece of it (best fit, the rest stays free), neighbouring free
  * ranges merge, so the memory a run touches stays close to its peak live
@@ -23,8 +24,8 @@
 /* Requests below this go to malloc (the callers decide; see hostmem_alloc). */
 #define HOSTMEM_MIN ((size_t)4 << 20)
 
-/* A block of at least nbytes (rounded up to 2 MiB), 2 MiB aligned; NULL when
- * the system is out of memory.  *zeroed says whether its bytes are all zero
+/* A block of at least nbytes (rounded up to 64 KiB), 64 KiB aligned (2 MiB
+ * when freshly mapped); NULL when the system is out of memory.  *zeroed says whether its bytes are all zero
  * (a fresh mapping) or left from an earlier use. */
 void *hostmem_alloc(size_t nbytes, bool *zeroed);
 /* Gives back a block from hostmem_alloc; false (and nothing done) when p is
