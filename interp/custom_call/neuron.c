@@ -19,30 +19,71 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/thread_pool.h"
 #include "interp/eval_views.h"
+#include "kernels/kernels.h"
 #include "layout/etype_convert.h"
 
 typedef enum { NEURON_GELU, NEURON_GELU_TANH, NEURON_GELU_BACKWARD } NeuronUnary;
 
 static double gelu(double x) { return 0.5 * x * (1.0 + erf(x * M_SQRT1_2)); }
-static float gelu_f(float x) { return 0.5f * x * (1.0f + erff(x * (float)M_SQRT1_2)); }
 
 static double gelu_tanh(double x) {
   const double k = 0.7978845608028654; /* sqrt(2/pi) */
   return 0.5 * x * (1.0 + tanh(k * (x + 0.044715 * x * x * x)));
-}
-static float gelu_tanh_f(float x) {
-  const float k = 0.7978845608f;
-  return 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
 }
 
 static double gelu_grad(double x) {
   const double inv_sqrt_2pi = 0.3989422804014327;
   return 0.5 * (1.0 + erf(x * M_SQRT1_2)) + x * inv_sqrt_2pi * exp(-0.5 * x * x);
 }
-static float gelu_grad_f(float x) {
-  const float inv_sqrt_2pi = 0.3989422804f;
-  return 0.5f * (1.0f + erff(x * (float)M_SQRT1_2)) + x * inv_sqrt_2pi * expf(-0.5f * x * x);
+
+/* The float forms, block by block: the operand converted to f32, the
+ * transcendental through the vector kernels (glibc's erff, tanhf and expf
+ * bit for bit: kernels/k_unary), the arithmetic written as the scalar
+ *   gelu:      0.5f * x * (1.0f + erff(x * (float)M_SQRT1_2))
+ *   gelu_tanh: 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)))
+ *   gelu_grad: 0.5f * (1.0f + erff(x * (float)M_SQRT1_2))
+ *              + x * inv_sqrt_2pi * expf(-0.5f * x * x)
+ * with no contraction into FMAs (this file is built without them), so every
+ * element is what the scalar formula gives; blocks run on the pool (a
+ * 1.5M-element bf16 GELU took 130 ns per element one libm call at a time). */
+enum { GELU_BLOCK = 2048 };
+
+typedef struct GeluJob {
+  NeuronUnary op;
+  EType t;
+  int es;
+  const char *x;
+  char *y;
+  int64_t n;
+} GeluJob;
+
+static void gelu_block(void *ctx, int64_t chunk, int worker) {
+  (void)worker;
+  const GeluJob *j = ctx;
+  float x[GELU_BLOCK], a[GELU_BLOCK], f[GELU_BLOCK], y[GELU_BLOCK];
+  int64_t lo = chunk * GELU_BLOCK, m = j->n - lo < GELU_BLOCK ? j->n - lo : GELU_BLOCK;
+  Error e; /* f32 erf, tanh and exp cannot fail */
+  etype_convert_array(ET_F32, x, j->t, j->x + lo * j->es, m);
+  if (j->op == NEURON_GELU_TANH) {
+    const float k = 0.7978845608f;
+    for (int64_t i = 0; i < m; i++) a[i] = k * (x[i] + 0.044715f * x[i] * x[i] * x[i]);
+    k_unary(KU_TANH, ET_F32, f, a, m, &e);
+    for (int64_t i = 0; i < m; i++) y[i] = 0.5f * x[i] * (1.0f + f[i]);
+  } else {
+    for (int64_t i = 0; i < m; i++) a[i] = x[i] * (float)M_SQRT1_2;
+    k_unary(KU_ERF, ET_F32, f, a, m, &e);
+    if (j->op == NEURON_GELU) {
+      for (int64_t i = 0; i < m; i++) y[i] = 0.5f * x[i] * (1.0f + f[i]);
+    } else {
+      const float inv_sqrt_2pi = 0.3989422804f;
+      for (int64_t i = 0; i < m; i++) a[i] = -0.5f * x[i] * x[i];
+      k_unary(KU_EXP, ET_F32, y, a, m, &e); /* y: exp, then the result */
+      for (int64_t i = 0; i < m; i++) y[i] = 0.5f * (1.0f + f[i]) + x[i] * inv_sqrt_2pi * y[i];
+    }
+  }
+  etype_convert_array(j->t, j->y + lo * j->es, ET_F32, y, m);
 }
 
 static int64_t elements(const KArray *a) {
@@ -78,25 +119,16 @@ static bool unary_kernel(const Instr *in, const void *arg, const KArray *ins, KA
     return error_set(err, ERR_RUNTIME, in->offset, "%s returns one array",
                      names[op]);
   if (!float_operands(in, names[op], ins, 1, &outs[0], err)) return false;
-  double (*fd)(double) = op == NEURON_GELU ? gelu : op == NEURON_GELU_TANH ? gelu_tanh : gelu_grad;
-  float (*ff)(float) = op == NEURON_GELU        ? gelu_f
-                       : op == NEURON_GELU_TANH ? gelu_tanh_f
-                                                : gelu_grad_f;
   EType t = outs[0].etype;
   int64_t n = elements(&outs[0]);
   if (t == ET_F64) {
+    double (*fd)(double) = op == NEURON_GELU ? gelu : op == NEURON_GELU_TANH ? gelu_tanh : gelu_grad;
     const double *x = ins[0].data;
     double *y = outs[0].data;
     for (int64_t i = 0; i < n; i++) y[i] = fd(x[i]);
-  } else if (t == ET_F32) {
-    const float *x = ins[0].data;
-    float *y = outs[0].data;
-    for (int64_t i = 0; i < n; i++) y[i] = ff(x[i]);
   } else {
-    int es = etype_storage_bytes(t);
-    const char *x = ins[0].data;
-    char *y = outs[0].data;
-    for (int64_t i = 0; i < n; i++) etype_store_f32(t, ff(etype_load_f32(t, x + i * es)), y + i * es);
+    GeluJob job = {op, t, etype_storage_bytes(t), ins[0].data, outs[0].data, n};
+    pool_for((n + GELU_BLOCK - 1) / GELU_BLOCK, gelu_block, &job);
   }
   return true;
 }
