@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <fenv.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@ static struct {
   PoolFn fn;
   void *ctx;
   int64_t nchunks;
+  fenv_t env;          /* the caller's floating-point mode (base/fpmode.h) */
   int joined;          /* threads in the job: ids 0..joined-1 */
   int active;          /* workers that joined the job and are still in it */
   bool closed;         /* the caller has finished its chunks: workers waking
@@ -87,6 +89,7 @@ static void *worker_main(void *arg) {
     PoolFn fn = P.fn;
     void *ctx = P.ctx;
     int64_t n = P.nchunks;
+    fesetenv(&P.env); /* computes as the caller does: subnormals flushed or not */
     pthread_mutex_unlock(&P.mu);
     run_chunks(fn, ctx, n, id);
     pthread_mutex_lock(&P.mu);
@@ -138,6 +141,7 @@ void pool_for(int64_t nchunks, PoolFn fn, void *ctx) {
   P.fn = fn;
   P.ctx = ctx;
   P.nchunks = nchunks;
+  if (threads > 1) fegetenv(&P.env);
   P.joined = threads;
   P.active = 0;
   P.closed = false;

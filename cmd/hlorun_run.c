@@ -86,7 +86,10 @@ void hlorun_run_usage(FILE *f) {
         "  --text-order              run each computation's instructions in the order\n"
         "                            written (default: a depth-first order instead where it\n"
         "                            lowers the peak memory by 1/16 and 16 MiB or more, as\n"
-        "                            XLA schedules an unscheduled module)\n",
+        "                            XLA schedules an unscheduled module)\n"
+        "  --flush-denormals         compute as XLA:CPU (and JAX on a CPU) does: subnormal\n"
+        "                            inputs read as zero, subnormal results flushed to\n"
+        "                            zero (default: IEEE subnormals, as XLA's evaluator)\n",
         f);
   hlorun_debug_usage(f);
   hlorun_expect_usage(f);
@@ -279,6 +282,7 @@ int hlorun_run_option(int argc, char **argv, int *i, HlorunRunArgs *a) {
   if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) return a->quiet = true, 1;
   if (!strcmp(arg, "--print")) return a->print = true, 1;
   if (!strcmp(arg, "--text-order")) return a->text_order = true, 1;
+  if (!strcmp(arg, "--flush-denormals")) return a->flush_denormals = true, 1;
   if (!strcmp(arg, "--print-full")) return a->print_full = true, 1;
   if (hlorun_is(arg, "--device")) {
     if (!(v = hlorun_value(argc, argv, i, "--device"))) {
@@ -650,6 +654,7 @@ static int hlorun_run_debugged(const char *prog, const Module *m, const HlorunRu
   opt.timeout_ns = a->timeout_ns;
   opt.max_instructions = a->max_instructions;
   opt.threads = a->threads > 0 ? (int)a->threads : pool_default_threads();
+  opt.flush_denormals = a->flush_denormals;
   opt.world_rank = world_rank;
   opt.world_size = world_size;
   FILE *trace = a->trace ? stderr : NULL;

@@ -44,6 +44,7 @@ typedef struct HlorunRunArgs {
   int64_t repeat; /* --repeat N */
   int64_t threads; /* --threads N (0: every online processor) */
   bool text_order; /* --text-order: no memory-frugal reordering (interp/schedule.h) */
+  bool flush_denormals; /* --flush-denormals: XLA:CPU's FTZ/DAZ (base/fpmode.h) */
   int64_t timeout_ns;       /* --timeout SECONDS (0: none) */
   int64_t max_instructions; /* --max-instructions N (0: none) */
   /* Debugging (cmd/hlorun_debug.c). */

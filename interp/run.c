@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/fpmode.h"
 #include "interp/collective/groups.h"
 #include "interp/run_debug.h"
 #include "interp/run_internal.h"
@@ -140,7 +141,12 @@ bool run_device(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   Value *result = NULL;
   int64_t t0 = now_ns();
   if (ok) ok = run_bind_inputs(ctx, m, opt, inputs, ninputs, args, err);
+  /* The evaluation proper in the run's floating-point mode (inputs are
+   * read and results written in the default one, as XLA's host side does). */
+  fenv_t fp_saved;
+  bool flushed = ok && opt->flush_denormals && fpmode_flush_begin(&fp_saved);
   if (ok) ok = evaluate(ctx, e, args, opt->repeat > 1 ? opt->repeat : 1, &feeds, res, &result, err);
+  if (flushed) fpmode_restore(&fp_saved);
   res->wall_ns = now_ns() - t0;
   run_debug_detach(debug);
   if (!run_trace_finish(&tracer) && ok)
@@ -189,6 +195,8 @@ bool run_module(const Module *m, const RunOptions *opt, const RunInput *inputs, 
   memset(res, 0, sizeof *res);
   res->module = m;
   if (opt->threads > 0) k_set_threads(opt->threads);
+  if (opt->flush_denormals && !fpmode_flush_supported())
+    return error_set(err, ERR_USAGE, -1, "--flush-denormals: this CPU or build cannot flush subnormals");
   if (!m->entry) return error_set(err, ERR_RUNTIME, -1, "the module has no entry computation");
   int64_t replicas, partitions;
   run_device_grid(m, opt, &replicas, &partitions);

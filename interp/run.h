@@ -71,6 +71,9 @@ typedef struct RunOptions {
   /* > 0: threads the run uses, the interpreter's pool and OpenBLAS alike
    * (base/thread_pool.h); 0: leave them as they are. */
   int threads;
+  /* Compute with subnormals flushed to zero, as XLA:CPU does
+   * (base/fpmode.h; --flush-denormals); refused where unsupported. */
+  bool flush_denormals;
   /* --report: RUN_MAX_DEVICES slots the run fills with each device's
    * memory timeline (interp/mem_track.h, indexed by global device id),
    * kept after the run, failed or not; the caller frees them with

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fpmode.h"
 #include "base/thread_pool.h"
 #include "interp/run.h"
 #include "parser/parser.h"
@@ -49,6 +50,47 @@ Test(pool, every_chunk_exactly_once) {
       cr_assert_eq(c.bad_worker, 0);
     }
   }
+  pool_set_threads(1);
+  pool_shutdown();
+}
+
+/* Workers compute in the caller's floating-point mode: with subnormals
+ * flushed (base/fpmode.h) a subnormal read in any chunk is zero.  Chunks
+ * wait for one another so that a worker surely runs some. */
+typedef struct Flush {
+  _Atomic int started, nonzero, on_worker;
+  volatile float tiny;
+} Flush;
+
+static void flush_chunk(void *ctx, int64_t chunk, int worker) {
+  (void)chunk;
+  Flush *f = ctx;
+  atomic_fetch_add(&f->started, 1);
+  for (int spin = 0; spin < 2000000 && atomic_load(&f->started) < 2; spin++) {}
+  if (worker != 0) atomic_store(&f->on_worker, 1);
+  volatile float one = 1.0f;
+  if (f->tiny * one != 0.0f) atomic_store(&f->nonzero, 1); /* DAZ: 0 * 1 */
+}
+
+Test(pool, workers_take_the_callers_flush_mode) {
+  if (!fpmode_flush_supported()) return;
+  pool_set_threads(2);
+  Flush warm = {0}; /* workers started now: a thread inherits its creator's mode */
+  pool_for(2, flush_chunk, &warm);
+  fenv_t saved;
+  cr_assert(fpmode_flush_begin(&saved));
+  bool worker_ran = false;
+  for (int tries = 0; tries < 50 && !worker_ran; tries++) {
+    Flush f = {0};
+    f.tiny = 1e-40f;
+    pool_for(2, flush_chunk, &f);
+    cr_assert_eq(f.nonzero, 0, "a chunk computed with subnormals");
+    worker_ran = f.on_worker;
+  }
+  fpmode_restore(&saved);
+  cr_assert(worker_ran, "no chunk ran on a worker in 50 tries");
+  volatile float tiny = 1e-40f, one = 1.0f;
+  cr_assert_neq(tiny * one, 0.0f, "the caller's own mode is restored");
   pool_set_threads(1);
   pool_shutdown();
 }
