@@ -8,7 +8,8 @@
 #   scripts/bench-real.sh [BINDIR] [CORPUS_DIR] [RUNS] [THREADS]
 # Columns: wall s, user s, sys s, sys/user, peak RSS MiB, --stats peak live
 # MiB (all memory spaces and devices; inputs included), RSS/peak.  The
-# issue-13 targets: sys/user <= 0.25, RSS/peak <= 1.2.
+# issue-13 targets: sys/user <= 0.25, RSS/peak <= 1.2.  HLORUN_ARGS adds
+# options to every run (e.g. HLORUN_ARGS=--flush-denormals: XLA:CPU's mode).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bindir=${1:-$root/build/bin}
@@ -28,8 +29,9 @@ MODULES=(
 exec $py - "$bindir/hlorun" "$corpus" "$runs" "$threads" "${MODULES[@]}" <<'PY'
 import json, os, resource, subprocess, sys, tempfile, time
 hlorun, corpus, runs, threads, mods = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:]
-print("hlorun MODULE --random-inputs --output out.npz --stats FILE --threads %s; best of %d; load average %s"
-      % (threads, runs, " ".join(open("/proc/loadavg").read().split()[:3])))
+extra = os.environ.get("HLORUN_ARGS", "").split()
+print("hlorun MODULE --random-inputs --output out.npz --stats FILE --threads %s%s; best of %d; load average %s"
+      % (threads, "".join(" " + a for a in extra), runs, " ".join(open("/proc/loadavg").read().split()[:3])))
 print("%-58s %8s %8s %8s %8s %9s %9s %7s" % ("module", "wall s", "user s", "sys s", "sys/usr", "RSS MiB",
                                               "peak MiB", "RSS/pk"))
 with tempfile.TemporaryDirectory() as tmp:
@@ -41,7 +43,7 @@ with tempfile.TemporaryDirectory() as tmp:
         for _ in range(runs):
             stats = os.path.join(tmp, "s.json")
             cmd = [hlorun, path, "--random-inputs", "--threads", threads, "--output", os.path.join(tmp, "o.npz"),
-                   "--stats=" + stats, "--stats-format", "json"]
+                   "--stats=" + stats, "--stats-format", "json"] + extra
             t0 = time.perf_counter()
             # a fresh child per run: its rusage alone (wait4)
             p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
