@@ -428,20 +428,13 @@ bool eval_iota(EvalCtx *ctx, Frame *f, const Instr *in, const Shape *rs, Value *
     return error_set(err, ERR_RUNTIME, in->offset, "bad iota_dimension");
   Value *v;
   if (!eval_new_result(ctx, rs, false, &v, err)) return false;
-  int64_t n = v->info->elements;
-  int64_t *tmp = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
   void *dd;
   DenseTmp dtmp = {NULL};
-  bool ok = tmp && value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
-  if (!tmp) error_set(err, ERR_RUNTIME, -1, "out of memory");
+  bool ok = value_dense_target(&ctx->vc, v, &dd, &dtmp, err);
   if (ok) {
-    if (n) {
-      k_iota_s64(tmp, rs->dims, rs->rank, (int)dim);
-      etype_convert_array(rs->etype, dd, ET_S64, tmp, n);
-    }
+    k_iota(rs->etype, dd, rs->dims, rs->rank, (int)dim);
     ok = value_dense_commit(&ctx->vc, v, &dtmp, err);
   }
-  free(tmp);
   if (!ok) {
     value_unref(&ctx->vc, v);
     return false;

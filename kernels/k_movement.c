@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/thread_pool.h"
+#include "layout/etype_convert.h"
 
 typedef struct {
   uint64_t lo, hi;
@@ -314,15 +315,37 @@ void k_pad(void *dst, const int64_t *out_dims, const void *src, const int64_t *s
                  (const unsigned char *)src + soff * (int64_t)esize, sstr, cnt, rank, esize);
 }
 
-void k_iota_s64(int64_t *dst, const int64_t *dims, int rank, int iota_dim) {
-  int64_t outer = 1, inner = 1;
-  for (int k = 0; k < iota_dim; k++) outer *= dims[k];
+/* k_iota's work: element ranges of IOTA_CHUNK, each written through a
+ * small int64 block converted to the element type (no whole int64 copy of
+ * the result: an s32[16,1,4096,4096] mask's took 1 GB). */
+enum { IOTA_BLOCK = 1024, IOTA_CHUNK = 64 * IOTA_BLOCK };
+
+typedef struct IotaJob {
+  EType t;
+  char *dst;
+  int es;
+  int64_t n, along, inner; /* value of element e: e / inner % along */
+} IotaJob;
+
+static void iota_chunk(void *ctx, int64_t chunk, int worker) {
+  (void)worker;
+  const IotaJob *j = ctx;
+  int64_t block[IOTA_BLOCK];
+  int64_t lo = chunk * IOTA_CHUNK, hi = lo + IOTA_CHUNK < j->n ? lo + IOTA_CHUNK : j->n;
+  for (int64_t at = lo; at < hi; at += IOTA_BLOCK) {
+    int64_t m = hi - at < IOTA_BLOCK ? hi - at : IOTA_BLOCK;
+    for (int64_t i = 0; i < m; i++) block[i] = (at + i) / j->inner % j->along;
+    etype_convert_array(j->t, j->dst + at * j->es, ET_S64, block, m);
+  }
+}
+
+void k_iota(EType t, void *dst, const int64_t *dims, int rank, int iota_dim) {
+  int64_t n = 1, inner = 1;
+  for (int k = 0; k < rank; k++) n *= dims[k];
   for (int k = iota_dim + 1; k < rank; k++) inner *= dims[k];
-  int64_t n = rank > 0 ? dims[iota_dim] : 1;
-  int64_t p = 0;
-  for (int64_t o = 0; o < outer; o++)
-    for (int64_t i = 0; i < n; i++)
-      for (int64_t j = 0; j < inner; j++) dst[p++] = i;
+  if (n == 0) return;
+  IotaJob j = {t, dst, etype_storage_bytes(t), n, rank > 0 ? dims[iota_dim] : 1, inner ? inner : 1};
+  pool_for((n + IOTA_CHUNK - 1) / IOTA_CHUNK, iota_chunk, &j);
 }
 
 /* A big copy runs in chunks over the pool (base/thread_pool.h): slabs of its

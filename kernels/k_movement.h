@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "layout/etype.h"
+
 #ifndef K_MAX_RANK
 #define K_MAX_RANK 64
 #endif
@@ -58,7 +60,8 @@ void k_pad(void *dst, const int64_t *out_dims, const void *src, const int64_t *s
            int rank, const int64_t *lo, const int64_t *interior, const void *padval,
            size_t esize);
 
-/* out[i] = i[dim] along iota_dim, as int64 (the caller converts). */
-void k_iota_s64(int64_t *dst, const int64_t *dims, int rank, int iota_dim);
+/* dst[i] = i's index along iota_dim, converted to element type t as
+ * `convert` does (natural storage, row-major); on the pool. */
+void k_iota(EType t, void *dst, const int64_t *dims, int rank, int iota_dim);
 
 #endif

@@ -131,12 +131,40 @@ Test(movement, pad_edge_interior_negative) {
 Test(movement, seed_iota) {
   int64_t out[32];
   int64_t d[] = {4, 8};
-  k_iota_s64(out, d, 2, 0);
+  k_iota(ET_S64, out, d, 2, 0);
   for (int i = 0; i < 4; i++)
     for (int j = 0; j < 8; j++) cr_assert_eq(out[i * 8 + j], i);
-  k_iota_s64(out, d, 2, 1);
+  k_iota(ET_S64, out, d, 2, 1);
   for (int i = 0; i < 4; i++)
     for (int j = 0; j < 8; j++) cr_assert_eq(out[i * 8 + j], j);
+}
+
+/* Many chunks, straight into the element type: bf16 counts exactly to 256,
+ * then rounds to nearest even (257 -> 256, 259 -> 260). */
+Test(movement, iota_in_chunks_and_types) {
+  int64_t d[] = {3, 70001, 5};
+  int64_t n = d[0] * d[1] * d[2];
+  int32_t *s = malloc(sizeof *s * (size_t)n);
+  uint16_t *b = malloc(sizeof *b * (size_t)n);
+  cr_assert(s && b);
+  k_iota(ET_S32, s, d, 3, 1);
+  k_iota(ET_BF16, b, d, 3, 1);
+  for (int64_t i = 0; i < d[0]; i++)
+    for (int64_t j = 0; j < d[1]; j++)
+      for (int64_t k = 0; k < d[2]; k++) {
+        int64_t at = (i * d[1] + j) * d[2] + k;
+        cr_assert_eq(s[at], j);
+        if (j == 257) cr_assert_eq(b[at], 0x4380); /* 256 */
+        if (j == 259) cr_assert_eq(b[at], 0x4382); /* 260 */
+        if (j <= 256) {
+          float f = (float)j;
+          uint32_t u;
+          memcpy(&u, &f, 4);
+          cr_assert_eq(b[at], u >> 16); /* exact */
+        }
+      }
+  free(s);
+  free(b);
 }
 
 Test(movement, fill_every_size) {
