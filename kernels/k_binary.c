@@ -44,8 +44,10 @@ EType k_binary_result_type(KBinaryOp op, EType t) {
     for (int64_t i = 0; i < n; i++) o[i] = (__typeof__(o[i]))(EXPR); \
   } while (0)
 
+/* Built for AVX-512, AVX2 and the baseline (K_CLONES): one IEEE operation
+ * per element or a libm call, so every build gives the same bits. */
 #define FLOAT_BINARY(NAME, F, S, SFX)                                                              \
-  static void NAME(KBinaryOp op, F *restrict o, const F *restrict a, const F *restrict b, int64_t n) { \
+  K_CLONES static void NAME(KBinaryOp op, F *restrict o, const F *restrict a, const F *restrict b, int64_t n) { \
     switch (op) {                                                                                  \
     case KB_ADD: LOOP(a[i] + b[i]); break;                                                         \
     case KB_SUB: LOOP(a[i] - b[i]); break;                                                         \

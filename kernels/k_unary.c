@@ -68,8 +68,9 @@ EType k_unary_result_type(KUnaryOp op, EType t) {
 #define K_ROUNDEVENf(x) nearbyintf(x)
 #endif
 
+/* K_CLONES: as k_binary.c's float loops, exact operations or libm calls. */
 #define FLOAT_UNARY(NAME, F, S)                                                          \
-  static void NAME(KUnaryOp op, F *restrict o, const F *restrict x, int64_t n) {         \
+  K_CLONES static void NAME(KUnaryOp op, F *restrict o, const F *restrict x, int64_t n) {         \
     switch (op) {                                                                        \
     case KU_ABS: LOOP(fabs##S(x[i])); break;                                             \
     case KU_CEIL: LOOP(ceil##S(x[i])); break;                                            \
