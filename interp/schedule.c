@@ -100,6 +100,7 @@ static int64_t shape_bytes(const Shape *s) {
 typedef struct Graph {
   const Computation *c;
   int n, nunits;
+  bool huge; /* a value over VALUE_MAX_BYTES: no simulation */
   int *dep_start, *dep; /* dependencies of i: dep[dep_start[i] .. dep_start[i+1]) */
   int *unit_start;
   int64_t *unit_size;   /* bytes a unit allocates */
@@ -186,7 +187,8 @@ static bool graph_build(Graph *g, const Computation *c, unsigned char *state) {
                                                     : NULL; /* () */
       int64_t b = owned || !es ? 0 : shape_bytes(es);
       g->unit_size[nu + k] = b;
-      g->size[i] += b; /* at most u * VALUE_MAX_BYTES, u < 2^30 */
+      if (__builtin_add_overflow(g->size[i], b, &g->size[i]) || g->size[i] > VALUE_MAX_BYTES)
+        g->huge = true; /* not simulated: such a run is refused anyway */
     }
     nu += u;
   }
@@ -252,6 +254,7 @@ static void mark_read(Graph *g, int x, int elem, int p, int stamp) {
 
 /* The peak of the bytes alive when running the instructions in `order`. */
 static int64_t simulate(Graph *g, const int *order) {
+  if (g->huge) return INT64_MAX;
   int n = g->n, stamp = 0;
   for (int k = 0; k < n; k++)
     for (int u = g->unit_start[order[k]]; u < g->unit_start[order[k] + 1]; u++)
