@@ -1,11 +1,13 @@
 /* hlorun: parse, check, print and run an HLO module.
  * Exit status (docs/cli.md, cmd/common/cli.h): 0 ok, 1 runtime failure,
  * 2 usage, 3 the model does not parse or verify, 4 --expect found a difference. */
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hostmem.h"
 #include "base/strbuf.h"
 #include "interp/collective/mpi_world.h"
 #include "interp/schedule.h"
@@ -162,8 +164,16 @@ static int hlorun_main(int argc, char **argv) {
 }
 
 /* Launched by mpirun, the process joins the MPI job first (docs/mpi.md);
- * a plain start never touches MPI. */
+ * a plain start never touches MPI.
+ *
+ * Buffers under 4 MiB come from malloc (bigger ones are base/hostmem
+ * blocks).  glibc hands the mid-sized ones out as fresh mappings and trims
+ * freed heap back to the system, so a run re-faults the same pages again
+ * and again: with these two settings 25-bert's training step takes half
+ * the page faults (316k -> 160k). */
 int main(int argc, char **argv) {
+  mallopt(M_MMAP_THRESHOLD, (int)HOSTMEM_MIN);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
   if (mpi_launched()) {
     int rank = 0, size = 1;
     Error err = {0};
