@@ -70,6 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* Every other pair of inputs runs in a depth-first order wherever that
      * saves a byte (interp/schedule.h): reordered programs stay covered. */
     if (size / 2 % 2) schedule_module_min(m, 1);
+    opt.flush_denormals = size / 4 % 2; /* and every other quadruple flushes subnormals */
     RunResult res;
     Error err = {0};
     if (run_module(m, &opt, NULL, 0, &res, &err)) run_result_free(&res);
