@@ -5,7 +5,9 @@
  * Channel-major data (NCHW) without groups takes an im2col that needs no
  * permuted copies (conv_cmajor); whole-input windows and channel-major
  * depthwise convolutions have their own paths (k_conv_paths.c); base-dilated
- * ones split into undilated convolutions per output phase (k_conv_phases.c). */
+ * ones split into undilated convolutions per output phase (k_conv_phases.c);
+ * weight gradients (a kernel window larger than the output, long K) run one
+ * GEMM cut along K (k_conv_wgrad.c). */
 #include "kernels/k_conv.h"
 
 #include <limits.h>
@@ -472,6 +474,7 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   ConvGeo geo = {ns, in_s, ks, os, map, KSP, OSP};
   if (G == 1 && BG == 1 && KSP > 0 && KIF > 0 && KOF > 0) {
     int r = conv_full_window_dot(lhs, rhs, dn, &geo, out, err);
+    if (r == 0) r = conv_wgrad(lhs, rhs, dn, &geo, ct, out, err);
     if (r == 0) r = conv_cmajor(lhs, rhs, dn, &geo, out, ct, KIF, KOF, nr, err);
     if (r != 0) { ok = r > 0; goto done; }
   }

@@ -437,6 +437,30 @@ Test(threads, dot_and_conv) {
              " dim_labels=b01f_01io->b01f\n}\n");
 }
 
+/* Weight gradients (a kernel window larger than the output): one GEMM cut
+ * along its long K into units, slabs of units summed into partial results
+ * added in slab order (kernels/k_conv_wgrad.c).  NHWC (the feature-minor
+ * builder, two slabs), NCHW (spatial-minor, four slabs), a strided
+ * forward's (window dilation 2) and bf16 operands (converted first). */
+Test(threads, conv_weight_gradients) {
+  same_bytes("conv-wgrad-nhwc", "HloModule m\nENTRY e {\n"
+             "  x = f32[8,30,30,48] parameter(0)\n  dy = f32[8,30,30,40] parameter(1)\n"
+             "  ROOT c = f32[3,3,48,40] convolution(x, dy), window={size=30x30 pad=1_1x1_1},"
+             " dim_labels=f01b_i01o->01bf\n}\n");
+  same_bytes("conv-wgrad-nchw", "HloModule m\nENTRY e {\n"
+             "  x = f32[8,48,30,30] parameter(0)\n  dy = f32[8,40,30,30] parameter(1)\n"
+             "  ROOT c = f32[48,40,3,3] convolution(x, dy), window={size=30x30 pad=1_1x1_1},"
+             " dim_labels=fb01_io01->bf01\n}\n");
+  same_bytes("conv-wgrad-strided-bf16", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,61,61,32] parameter(0)\n  dy = f32[4,30,30,40] parameter(1)\n"
+             "  xb = bf16[4,32,61,61] parameter(2)\n  dyb = bf16[4,40,30,30] parameter(3)\n"
+             "  c = f32[3,3,32,40] convolution(x, dy), window={size=30x30 rhs_dilate=2x2},"
+             " dim_labels=f01b_i01o->01bf\n"
+             "  d = bf16[32,40,3,3] convolution(xb, dyb), window={size=30x30 rhs_dilate=2x2},"
+             " dim_labels=fb01_io01->bf01\n"
+             "  ROOT t = (f32[3,3,32,40], bf16[32,40,3,3]) tuple(c, d)\n}\n");
+}
+
 /* reduce-window with a known reducer: chunks of output rows, each output
  * folding its window in the same order (NHWC sum with padding, strided
  * bf16 max in NCHW with its f32 compute conversion, a rank-1 dilated sum). */
