@@ -415,6 +415,10 @@ Test(threads, dot_and_conv) {
              "  x = f32[4,28,28,64] parameter(0)\n  k = f32[3,3,16,64] parameter(1)\n"
              "  ROOT c = f32[4,28,28,64] convolution(x, k), window={size=3x3 pad=1_1x1_1},"
              " dim_labels=b01f_01io->b01f, feature_group_count=4\n}\n");
+  same_bytes("conv-pointwise-nhwc", "HloModule m\nENTRY e {\n"
+             "  x = f32[6,30,30,64] parameter(0)\n  k = f32[1,1,64,96] parameter(1)\n"
+             "  ROOT c = f32[6,30,30,96] convolution(x, k), window={size=1x1},"
+             " dim_labels=b01f_01io->b01f\n}\n");
   same_bytes("conv-pointwise-nchw", "HloModule m\nENTRY e {\n"
              "  x = f32[6,64,30,30] parameter(0)\n  k = f32[96,64,1,1] parameter(1)\n"
              "  ROOT c = f32[6,96,30,30] convolution(x, k), window={size=1x1},"
