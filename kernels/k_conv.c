@@ -230,19 +230,25 @@ typedef struct Taps {
  * (from the start of batch b) of the input read by kernel position c, or -1
  * where it falls into padding or between dilated elements.  Returns b. */
 static int64_t row_taps(const Taps *t, int64_t row, int64_t *offs) {
-  int64_t osp = t->OSP ? t->OSP : 1, b = row / osp, orem = row % osp, oi[K_MAX_RANK], kk[K_MAX_RANK] = {0};
-  for (int d = t->ns - 1; d >= 0; d--) { oi[d] = orem % t->os[d]; orem /= t->os[d]; }
-  for (int64_t c = 0; c < t->KSP; c++) {
-    int64_t off = 0;
-    for (int d = 0; d < t->ns && off >= 0; d++) {
-      int64_t v = t->map[d][oi[d] * t->ks[d] + kk[d]];
-      off = v < 0 ? -1 : off + v * t->lstr[1 + d];
+  int ns = t->ns;
+  int64_t osp = t->OSP ? t->OSP : 1, b = row / osp, orem = row % osp, kk[K_MAX_RANK] = {0};
+  /* mrow[d]: this row's map entries for dim d; part[d + 1]: the offset of
+   * dims 0..d at the current kernel position (-1 once one is outside), so
+   * that the odometer recomputes only the dims that moved. */
+  const int64_t *mrow[K_MAX_RANK];
+  int64_t part[K_MAX_RANK + 1];
+  for (int d = ns - 1; d >= 0; d--) { mrow[d] = t->map[d] + orem % t->os[d] * t->ks[d]; orem /= t->os[d]; }
+  part[0] = 0;
+  for (int d = 0;;) {
+    for (int e = d; e < ns; e++) {
+      int64_t v = mrow[e][kk[e]];
+      part[e + 1] = part[e] < 0 || v < 0 ? -1 : part[e] + v * t->lstr[1 + e];
     }
-    offs[c] = off;
-    for (int d = t->ns - 1; d >= 0; d--) {
-      if (++kk[d] < t->ks[d]) break;
-      kk[d] = 0;
-    }
+    *offs++ = part[ns];
+    int e = ns - 1;
+    while (e >= 0 && ++kk[e] == t->ks[e]) kk[e--] = 0;
+    if (e < 0) break;
+    d = e;
   }
   return b;
 }

@@ -39,8 +39,12 @@
 #define WG_PATCH_BYTES ((int64_t)1 << 20)
 /* Below this K the generic path's row chunks are long enough. */
 #define WG_MIN_K 2048
-/* Slabs of K: a power of two, so that 2, 4 and 8 threads split evenly. */
-#define WG_MAX_CHUNKS 8
+/* Pool chunks (slabs x tiles): enough that a thread the machine's load
+ * delays leaves little for the others to wait on; slabs of K at most
+ * WG_MAX_SLABS (each but the first one more partial result).  Powers of
+ * two, so that 2, 4 and 8 threads split evenly. */
+#define WG_MAX_CHUNKS 16
+#define WG_MAX_SLABS 8
 
 typedef struct Wgrad {
   const ConvGeo *g;
@@ -216,7 +220,7 @@ static void wgrad_plan(Wgrad *w) {
   w->mtiles = (w->M + w->Mt - 1) / w->Mt;
   /* Slabs of at least 4 units each. */
   w->S = 1;
-  while (w->S * 2 * w->mtiles <= WG_MAX_CHUNKS && w->U >= 8 * w->S) w->S *= 2;
+  while (w->S < WG_MAX_SLABS && w->S * 2 * w->mtiles <= WG_MAX_CHUNKS && w->U >= 8 * w->S) w->S *= 2;
 }
 
 int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, EType ct,
