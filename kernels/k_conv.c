@@ -510,8 +510,12 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   ConvGeo geo = {ns, in_s, ks, os, map, KSP, OSP};
   if (G == 1 && BG == 1 && KSP > 0 && KIF > 0 && KOF > 0) {
     int r = conv_full_window_dot(lhs, rhs, dn, &geo, out, err);
-    if (r == 0) r = conv_wgrad(lhs, rhs, dn, &geo, ct, out, err);
+    if (r == 0) r = conv_wgrad(lhs, rhs, dn, &geo, ct, 1, out, err);
     if (r == 0) r = conv_cmajor(lhs, rhs, dn, &geo, out, ct, KIF, KOF, nr, err);
+    if (r != 0) { ok = r > 0; goto done; }
+  }
+  if (G == 1 && BG > 1 && KSP > 0 && KIF > 0 && KOF > 0) {
+    int r = conv_wgrad(lhs, rhs, dn, &geo, ct, BG, out, err);
     if (r != 0) { ok = r > 0; goto done; }
   }
   if (G > 1 && BG == 1 && KIF == 1 && KSP > 0) {

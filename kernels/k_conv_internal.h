@@ -87,10 +87,11 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
                         int64_t G, int64_t BG, KArray *out, Error *err);
 
 /* Weight-gradient shape (kernel window larger than the output, long K =
- * kernel input features x kernel positions), no groups, float or complex
- * compute type ct with a BLAS: one GEMM cut along K into units summed in a
- * fixed order (k_conv_wgrad.c). */
-int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, EType ct,
+ * kernel input features x kernel positions), no feature groups, BG >= 1
+ * batch groups (a grouped convolution's weight gradient), float or complex
+ * compute type ct with a BLAS: one GEMM per batch group cut along K into
+ * units summed in a fixed order (k_conv_wgrad.c). */
+int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, EType ct, int64_t BG,
                KArray *out, Error *err);
 
 #endif

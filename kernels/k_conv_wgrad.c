@@ -16,6 +16,11 @@
  * the partials are added to the result in slab order at the end.  So every
  * output is the same sum in the same order at every thread count.
  *
+ * Batch groups (XLA's form of a grouped convolution's weight gradient:
+ * lhs batch group g pairs with output features [g * F, +F)) are one such
+ * GEMM per group, each writing its columns of the result; groups of fewer
+ * than 4 rows or columns (depthwise) are left to conv_grouped_planar.
+ *
  * Two patch builders, both without copying the operands first:
  * - spatial-minor (NCHW: lhs and rhs spatial dims innermost, in order): a
  *   unit is some whole rows of one rhs plane i; patch rows (o, b) are runs
@@ -51,7 +56,8 @@ typedef struct Wgrad {
   EType ct;
   int cs;
   bool cmajor;
-  int64_t B, F, KIF, M, KL, kouter, Ktot;
+  int64_t B, F, KIF, M, KL, kouter, Ktot; /* B, F, M: per batch group */
+  int64_t NG, KOF, xg; /* batch groups, all output features, lhs offset of one group (elements) */
   int64_t U, kc, nblk, nrows; /* units; rows per unit (feature-minor); blocks per plane, rows per block */
   int64_t S, Mt, mtiles;
   const char *X, *D;
@@ -64,9 +70,10 @@ typedef struct Wgrad {
 
 /* Feature-minor patch of rows [r0, r1) of K and columns [m0, m1) of M:
  * patch[r - r0][m - m0] = lhs[b, pos(o, k), i] for r = (i, k), m = (o, b). */
-static void pack_fminor(const Wgrad *w, int64_t r0, int64_t r1, int64_t m0, int64_t m1, char *patch) {
+static void pack_fminor(const Wgrad *w, int64_t gi, int64_t r0, int64_t r1, int64_t m0, int64_t m1, char *patch) {
   const ConvGeo *g = w->g;
   int ns = g->ns, cs = w->cs;
+  const char *X = w->X + gi * w->xg * cs;
   int64_t B = w->B, mt = m1 - m0, o0 = m0 / B, o1 = (m1 - 1) / B;
   for (int64_t r = r0; r < r1; r++) {
     int64_t i = r / g->KSP, k = r % g->KSP, kd[K_MAX_RANK], od[K_MAX_RANK];
@@ -83,7 +90,7 @@ static void pack_fminor(const Wgrad *w, int64_t r0, int64_t r1, int64_t m0, int6
       int64_t b0 = (m0 > o * B ? m0 : o * B) - o * B, b1 = (m1 < (o + 1) * B ? m1 : (o + 1) * B) - o * B;
       char *dst = prow + (o * B + b0 - m0) * cs;
       if (off < 0) memset(dst, 0, (size_t)((b1 - b0) * cs));
-      else memcpy(dst, w->X + (off + b0) * cs, (size_t)((b1 - b0) * cs));
+      else memcpy(dst, X + (off + b0) * cs, (size_t)((b1 - b0) * cs));
       for (int d = ns - 1; d >= 0; d--) {
         if (++od[d] < g->os[d]) break;
         od[d] = 0;
@@ -95,14 +102,15 @@ static void pack_fminor(const Wgrad *w, int64_t r0, int64_t r1, int64_t m0, int6
 /* Spatial-minor patch of plane i, kernel rows [q0, q1) (innermost-dim rows
  * of KL positions) and rows [m0, m1) of M: patch[m - m0][(q - q0) * KL + kl]
  * = lhs[b, pos(o, (q, kl)), i]. */
-static void pack_cmajor(const Wgrad *w, int64_t i, int64_t q0, int64_t q1, int64_t m0, int64_t m1, char *patch) {
+static void pack_cmajor(const Wgrad *w, int64_t gi, int64_t i, int64_t q0, int64_t q1, int64_t m0, int64_t m1,
+                        char *patch) {
   const ConvGeo *g = w->g;
   int ns = g->ns, cs = w->cs;
   int64_t KL = w->KL, OSL = g->os[ns - 1], B = w->B, kcols = (q1 - q0) * KL;
   for (int64_t m = m0; m < m1; m++) {
     int64_t o = m / B, b = m % B, ol = o % OSL, oq = o / OSL;
     int64_t lo = w->klo[ol], n = w->cnt[ol], st = w->step[ol];
-    const char *plane = w->X + (i * w->xi + b * w->xb) * cs;
+    const char *plane = w->X + (i * w->xi + gi * w->xg + b * w->xb) * cs;
     char *prow = patch + (m - m0) * kcols * cs;
     int64_t kk[K_MAX_RANK] = {0}, q = q0;
     for (int d = ns - 2; d >= 0; d--) { kk[d] = q % g->ks[d]; q /= g->ks[d]; }
@@ -129,29 +137,32 @@ static void pack_cmajor(const Wgrad *w, int64_t i, int64_t q0, int64_t q1, int64
   }
 }
 
-/* One (slab, tile) chunk: its units in order, the first overwriting. */
+/* One (batch group, slab, tile) chunk: its units in order, the first
+ * overwriting.  Group gi's result is columns [gi * F, +F) of [M, KOF]. */
 static bool wgrad_chunk(void *ctx, int64_t c, int worker, Error *err) {
   const Wgrad *w = ctx;
   int cs = w->cs;
-  int64_t s = c / w->mtiles, t = c % w->mtiles, F = w->F;
+  int64_t gi = c / (w->S * w->mtiles), s = c % (w->S * w->mtiles) / w->mtiles, t = c % w->mtiles;
+  int64_t F = w->F, KOF = w->KOF;
   int64_t m0 = t * w->Mt, m1 = m0 + w->Mt < w->M ? m0 + w->Mt : w->M, mr = m1 - m0;
   int64_t ukmax = w->cmajor ? w->nrows * w->KL : w->kc;
   if (!w->patch[worker] && !(w->patch[worker] = k_malloc(w->Mt * ukmax * cs, err))) return false;
   char *patch = w->patch[worker];
-  char *Ct = (s == 0 ? w->C : w->part + (s - 1) * w->M * F * cs) + m0 * F * cs;
+  char *Ct = (s == 0 ? w->C : w->part + (s - 1) * w->M * KOF * cs) + (m0 * KOF + gi * F) * cs;
   int64_t u0 = w->U * s / w->S, u1 = w->U * (s + 1) / w->S;
   for (int64_t u = u0; u < u1; u++) {
     bool ok;
     if (w->cmajor) {
       int64_t i = u / w->nblk, q0 = u % w->nblk * w->nrows;
       int64_t q1 = q0 + w->nrows < w->kouter ? q0 + w->nrows : w->kouter, kcols = (q1 - q0) * w->KL;
-      pack_cmajor(w, i, q0, q1, m0, m1, patch);
+      pack_cmajor(w, gi, i, q0, q1, m0, m1, patch);
       ok = k_gemm_one(w->ct, false, true, u > u0, mr, F, kcols, patch, kcols,
-                      w->D + (i * w->di + q0 * w->KL) * cs, w->df, Ct, F);
+                      w->D + (i * w->di + gi * F * w->df + q0 * w->KL) * cs, w->df, Ct, KOF);
     } else {
       int64_t r0 = u * w->kc, r1 = r0 + w->kc < w->Ktot ? r0 + w->kc : w->Ktot;
-      pack_fminor(w, r0, r1, m0, m1, patch);
-      ok = k_gemm_one(w->ct, true, false, u > u0, mr, F, r1 - r0, patch, mr, w->D + r0 * F * cs, F, Ct, F);
+      pack_fminor(w, gi, r0, r1, m0, m1, patch);
+      ok = k_gemm_one(w->ct, true, false, u > u0, mr, F, r1 - r0, patch, mr, w->D + (r0 * KOF + gi * F) * cs, KOF,
+                      Ct, KOF);
     }
     if (!ok) return error_set(err, ERR_RUNTIME, -1, "convolution: gemm sizes out of range");
   }
@@ -220,22 +231,26 @@ static void wgrad_plan(Wgrad *w) {
   w->mtiles = (w->M + w->Mt - 1) / w->Mt;
   /* Slabs of at least 4 units each. */
   w->S = 1;
-  while (w->S < WG_MAX_SLABS && w->S * 2 * w->mtiles <= WG_MAX_CHUNKS && w->U >= 8 * w->S) w->S *= 2;
+  while (w->S < WG_MAX_SLABS && w->NG * w->S * 2 * w->mtiles <= WG_MAX_CHUNKS && w->U >= 8 * w->S) w->S *= 2;
 }
 
-int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, EType ct,
+int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, EType ct, int64_t BG,
                KArray *out, Error *err) {
 #ifndef HLO_HAVE_BLAS
-  (void)lhs; (void)rhs; (void)dn; (void)g; (void)ct; (void)out; (void)err;
+  (void)lhs; (void)rhs; (void)dn; (void)g; (void)ct; (void)BG; (void)out; (void)err;
   return 0;
 #else
   int ns = g->ns, rank = ns + 2;
   if (ns < 1 || (ct != ET_F32 && ct != ET_F64 && ct != ET_C64 && ct != ET_C128)) return 0;
-  int64_t B = lhs->dims[dn->in_batch], KIF = rhs->dims[dn->k_in_feature], F = rhs->dims[dn->k_out_feature];
+  int64_t Bt = lhs->dims[dn->in_batch], KIF = rhs->dims[dn->k_in_feature], KOF = rhs->dims[dn->k_out_feature];
+  int64_t B = Bt / BG, F = KOF / BG;
   if (g->KSP <= g->OSP || KIF * g->KSP < WG_MIN_K) return 0;
+  /* Batch groups of a few rows or columns (depthwise weight gradients):
+   * conv_grouped_planar's dot products suit them better. */
+  if (BG > 1 && (B < 4 || F < 4)) return 0;
   Wgrad w = {.g = g, .ct = ct, .cs = etype_storage_bytes(ct), .B = B, .F = F, .KIF = KIF, .M = g->OSP * B,
-             .KL = g->ks[ns - 1], .kouter = g->KSP / g->ks[ns - 1], .Ktot = KIF * g->KSP};
-  if (w.M > INT_MAX || F > INT_MAX || w.KL > INT_MAX || w.M * F > (INT64_MAX / 64)) return 0;
+             .KL = g->ks[ns - 1], .kouter = g->KSP / g->ks[ns - 1], .Ktot = KIF * g->KSP, .NG = BG, .KOF = KOF};
+  if (w.M > INT_MAX || KOF > INT_MAX || w.KL > INT_MAX || w.M * KOF > (INT64_MAX / 64)) return 0;
   int cs = w.cs;
   int64_t *runs = NULL;
   void *lown = NULL, *rown = NULL;
@@ -254,6 +269,7 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
     w.X = lhs->data; w.D = rhs->data;
     w.xi = stride_of(lhs, dn->in_feature); w.xb = stride_of(lhs, dn->in_batch);
     w.di = stride_of(rhs, dn->k_in_feature); w.df = stride_of(rhs, dn->k_out_feature);
+    w.xg = B * w.xb;
     for (int64_t d = ns - 1, s = 1; d >= 0; d--) { w.sp[d] = s; s *= g->in_s[d]; }
   } else {
     int lp[K_MAX_RANK], rp[K_MAX_RANK];
@@ -264,9 +280,10 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
     if (!k_num_elements(rank, lhs->dims, &nl, err) || !k_num_elements(rank, rhs->dims, &nr, err)) goto out;
     if (!(w.X = conv_canon(lhs, lp, ct, nl, &lown, err)) || !(w.D = conv_canon(rhs, rp, ct, nr, &rown, err)))
       goto out;
-    int64_t s = B; /* [IF, S..., B] */
+    int64_t s = Bt; /* [IF, S..., B] */
     for (int d = ns - 1; d >= 0; d--) { w.sp[d] = s; s *= g->in_s[d]; }
     w.xi = s;
+    w.xg = B;
   }
   wgrad_plan(&w);
   /* The result as [OS..., B, F]: in place when the output is laid out so. */
@@ -274,14 +291,14 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
   for (int d = 0; d < ns; d++) op[d] = (int)dn->out_spatial[d];
   op[ns] = (int)dn->out_batch; op[ns + 1] = (int)dn->out_feature;
   bool direct = out->etype == ct && conv_in_order(out, op);
-  int64_t mf = w.M * F;
+  int64_t mf = w.M * KOF;
   if (!(cbuf = k_malloc((direct ? 0 : mf) * cs + (w.S - 1) * mf * cs + 8, err))) goto out;
   w.C = direct ? out->data : cbuf;
   w.part = direct ? cbuf : cbuf + mf * cs;
   int nw = pool_threads();
   if (!(w.patch = k_malloc(nw * (int64_t)sizeof *w.patch, err))) goto out;
   memset(w.patch, 0, (size_t)nw * sizeof *w.patch);
-  bool ok = pool_for_err(w.S * w.mtiles, wgrad_chunk, &w, err);
+  bool ok = pool_for_err(w.NG * w.S * w.mtiles, wgrad_chunk, &w, err);
   for (int i = 0; i < nw; i++) k_free(w.patch[i]);
   k_free(w.patch);
   if (!ok) goto out;

@@ -469,7 +469,7 @@ Test(k_conv, errors) {
  * builder), result shuffled; 2: every layout shuffled.  Output sizes os[d]
  * are chosen, input sizes follow from the window.  tol < 0: exact. */
 static void wgrad_case(Rng *rng, EType t, EType ot, bool wide, double tol, int ns, int layout, int64_t B,
-                       int64_t KIF, int64_t F, const int64_t *ksz, const int64_t *osz) {
+                       int64_t KIF, int64_t F, const int64_t *ksz, const int64_t *osz, int64_t BG) {
   int rank = ns + 2, lp[8], rp[8], op[8];
   for (int i = 0; i < rank; i++) lp[i] = rp[i] = op[i] = i;
   /* lp[0] = batch, lp[1] = feature, lp[2 + d] = spatial; likewise rp (in, out) and op. */
@@ -494,7 +494,7 @@ static void wgrad_case(Rng *rng, EType t, EType ot, bool wide, double tol, int n
   p.dn.out_batch = op[0]; p.dn.out_feature = op[1];
   for (int d = 0; d < ns; d++) { ls[d] = lp[2 + d]; ks_[d] = rp[2 + d]; os_[d] = op[2 + d]; }
   p.dn.in_spatial = ls; p.dn.k_spatial = ks_; p.dn.out_spatial = os_;
-  ld[lp[0]] = B; ld[lp[1]] = KIF; rd[rp[0]] = KIF; rd[rp[1]] = F; od[op[0]] = B; od[op[1]] = F;
+  ld[lp[0]] = B * BG; ld[lp[1]] = KIF; rd[rp[0]] = KIF; rd[rp[1]] = F * BG; od[op[0]] = B; od[op[1]] = F * BG;
   for (int d = 0; d < ns; d++) {
     /* stride: the forward dilation; window dilation: the forward stride. */
     st[d] = rng_int(rng, 1, 2); wd[d] = rng_int(rng, 1, 2);
@@ -503,7 +503,8 @@ static void wgrad_case(Rng *rng, EType t, EType ot, bool wide, double tol, int n
     ld[ls[d]] = (osz[d] - 1) * st[d] + (ksz[d] - 1) * wd[d] + 1 - lo[d] - hi[d];
   }
   p.window = (KWindow){ns, NULL, st, lo, hi, NULL, wd, rev};
-  p.feature_group_count = p.batch_group_count = 1;
+  p.feature_group_count = 1;
+  p.batch_group_count = BG;
   Error err;
   for (int d = 0; d < ns; d++) {
     cr_assert(k_window_out_size(ld[ls[d]], ksz[d], st[d], lo[d], hi[d], 1, wd[d], &od[os_[d]], &err));
@@ -541,7 +542,7 @@ Test(k_conv, weight_gradient_k_cut) {
         int64_t k1[] = {421}, k2[] = {23, 19}, k3[] = {7, 9, 6}, o1[] = {5}, o2[] = {3, 2}, o3[] = {2, 1, 3};
         const int64_t *ks = ns == 1 ? k1 : ns == 2 ? k2 : k3, *os = ns == 1 ? o1 : ns == 2 ? o2 : o3;
         wgrad_case(&rng, types[c].t, types[c].ot, types[c].wide, types[c].tol, ns, layout, rng_int(&rng, 1, 3),
-                   ns == 3 ? 6 : 5, rng_int(&rng, 1, 4), ks, os);
+                   ns == 3 ? 6 : 5, rng_int(&rng, 1, 4), ks, os, 1);
       }
 }
 
@@ -551,10 +552,10 @@ Test(k_conv, weight_gradient_tiles_and_slabs) {
   Rng rng = {4242};
   int64_t ks[] = {23, 19}, ks_long[] = {41, 37}, os[] = {3, 3};
   for (int layout = 0; layout < 2; layout++) {
-    wgrad_case(&rng, ET_F32, ET_F32, true, 1e-4, 2, layout, 70, 5, 1, ks, os);
-    wgrad_case(&rng, ET_F32, ET_F32, false, -1, 2, layout, 71, 5, 1, ks, os);
-    wgrad_case(&rng, ET_F32, ET_F32, true, 1e-4, 2, layout, 2, 4, 2, ks_long, os);
-    wgrad_case(&rng, ET_F64, ET_F64, true, 1e-11, 2, layout, 3, 4, 2, ks_long, os);
+    wgrad_case(&rng, ET_F32, ET_F32, true, 1e-4, 2, layout, 70, 5, 1, ks, os, 1);
+    wgrad_case(&rng, ET_F32, ET_F32, false, -1, 2, layout, 71, 5, 1, ks, os, 1);
+    wgrad_case(&rng, ET_F32, ET_F32, true, 1e-4, 2, layout, 2, 4, 2, ks_long, os, 1);
+    wgrad_case(&rng, ET_F64, ET_F64, true, 1e-11, 2, layout, 3, 4, 2, ks_long, os, 1);
   }
 }
 
@@ -585,4 +586,24 @@ Test(k_conv, pointwise_feature_minor) {
         cr_assert_eq(get_f(rt, O.data, i), get_f(rt, W.data, i), "%s variant %d [%lld]", etype_name(t), v, (long long)i);
       free(L.data); free(R.data); free(O.data); free(W.data);
     }
+}
+
+/* A grouped convolution's weight gradient: batch groups (2-3), each its
+ * own K-cut GEMM into its columns of the result; every builder and layout,
+ * f32 random and exact, f64, bf16 -> f32 exact.  Groups of fewer than 4
+ * batch rows or output features are left to the planar path. */
+Test(k_conv, weight_gradient_batch_groups) {
+  Rng rng = {777};
+  struct { EType t, ot; bool wide; double tol; } types[] = {
+    {ET_F32, ET_F32, true, 1e-4}, {ET_F32, ET_F32, false, -1}, {ET_F64, ET_F64, true, 1e-11}, {ET_BF16, ET_F32, false, -1},
+  };
+  int64_t ks[] = {23, 19}, os[] = {3, 2}, k1[] = {421}, o1[] = {4};
+  for (size_t c = 0; c < sizeof types / sizeof types[0]; c++)
+    for (int layout = 0; layout < 3; layout++) {
+      wgrad_case(&rng, types[c].t, types[c].ot, types[c].wide, types[c].tol, 2, layout, rng_int(&rng, 4, 6), 5,
+                 rng_int(&rng, 4, 5), ks, os, rng_int(&rng, 2, 3));
+      wgrad_case(&rng, types[c].t, types[c].ot, types[c].wide, types[c].tol, 1, layout, 4, 5, 4, k1, o1, 2);
+    }
+  /* A depthwise-like one (one feature per group): the planar path. */
+  wgrad_case(&rng, ET_F32, ET_F32, true, 1e-4, 2, 1, 1, 5, 1, ks, os, 3);
 }

@@ -463,6 +463,10 @@ Test(threads, conv_weight_gradients) {
              "  d = bf16[32,40,3,3] convolution(xb, dyb), window={size=30x30 rhs_dilate=2x2},"
              " dim_labels=fb01_io01->bf01\n"
              "  ROOT t = (f32[3,3,32,40], bf16[32,40,3,3]) tuple(c, d)\n}\n");
+  same_bytes("conv-wgrad-batch-groups", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,30,30,64] parameter(0)\n  dy = f32[4,30,30,64] parameter(1)\n"
+             "  ROOT c = f32[3,3,16,64] convolution(x, dy), window={size=30x30 pad=1_1x1_1},"
+             " dim_labels=f01b_i01o->01bf, batch_group_count=4\n}\n");
 }
 
 /* reduce-window with a known reducer: chunks of output rows, each output
