@@ -99,6 +99,22 @@ static void pack_fminor(const Wgrad *w, int64_t gi, int64_t r0, int64_t r1, int6
   }
 }
 
+/* dst[j] = src[j * st] for j < n, elements of cs bytes (a window
+ * dilation: the weight gradient of a strided convolution). */
+static void copy_strided(char *dst, const char *src, int64_t st, int64_t n, int cs) {
+  if (cs == 4) {
+    uint32_t *d = (uint32_t *)(void *)dst;
+    const uint32_t *p = (const uint32_t *)(const void *)src;
+    for (int64_t j = 0; j < n; j++) d[j] = p[j * st];
+  } else if (cs == 8) {
+    uint64_t *d = (uint64_t *)(void *)dst;
+    const uint64_t *p = (const uint64_t *)(const void *)src;
+    for (int64_t j = 0; j < n; j++) d[j] = p[j * st];
+  } else {
+    for (int64_t j = 0; j < n; j++) memcpy(dst + j * cs, src + j * st * cs, (size_t)cs);
+  }
+}
+
 /* Spatial-minor patch of plane i, kernel rows [q0, q1) (innermost-dim rows
  * of KL positions) and rows [m0, m1) of M: patch[m - m0][(q - q0) * KL + kl]
  * = lhs[b, pos(o, (q, kl)), i]. */
@@ -122,11 +138,8 @@ static void pack_cmajor(const Wgrad *w, int64_t gi, int64_t i, int64_t q0, int64
       } else {
         const char *irow = plane + (off + w->p0[ol]) * cs;
         memset(drow, 0, (size_t)(lo * cs));
-        if (st == 1) {
-          memcpy(drow + lo * cs, irow, (size_t)(n * cs));
-        } else {
-          for (int64_t j = 0; j < n; j++) memcpy(drow + (lo + j) * cs, irow + j * st * cs, (size_t)cs);
-        }
+        if (st == 1) memcpy(drow + lo * cs, irow, (size_t)(n * cs));
+        else copy_strided(drow + lo * cs, irow, st, n, cs);
         memset(drow + (lo + n) * cs, 0, (size_t)((KL - lo - n) * cs));
       }
       for (int d = ns - 2; d >= 0; d--) {
