@@ -79,25 +79,27 @@ static void pack_fminor(const Wgrad *w, int64_t gi, int64_t r0, int64_t r1, int6
   const char *X = w->X + gi * w->xg * cs;
   int64_t B = w->B, mt = m1 - m0, o0 = m0 / B, o1 = (m1 - 1) / B;
   for (int64_t r = r0; r < r1; r++) {
-    int64_t i = r / g->KSP, k = r % g->KSP, kd[K_MAX_RANK], od[K_MAX_RANK];
+    int64_t i = r / g->KSP, k = r % g->KSP, kd[K_MAX_RANK], od[K_MAX_RANK], part[K_MAX_RANK + 1];
     for (int d = ns - 1; d >= 0; d--) { kd[d] = k % g->ks[d]; k /= g->ks[d]; }
     int64_t t = o0;
     for (int d = ns - 1; d >= 0; d--) { od[d] = t % g->os[d]; t /= g->os[d]; }
     char *prow = patch + (r - r0) * mt * cs;
-    for (int64_t o = o0; o <= o1; o++) {
-      int64_t off = i * w->xi;
-      for (int d = 0; d < ns && off >= 0; d++) {
-        int64_t v = g->map[d][od[d] * g->ks[d] + kd[d]];
-        off = v < 0 ? -1 : off + v * w->sp[d];
+    /* part[d + 1]: offset of dims 0..d at window position od (-1 when
+     * outside); the odometer over o recomputes only the dims that moved. */
+    part[0] = i * w->xi;
+    for (int64_t o = o0, d = 0; o <= o1; o++) {
+      for (int e = (int)d; e < ns; e++) {
+        int64_t v = g->map[e][od[e] * g->ks[e] + kd[e]];
+        part[e + 1] = part[e] < 0 || v < 0 ? -1 : part[e] + v * w->sp[e];
       }
+      int64_t off = part[ns];
       int64_t b0 = (m0 > o * B ? m0 : o * B) - o * B, b1 = (m1 < (o + 1) * B ? m1 : (o + 1) * B) - o * B;
       char *dst = prow + (o * B + b0 - m0) * cs;
       if (off < 0) memset(dst, 0, (size_t)((b1 - b0) * cs));
       else memcpy(dst, X + (off + b0) * cs, (size_t)((b1 - b0) * cs));
-      for (int d = ns - 1; d >= 0; d--) {
-        if (++od[d] < g->os[d]) break;
-        od[d] = 0;
-      }
+      int e = ns - 1;
+      while (e >= 0 && ++od[e] == g->os[e]) od[e--] = 0;
+      d = e < 0 ? 0 : e;
     }
   }
 }
