@@ -5,7 +5,9 @@
  * Channel-major data (NCHW) without groups takes an im2col that needs no
  * permuted copies (conv_cmajor); whole-input windows and channel-major
  * depthwise convolutions have their own paths (k_conv_paths.c); base-dilated
- * ones split into undilated convolutions per output phase (k_conv_phases.c). */
+ * ones split into undilated convolutions per output phase (k_conv_phases.c);
+ * weight gradients (a kernel window larger than the output, long K) run one
+ * GEMM cut along K (k_conv_wgrad.c). */
 #include "kernels/k_conv.h"
 
 #include <limits.h>
@@ -228,21 +230,38 @@ typedef struct Taps {
  * (from the start of batch b) of the input read by kernel position c, or -1
  * where it falls into padding or between dilated elements.  Returns b. */
 static int64_t row_taps(const Taps *t, int64_t row, int64_t *offs) {
-  int64_t osp = t->OSP ? t->OSP : 1, b = row / osp, orem = row % osp, oi[K_MAX_RANK], kk[K_MAX_RANK] = {0};
-  for (int d = t->ns - 1; d >= 0; d--) { oi[d] = orem % t->os[d]; orem /= t->os[d]; }
-  for (int64_t c = 0; c < t->KSP; c++) {
-    int64_t off = 0;
-    for (int d = 0; d < t->ns && off >= 0; d++) {
-      int64_t v = t->map[d][oi[d] * t->ks[d] + kk[d]];
-      off = v < 0 ? -1 : off + v * t->lstr[1 + d];
+  int ns = t->ns;
+  int64_t osp = t->OSP ? t->OSP : 1, b = row / osp, orem = row % osp, kk[K_MAX_RANK] = {0};
+  /* mrow[d]: this row's map entries for dim d; part[d + 1]: the offset of
+   * dims 0..d at the current kernel position (-1 once one is outside), so
+   * that the odometer recomputes only the dims that moved. */
+  const int64_t *mrow[K_MAX_RANK];
+  int64_t part[K_MAX_RANK + 1];
+  for (int d = ns - 1; d >= 0; d--) { mrow[d] = t->map[d] + orem % t->os[d] * t->ks[d]; orem /= t->os[d]; }
+  part[0] = 0;
+  for (int d = 0;;) {
+    for (int e = d; e < ns; e++) {
+      int64_t v = mrow[e][kk[e]];
+      part[e + 1] = part[e] < 0 || v < 0 ? -1 : part[e] + v * t->lstr[1 + e];
     }
-    offs[c] = off;
-    for (int d = t->ns - 1; d >= 0; d--) {
-      if (++kk[d] < t->ks[d]) break;
-      kk[d] = 0;
-    }
+    *offs++ = part[ns];
+    int e = ns - 1;
+    while (e >= 0 && ++kk[e] == t->ks[e]) kk[e--] = 0;
+    if (e < 0) break;
+    d = e;
   }
   return b;
+}
+
+/* A single-tap window that reads input position o for every output
+ * position o of every spatial dim (1x1, stride 1, no padding). */
+static bool pointwise_map(const Taps *t, const int64_t *in_s) {
+  for (int d = 0; d < t->ns; d++) {
+    if (t->ks[d] != 1 || t->os[d] != in_s[d]) return false;
+    for (int64_t o = 0; o < t->os[d]; o++)
+      if (t->map[d][o] != o) return false;
+  }
+  return true;
 }
 
 /* One tap of a depthwise row: o[g * M + m] += in[g] * k[g * M + m]. */
@@ -307,6 +326,7 @@ typedef struct ConvIm2col {
   int cs;
   int64_t ngroups, BG, Bo, OFg, IFg, KOF, cols, rows_total;
   int64_t chunk, nrc; /* rows per chunk, chunks per group */
+  bool allg;          /* a chunk computes every group (else one) */
   const char *L, *K;
   char *O;
   char *kg;                  /* per-group dense kernels (groups only) */
@@ -317,44 +337,62 @@ static bool im2col_chunk(void *ctx, int64_t c, int worker, Error *err) {
   const ConvIm2col *j = ctx;
   const Taps *t = j->taps;
   int cs = j->cs;
-  int64_t gi = c / j->nrc, r0 = c % j->nrc * j->chunk, cols = j->cols, OFg = j->OFg;
+  int64_t r0 = c % j->nrc * j->chunk, cols = j->cols, OFg = j->OFg;
   int64_t nrow = j->rows_total - r0 < j->chunk ? j->rows_total - r0 : j->chunk;
-  int64_t fg = j->BG > 1 ? 0 : gi, bg = j->BG > 1 ? gi : 0;
+  /* The groups [g0, g1) this chunk computes: all of them (allg) or one. */
+  int64_t g0 = j->allg ? 0 : c / j->nrc, g1 = j->allg ? j->ngroups : g0 + 1, ng = g1 - g0;
   /* One allocation per worker: the patch, then (8-byte aligned) the tap
-   * offsets. */
-  int64_t pbytes = (j->chunk * cols * cs + 7) / 8 * 8;
+   * offsets.  Patch rows hold ng groups' columns one after another. */
+  int64_t pbytes = (j->chunk * ng * cols * cs + 7) / 8 * 8;
   if (!j->patch[worker] && !(j->patch[worker] = k_malloc(pbytes + t->KSP * 8, err))) return false;
   char *patch = j->patch[worker];
   int64_t *offs = (int64_t *)(void *)(patch + pbytes);
   size_t run = (size_t)(j->IFg * cs);
   for (int64_t rI = 0; rI < nrow; rI++) {
     int64_t b = row_taps(t, r0 + rI, offs);
-    const char *lb = j->L + ((bg * j->Bo + b) * t->lstr[0] + fg * j->IFg) * cs;
-    char *dst = patch + rI * cols * cs;
-    for (int64_t k = 0; k < t->KSP; k++) {
-      if (offs[k] >= 0) memcpy(dst + k * run, lb + offs[k] * cs, run);
-      else memset(dst + k * run, 0, run);
+    for (int64_t gi = g0; gi < g1; gi++) {
+      int64_t fg = j->BG > 1 ? 0 : gi, bg = j->BG > 1 ? gi : 0;
+      const char *lb = j->L + ((bg * j->Bo + b) * t->lstr[0] + fg * j->IFg) * cs;
+      char *dst = patch + (rI * ng + gi - g0) * cols * cs;
+      for (int64_t k = 0; k < t->KSP; k++) {
+        if (offs[k] >= 0) memcpy(dst + k * run, lb + offs[k] * cs, run);
+        else memset(dst + k * run, 0, run);
+      }
     }
   }
-  char *o = j->O + (r0 * j->KOF + gi * OFg) * cs;
   if (j->ngroups == 1) {
-    k_gemm(j->ct, false, false, nrow, OFg, cols, patch, j->K, o);
+    k_gemm(j->ct, false, false, nrow, OFg, cols, patch, j->K, j->O + r0 * j->KOF * cs);
     return true;
   }
-  /* Group gi's kernel is columns [gi * OFg, +OFg) of K: strided in place. */
-  if (k_gemm_strided(j->ct, false, false, nrow, OFg, cols, patch, cols, j->K + gi * OFg * cs, j->KOF, o, j->KOF))
-    return true;
-  if (!j->og[worker] && !(j->og[worker] = k_malloc(j->chunk * OFg * cs, err))) return false;
-  char *og = j->og[worker];
-  k_gemm(j->ct, false, false, nrow, OFg, cols, patch, j->kg + gi * cols * OFg * cs, og);
-  for (int64_t rI = 0; rI < nrow; rI++)
-    memcpy(o + rI * j->KOF * cs, og + rI * OFg * cs, (size_t)(OFg * cs));
+  for (int64_t gi = g0; gi < g1; gi++) {
+    char *o = j->O + (r0 * j->KOF + gi * OFg) * cs, *a = patch + (gi - g0) * cols * cs;
+    /* Group gi's kernel is columns [gi * OFg, +OFg) of K: strided in place. */
+    if (k_gemm_strided(j->ct, false, false, nrow, OFg, cols, a, ng * cols, j->K + gi * OFg * cs, j->KOF, o, j->KOF))
+      continue;
+    /* No BLAS for ct (then allg is off and the patch is dense). */
+    if (j->allg) return error_set(err, ERR_RUNTIME, -1, "convolution: gemm sizes out of range");
+    if (!j->og[worker] && !(j->og[worker] = k_malloc(j->chunk * OFg * cs, err))) return false;
+    char *og = j->og[worker];
+    k_gemm(j->ct, false, false, nrow, OFg, cols, a, j->kg + gi * cols * OFg * cs, og);
+    for (int64_t rI = 0; rI < nrow; rI++)
+      memcpy(o + rI * j->KOF * cs, og + rI * OFg * cs, (size_t)(OFg * cs));
+  }
   return true;
 }
 
 static bool conv_im2col(ConvIm2col *j, Error *err) {
   int cs = j->cs;
   j->chunk = PATCH_BYTES / (j->cols * cs);
+  /* Groups through the BLAS: one patch row holds every group's columns
+   * (one tap-offset computation per row instead of one per group), the
+   * whole patch still ~PATCH_BYTES (4x that, 2.8 MB for 4 groups of 3x3x32,
+   * was slower: the BLAS packs it from beyond a core's L2). */
+#ifdef HLO_HAVE_BLAS
+  j->allg = j->ngroups > 1 && j->ct != ET_S64 && j->cols <= INT_MAX / j->ngroups && j->KOF <= INT_MAX;
+#else
+  j->allg = false;
+#endif
+  if (j->allg) j->chunk /= j->ngroups;
   if (j->chunk < 1) j->chunk = 1;
   if (j->chunk > j->rows_total) j->chunk = j->rows_total;
   j->nrc = (j->rows_total + j->chunk - 1) / j->chunk;
@@ -373,7 +411,7 @@ static bool conv_im2col(ConvIm2col *j, Error *err) {
         memcpy(j->kg + (gi * j->cols + r) * j->OFg * cs, j->K + (r * j->KOF + gi * j->OFg) * cs,
                (size_t)(j->OFg * cs));
   }
-  ok = pool_for_err(j->ngroups * j->nrc, im2col_chunk, j, err);
+  ok = pool_for_err((j->allg ? 1 : j->ngroups) * j->nrc, im2col_chunk, j, err);
 out:
   for (int w = 0; w < 2 * nw; w++) k_free(j->patch[w]);
   k_free(j->patch);
@@ -472,7 +510,12 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   ConvGeo geo = {ns, in_s, ks, os, map, KSP, OSP};
   if (G == 1 && BG == 1 && KSP > 0 && KIF > 0 && KOF > 0) {
     int r = conv_full_window_dot(lhs, rhs, dn, &geo, out, err);
+    if (r == 0) r = conv_wgrad(lhs, rhs, dn, &geo, ct, 1, out, err);
     if (r == 0) r = conv_cmajor(lhs, rhs, dn, &geo, out, ct, KIF, KOF, nr, err);
+    if (r != 0) { ok = r > 0; goto done; }
+  }
+  if (G == 1 && BG > 1 && KSP > 0 && KIF > 0 && KOF > 0) {
+    int r = conv_wgrad(lhs, rhs, dn, &geo, ct, BG, out, err);
     if (r != 0) { ok = r > 0; goto done; }
   }
   if (G > 1 && BG == 1 && KIF == 1 && KSP > 0) {
@@ -508,10 +551,14 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   Taps taps = {ns, OSP, KSP, os, ks, lstr, map};
   if (cols == 0 || OFg == 0) {
     memset(O, 0, (size_t)(no * cs));
+  } else if (ngroups == 1 && KSP == 1 && pointwise_map(&taps, in_s)) {
+    /* 1x1, stride 1, no padding: the canonical lhs [B x S..., IF] already
+     * is the patch of every output row; one tiled GEMM, no copy. */
+    k_gemm(ct, false, false, rows_total, OFg, cols, L, K, O);
   } else if (G > 1 && IFg == 1 && ct == ET_F32) {
     if (!depthwise_f32(&taps, rows_total, G, OFg, (const float *)L, (const float *)K, (float *)O, err)) goto done;
   } else {
-    ConvIm2col job = {&taps, ct, cs, ngroups, BG, Bo, OFg, IFg, KOF, cols, rows_total, 0, 0, L, K, O, NULL, NULL, NULL};
+    ConvIm2col job = {&taps, ct, cs, ngroups, BG, Bo, OFg, IFg, KOF, cols, rows_total, 0, 0, false, L, K, O, NULL, NULL, NULL};
     if (!conv_im2col(&job, err)) goto done;
   }
   if (oc) {

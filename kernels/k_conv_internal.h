@@ -44,6 +44,12 @@ static inline bool conv_row_offset(const ConvGeo *g, int64_t q, const int64_t *k
 }
 void conv_runs_free(ConvRuns *r);
 
+/* Innermost spatial dim, per output position o: the kernel positions
+ * [klo, klo + cnt) that read an input, at p0 + (k - klo) * step.  False when
+ * some o reads a set that is not such a progression (base dilation).
+ * Arrays of os[ns - 1] entries. */
+bool conv_kernel_runs(const ConvGeo *g, int64_t *klo, int64_t *cnt, int64_t *p0, int64_t *step);
+
 /* Whether dims p[0..rank) of x are in storage order (size-1 dims ignored). */
 bool conv_in_order(const KArray *x, const int *p);
 /* Permutes x by perm into a new buffer of compute type ct (or returns x's
@@ -79,5 +85,13 @@ int conv_base_dilated(const KArray *lhs, const KArray *rhs, const KConvParams *p
  * convolution): per plane pair, dot products along input rows. */
 int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g,
                         int64_t G, int64_t BG, KArray *out, Error *err);
+
+/* Weight-gradient shape (kernel window larger than the output, long K =
+ * kernel input features x kernel positions), no feature groups, BG >= 1
+ * batch groups (a grouped convolution's weight gradient), float or complex
+ * compute type ct with a BLAS: one GEMM per batch group cut along K into
+ * units summed in a fixed order (k_conv_wgrad.c). */
+int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, EType ct, int64_t BG,
+               KArray *out, Error *err);
 
 #endif

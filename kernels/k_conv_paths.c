@@ -152,10 +152,7 @@ K_CLONES static float dot_f32(const float *restrict a, int64_t as, const float *
   return s;
 }
 
-/* Innermost spatial dim, per output position o: the kernel positions
- * [klo, klo + cnt) that read an input, at p0 + (k - klo) * step.  False when
- * some o reads a set that is not such a progression (base dilation). */
-static bool kernel_runs(const ConvGeo *g, int64_t *klo, int64_t *cnt, int64_t *p0, int64_t *step) {
+bool conv_kernel_runs(const ConvGeo *g, int64_t *klo, int64_t *cnt, int64_t *p0, int64_t *step) {
   int64_t kl = g->ks[g->ns - 1], OSL = g->os[g->ns - 1];
   const int64_t *m = g->map[g->ns - 1];
   for (int64_t o = 0; o < OSL; o++) {
@@ -244,7 +241,7 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
   int64_t *runs = k_malloc(OSL * 4 * 8 + 8, err);
   if (!runs) return -1;
   int64_t *klo = runs, *cnt = runs + OSL, *p0 = runs + 2 * OSL, *step = runs + 3 * OSL;
-  if (!kernel_runs(g, klo, cnt, p0, step)) {
+  if (!conv_kernel_runs(g, klo, cnt, p0, step)) {
     k_free(runs);
     return 0;
   }

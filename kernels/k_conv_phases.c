@@ -27,6 +27,7 @@
  * result (and there are no batch groups), all phases run per batch slice of
  * about SLICE_BYTES of result, so that their interleaved writes land in
  * cache instead of sweeping the whole result P times. */
+#include "base/thread_pool.h"
 #include "kernels/k_conv_internal.h"
 
 static int64_t gcd64(int64_t a, int64_t b) {
@@ -118,7 +119,43 @@ static void sub_kernel(const KArray *rhs, const KConvDims *dn, const ConvSpatial
   }
 }
 
-/* dst[r + P * j] = src[j] along the spatial dims of the result. */
+/* scatter_phase's work: rows (innermost runs) of t in chunks of `per`. */
+typedef struct Scatter {
+  const KArray *t;
+  KArray *out;
+  int es;
+  int64_t base, rows, per;
+  const int64_t *dstep;
+} Scatter;
+
+static void scatter_rows(void *ctx, int64_t c, int worker) {
+  (void)worker;
+  const Scatter *j = ctx;
+  const KArray *t = j->t;
+  int rank = t->rank, es = j->es;
+  int64_t r0 = c * j->per, r1 = r0 + j->per < j->rows ? r0 + j->per : j->rows;
+  int64_t inner = t->dims[rank - 1], ds = j->dstep[rank - 1], idx[K_MAX_RANK] = {0}, dst = j->base, q = r0;
+  for (int i = rank - 2; i >= 0; i--) { idx[i] = q % t->dims[i]; q /= t->dims[i]; dst += idx[i] * j->dstep[i]; }
+  const char *S = t->data;
+  char *D = j->out->data;
+  for (int64_t row = r0; row < r1; row++) {
+    const char *s = S + row * inner * es;
+    char *o = D + dst * es;
+    if (ds == 1) memcpy(o, s, (size_t)(inner * es));
+    else if (es == 4)
+      for (int64_t k = 0; k < inner; k++) memcpy(o + k * ds * 4, s + k * 4, 4);
+    else
+      for (int64_t k = 0; k < inner; k++) memcpy(o + k * ds * es, s + k * es, (size_t)es);
+    for (int i = rank - 2; i >= 0; i--) {
+      if (++idx[i] < t->dims[i]) { dst += j->dstep[i]; break; }
+      dst -= j->dstep[i] * (idx[i] - 1);
+      idx[i] = 0;
+    }
+  }
+}
+
+/* dst[r + P * j] = src[j] along the spatial dims of the result; rows of t
+ * on the pool (each output element is written by one row). */
 static void scatter_phase(const KArray *t, const KConvDims *dn, const DimPhases *dp, const int64_t *r, KArray *out) {
   int rank = out->rank, es = etype_storage_bytes(out->etype);
   int64_t ost[K_MAX_RANK], dstep[K_MAX_RANK] = {0}, dst = 0, n = 1;
@@ -129,23 +166,10 @@ static void scatter_phase(const KArray *t, const KConvDims *dn, const DimPhases 
     dstep[i] = ost[i] * dp[d].P;
     dst += r[d] * ost[i];
   }
-  int64_t inner = t->dims[rank - 1], ds = dstep[rank - 1], idx[K_MAX_RANK] = {0};
-  const char *S = t->data;
-  char *D = out->data;
-  for (int64_t e = 0; e < n; e += inner) {
-    const char *s = S + e * es;
-    char *o = D + dst * es;
-    if (ds == 1) memcpy(o, s, (size_t)(inner * es));
-    else if (es == 4)
-      for (int64_t j = 0; j < inner; j++) memcpy(o + j * ds * 4, s + j * 4, 4);
-    else
-      for (int64_t j = 0; j < inner; j++) memcpy(o + j * ds * es, s + j * es, (size_t)es);
-    for (int i = rank - 2; i >= 0; i--) {
-      if (++idx[i] < t->dims[i]) { dst += dstep[i]; break; }
-      dst -= dstep[i] * (idx[i] - 1);
-      idx[i] = 0;
-    }
-  }
+  if (n == 0) return;
+  int64_t rows = n / t->dims[rank - 1], nch = pool_chunks(n * es, rows);
+  Scatter job = {t, out, es, dst, rows, (rows + nch - 1) / nch, dstep};
+  pool_for((rows + job.per - 1) / job.per, scatter_rows, &job);
 }
 
 /* Next phase combination (mixed radix over dp[d].R); false after the last. */

@@ -81,24 +81,31 @@ static void gemm_portable(EType ct, bool ta, bool tb, int64_t M, int64_t N, int6
 /* One single-threaded BLAS call: A is M x K (K x M when ta) with row stride
  * lda, B is K x N (N x K when tb) with row stride ldb, C is M x N with row
  * stride ldc.  Float and complex compute types; sizes fit the BLAS's int. */
-static void gemm_ld(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
-                    int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc) {
+static void gemm_ldb(EType ct, bool ta, bool tb, bool acc, int64_t M, int64_t N, int64_t K, const void *A,
+                     int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc) {
   enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
   blasint m = (blasint)M, n = (blasint)N, k = (blasint)K, la = (blasint)lda, lb = (blasint)ldb, lc = (blasint)ldc;
+  float fb = acc ? 1.0f : 0.0f;
+  double db = acc ? 1.0 : 0.0;
   switch (ct) {
-  case ET_F32: cblas_sgemm(CblasRowMajor, TA, TB, m, n, k, 1.0f, A, la, B, lb, 0.0f, C, lc); break;
-  case ET_F64: cblas_dgemm(CblasRowMajor, TA, TB, m, n, k, 1.0, A, la, B, lb, 0.0, C, lc); break;
+  case ET_F32: cblas_sgemm(CblasRowMajor, TA, TB, m, n, k, 1.0f, A, la, B, lb, fb, C, lc); break;
+  case ET_F64: cblas_dgemm(CblasRowMajor, TA, TB, m, n, k, 1.0, A, la, B, lb, db, C, lc); break;
   case ET_C64: {
-    float one[2] = {1, 0}, zero[2] = {0, 0};
-    cblas_cgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, zero, C, lc);
+    float one[2] = {1, 0}, beta[2] = {fb, 0};
+    cblas_cgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, beta, C, lc);
     break;
   }
   default: {
-    double one[2] = {1, 0}, zero[2] = {0, 0};
-    cblas_zgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, zero, C, lc);
+    double one[2] = {1, 0}, beta[2] = {db, 0};
+    cblas_zgemm(CblasRowMajor, TA, TB, m, n, k, one, A, la, B, lb, beta, C, lc);
     break;
   }
   }
+}
+
+static void gemm_ld(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
+                    int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc) {
+  gemm_ldb(ct, ta, tb, false, M, N, K, A, lda, B, ldb, C, ldc);
 }
 
 /* How a KGemm is cut into pool chunks (sizes only). */
@@ -222,4 +229,18 @@ bool k_gemm_strided(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K,
   KGemm g = {.ct = ct, .ta = ta, .tb = tb, .M = M, .N = N, .K = K, .A = A, .lda = lda, .B = B,
              .ldb = ldb, .C = C, .ldc = ldc, .nbatch = 1, .nbd = 0, .cstr = 0};
   return k_gemm_run(&g);
+}
+
+bool k_gemm_one(EType ct, bool ta, bool tb, bool acc, int64_t M, int64_t N, int64_t K, const void *A,
+                int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc) {
+#ifdef HLO_HAVE_BLAS
+  if (ct == ET_S64 || M <= 0 || N <= 0 || K <= 0) return false;
+  if (M > INT_MAX || N > INT_MAX || K > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX) return false;
+  gemm_ldb(ct, ta, tb, acc, M, N, K, A, lda, B, ldb, C, ldc);
+  return true;
+#else
+  (void)ct; (void)ta; (void)tb; (void)acc; (void)M; (void)N; (void)K; (void)A; (void)lda; (void)B; (void)ldb;
+  (void)C; (void)ldc;
+  return false;
+#endif
 }

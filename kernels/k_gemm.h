@@ -11,6 +11,15 @@
 
 #ifndef K_MAX_RANK
 #define K_MAX_RANK 64
+/* One single-threaded BLAS call, C = op(A) * op(B), or C += op(A) * op(B)
+ * when acc, with row strides as k_gemm_strided; for callers that cut their
+ * work into pool chunks by sizes themselves (k_conv_wgrad.c), where the
+ * same call on the same bytes always rounds the same.  False (nothing done)
+ * without a BLAS, for S64, when M, N or K is 0 or a size exceeds the BLAS's
+ * int. */
+bool k_gemm_one(EType ct, bool ta, bool tb, bool acc, int64_t M, int64_t N, int64_t K, const void *A,
+                int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc);
+
 #endif
 
 /* C = op(A) * op(B) for each of nbatch equally shaped gemms, row-major, in
@@ -53,5 +62,14 @@ void k_gemm_batch(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, i
  * ldc.  False (nothing done) as k_gemm_run, or when M, N or K is 0. */
 bool k_gemm_strided(EType ct, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A,
                     int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc);
+
+/* One single-threaded BLAS call, C = op(A) * op(B), or C += op(A) * op(B)
+ * when acc, with row strides as k_gemm_strided; for callers that cut their
+ * work into pool chunks by sizes themselves (k_conv_wgrad.c), where the
+ * same call on the same bytes always rounds the same.  False (nothing done)
+ * without a BLAS, for S64, when M, N or K is 0 or a size exceeds the BLAS's
+ * int. */
+bool k_gemm_one(EType ct, bool ta, bool tb, bool acc, int64_t M, int64_t N, int64_t K, const void *A,
+                int64_t lda, const void *B, int64_t ldb, void *C, int64_t ldc);
 
 #endif

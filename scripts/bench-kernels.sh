@@ -6,8 +6,8 @@
 # Both sides run ROUNDS times, alternating, and the best time per case is
 # kept: the cores are shared, so single runs are noisy.
 # Then every convolution form as hlorun runs it (forward NHWC and NCHW,
-# strided, input gradient, filter gradient, grouped, depthwise, dilated
-# window, base-dilated): GFLOP/s at all cores and the share of this
+# strided, input gradient, filter gradient (also of a strided and of a
+# grouped convolution), grouped, depthwise, dilated window, base-dilated): GFLOP/s at all cores and the share of this
 # machine's f32 FMA peak (bench_fma: one core's measured peak times the
 # cores; a convolution's flops are hlorun's cost model's, XLA's
 # HloCostAnalysis count: 2 per multiply-add of a kernel tap on real input,
@@ -76,6 +76,8 @@ FORMS = [
     ("input gradient stride 2", "f32[16,56,56,128]", "f32[3,3,64,128]", "f32[16,112,112,64]", "size=3x3 pad=1_2x1_2 lhs_dilate=2x2 rhs_reversal=1x1", "b01f_01oi->b01f", ""),
     ("filter gradient NHWC 3x3", "f32[8,56,56,64]", "f32[8,56,56,64]", "f32[3,3,64,64]", "size=56x56 pad=1_1x1_1", "f01b_i01o->01bf", ""),
     ("filter gradient NCHW 3x3", "f32[8,64,56,56]", "f32[8,64,56,56]", "f32[64,64,3,3]", "size=56x56 pad=1_1x1_1", "fb01_io01->bf01", ""),
+    ("filter gradient stride 2", "f32[16,112,112,64]", "f32[16,56,56,128]", "f32[3,3,64,128]", "size=56x56 pad=0_1x0_1 rhs_dilate=2x2", "f01b_i01o->01bf", ""),
+    ("filter gradient grouped 4", "f32[8,56,56,128]", "f32[8,56,56,128]", "f32[3,3,32,128]", "size=56x56 pad=1_1x1_1", "f01b_i01o->01bf", ", batch_group_count=4"),
     ("grouped 4 NHWC 3x3", "f32[8,56,56,128]", "f32[3,3,32,128]", "f32[8,56,56,128]", "size=3x3 pad=1_1x1_1", "b01f_01io->b01f", ", feature_group_count=4"),
     ("depthwise NHWC 3x3", "f32[64,112,112,96]", "f32[3,3,1,96]", "f32[64,112,112,96]", "size=3x3 pad=1_1x1_1", "b01f_01io->b01f", ", feature_group_count=96"),
     ("depthwise NCHW 3x3", "f32[64,96,112,112]", "f32[96,1,3,3]", "f32[64,96,112,112]", "size=3x3 pad=1_1x1_1", "bf01_oi01->bf01", ", feature_group_count=96"),

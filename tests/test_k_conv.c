@@ -460,3 +460,150 @@ Test(k_conv, errors) {
   q.feature_group_count = 0;
   cr_expect_not(k_conv(&L, &R, &q, &O, &err));
 }
+
+/* One weight-gradient-shaped convolution (kernel window larger than the
+ * output, K = KIF x kernel positions >= 2048: the K-cut GEMM path of
+ * k_conv_wgrad.c) against ref_conv.  layout 0: lhs [i, s..., b], kernel
+ * [i, k..., f], result [o..., b, f] (TF's f01b_i01o->01bf, no copies);
+ * 1: lhs [i|b, b|i, s...], kernel [i|f, f|i, k...] (NCHW, the spatial-minor
+ * builder), result shuffled; 2: every layout shuffled.  Output sizes os[d]
+ * are chosen, input sizes follow from the window.  tol < 0: exact. */
+static void wgrad_case(Rng *rng, EType t, EType ot, bool wide, double tol, int ns, int layout, int64_t B,
+                       int64_t KIF, int64_t F, const int64_t *ksz, const int64_t *osz, int64_t BG) {
+  int rank = ns + 2, lp[8], rp[8], op[8];
+  for (int i = 0; i < rank; i++) lp[i] = rp[i] = op[i] = i;
+  /* lp[0] = batch, lp[1] = feature, lp[2 + d] = spatial; likewise rp (in, out) and op. */
+  if (layout == 0) {
+    lp[1] = 0; lp[0] = rank - 1; rp[0] = 0; rp[1] = rank - 1;
+    op[0] = ns; op[1] = ns + 1;
+    for (int d = 0; d < ns; d++) { lp[2 + d] = rp[2 + d] = 1 + d; op[2 + d] = d; }
+  } else if (layout == 1) {
+    if (rng_next(rng) & 1) { lp[0] = 1; lp[1] = 0; }
+    if (rng_next(rng) & 1) { rp[0] = 1; rp[1] = 0; }
+    shuffle(rng, op, rank);
+  } else {
+    shuffle(rng, lp, rank); shuffle(rng, rp, rank); shuffle(rng, op, rank);
+  }
+  KConvParams p;
+  memset(&p, 0, sizeof p);
+  int64_t ls[3], ks_[3], os_[3], ld[8], rd[8], od[8], st[3], lo[3], hi[3], wd[3];
+  bool rev[3];
+  p.dn.nspatial = ns;
+  p.dn.in_batch = lp[0]; p.dn.in_feature = lp[1];
+  p.dn.k_in_feature = rp[0]; p.dn.k_out_feature = rp[1];
+  p.dn.out_batch = op[0]; p.dn.out_feature = op[1];
+  for (int d = 0; d < ns; d++) { ls[d] = lp[2 + d]; ks_[d] = rp[2 + d]; os_[d] = op[2 + d]; }
+  p.dn.in_spatial = ls; p.dn.k_spatial = ks_; p.dn.out_spatial = os_;
+  ld[lp[0]] = B * BG; ld[lp[1]] = KIF; rd[rp[0]] = KIF; rd[rp[1]] = F * BG; od[op[0]] = B; od[op[1]] = F * BG;
+  for (int d = 0; d < ns; d++) {
+    /* stride: the forward dilation; window dilation: the forward stride. */
+    st[d] = rng_int(rng, 1, 2); wd[d] = rng_int(rng, 1, 2);
+    lo[d] = rng_int(rng, 0, 2); hi[d] = rng_int(rng, 0, 2); rev[d] = rng_int(rng, 0, 3) == 0;
+    rd[ks_[d]] = ksz[d];
+    ld[ls[d]] = (osz[d] - 1) * st[d] + (ksz[d] - 1) * wd[d] + 1 - lo[d] - hi[d];
+  }
+  p.window = (KWindow){ns, NULL, st, lo, hi, NULL, wd, rev};
+  p.feature_group_count = 1;
+  p.batch_group_count = BG;
+  Error err;
+  for (int d = 0; d < ns; d++) {
+    cr_assert(k_window_out_size(ld[ls[d]], ksz[d], st[d], lo[d], hi[d], 1, wd[d], &od[os_[d]], &err));
+    cr_assert_eq(od[os_[d]], osz[d]);
+  }
+  int64_t nl = prod(rank, ld), nr = prod(rank, rd), no = prod(rank, od);
+  KArray L = ka(t, rank, ld, rand_array(rng, t, nl, wide)), R = ka(t, rank, rd, rand_array(rng, t, nr, wide));
+  int es = etype_storage_bytes(ot);
+  KArray W = ka(ot, rank, od, calloc((size_t)no, (size_t)es)), O = ka(ot, rank, od, calloc((size_t)no, (size_t)es));
+  ref_conv(&L, &R, &p, &W);
+  cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+  for (int64_t i = 0; i < no * (etype_is_complex(ot) ? 2 : 1); i++) {
+    EType rt = ot == ET_C64 ? ET_F32 : ot == ET_C128 ? ET_F64 : ot;
+    double a = get_f(rt, O.data, i), b = get_f(rt, W.data, i);
+    if (tol < 0) cr_assert_eq(a, b, "%s layout %d ns %d [%lld] %g vs %g", etype_name(ot), layout, ns, (long long)i, a, b);
+    else cr_assert(close_enough(a, b, tol, tol), "%s layout %d ns %d [%lld] %g vs %g", etype_name(ot), layout, ns, (long long)i, a, b);
+  }
+  free(L.data); free(R.data); free(W.data); free(O.data);
+}
+
+/* Weight gradients through the K-cut GEMM: 1-3 spatial dims, padding,
+ * strides (forward dilation), window dilations (forward stride), reversal,
+ * batch (KIF) > 1, odd sizes; f32 and f64 with random values (the sum of
+ * K products rounded differently, within a tolerance), small integers in
+ * f32 and bf16 -> f32 (exact in every order), c64. */
+Test(k_conv, weight_gradient_k_cut) {
+  Rng rng = {1313};
+  struct { EType t, ot; bool wide; double tol; } types[] = {
+    {ET_F32, ET_F32, true, 1e-4}, {ET_F64, ET_F64, true, 1e-11}, {ET_F32, ET_F32, false, -1},
+    {ET_BF16, ET_F32, false, -1}, {ET_C64, ET_C64, true, 1e-4},
+  };
+  for (size_t c = 0; c < sizeof types / sizeof types[0]; c++)
+    for (int layout = 0; layout < 3; layout++)
+      for (int ns = 1; ns <= 3; ns++) {
+        int64_t k1[] = {421}, k2[] = {23, 19}, k3[] = {7, 9, 6}, o1[] = {5}, o2[] = {3, 2}, o3[] = {2, 1, 3};
+        const int64_t *ks = ns == 1 ? k1 : ns == 2 ? k2 : k3, *os = ns == 1 ? o1 : ns == 2 ? o2 : o3;
+        wgrad_case(&rng, types[c].t, types[c].ot, types[c].wide, types[c].tol, ns, layout, rng_int(&rng, 1, 3),
+                   ns == 3 ? 6 : 5, rng_int(&rng, 1, 4), ks, os, 1);
+      }
+}
+
+/* Enough rows of M (window x batch) for several tiles and enough K for
+ * several slabs of partial sums, both builders. */
+Test(k_conv, weight_gradient_tiles_and_slabs) {
+  Rng rng = {4242};
+  int64_t ks[] = {23, 19}, ks_long[] = {41, 37}, os[] = {3, 3};
+  for (int layout = 0; layout < 2; layout++) {
+    wgrad_case(&rng, ET_F32, ET_F32, true, 1e-4, 2, layout, 130, 5, 1, ks, os, 1);
+    wgrad_case(&rng, ET_F32, ET_F32, false, -1, 2, layout, 131, 5, 1, ks, os, 1);
+    wgrad_case(&rng, ET_F32, ET_F32, true, 1e-4, 2, layout, 2, 4, 2, ks_long, os, 1);
+    wgrad_case(&rng, ET_F64, ET_F64, true, 1e-11, 2, layout, 3, 4, 2, ks_long, os, 1);
+  }
+}
+
+/* NHWC (any layout the canonical copy makes [B, S..., IF]) 1x1, stride 1,
+ * no padding: the input is the patch, one GEMM; floats exact on small
+ * integers, s32 through the portable integer gemm; a strided 1x1 and a
+ * padded one take the patch path and must agree too. */
+Test(k_conv, pointwise_feature_minor) {
+  Rng rng = {515};
+  EType types[] = {ET_F32, ET_F64, ET_S32, ET_C64};
+  for (size_t c = 0; c < sizeof types / sizeof types[0]; c++)
+    for (int v = 0; v < 3; v++) {
+      EType t = types[c];
+      int64_t ld[] = {3, 9, 7, 6}, rd[] = {1, 1, 6, 5}, od[] = {3, v == 1 ? 5 : 9, v == 1 ? 4 : 7, 5};
+      if (v == 2) { od[1] = 11; od[2] = 9; }
+      int64_t st[] = {v == 1 ? 2 : 1, v == 1 ? 2 : 1}, pad[] = {v == 2 ? 1 : 0, v == 2 ? 1 : 0};
+      int64_t nl = prod(4, ld), no = prod(4, od);
+      int es = etype_storage_bytes(t);
+      KArray L = ka(t, 4, ld, rand_array(&rng, t, nl, false)), R = ka(t, 4, rd, rand_array(&rng, t, 30, false));
+      KArray O = ka(t, 4, od, calloc((size_t)no, (size_t)es)), W = ka(t, 4, od, calloc((size_t)no, (size_t)es));
+      KConvParams p = {{2, 0, 3, (int64_t[]){1, 2}, 2, 3, (int64_t[]){0, 1}, 0, 3, (int64_t[]){1, 2}},
+                       {2, NULL, st, pad, pad, NULL, NULL, NULL}, 1, 1};
+      Error err;
+      cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+      ref_conv(&L, &R, &p, &W);
+      EType rt = t == ET_C64 ? ET_F32 : t; /* values compared: a zero's sign may differ */
+      for (int64_t i = 0; i < no * (t == ET_C64 ? 2 : 1); i++)
+        cr_assert_eq(get_f(rt, O.data, i), get_f(rt, W.data, i), "%s variant %d [%lld]", etype_name(t), v, (long long)i);
+      free(L.data); free(R.data); free(O.data); free(W.data);
+    }
+}
+
+/* A grouped convolution's weight gradient: batch groups (2-3), each its
+ * own K-cut GEMM into its columns of the result; every builder and layout,
+ * f32 random and exact, f64, bf16 -> f32 exact.  Groups of fewer than 4
+ * batch rows or output features are left to the planar path. */
+Test(k_conv, weight_gradient_batch_groups) {
+  Rng rng = {777};
+  struct { EType t, ot; bool wide; double tol; } types[] = {
+    {ET_F32, ET_F32, true, 1e-4}, {ET_F32, ET_F32, false, -1}, {ET_F64, ET_F64, true, 1e-11}, {ET_BF16, ET_F32, false, -1},
+  };
+  int64_t ks[] = {23, 19}, os[] = {3, 2}, k1[] = {421}, o1[] = {4};
+  for (size_t c = 0; c < sizeof types / sizeof types[0]; c++)
+    for (int layout = 0; layout < 3; layout++) {
+      wgrad_case(&rng, types[c].t, types[c].ot, types[c].wide, types[c].tol, 2, layout, rng_int(&rng, 4, 6), 5,
+                 rng_int(&rng, 4, 5), ks, os, rng_int(&rng, 2, 3));
+      wgrad_case(&rng, types[c].t, types[c].ot, types[c].wide, types[c].tol, 1, layout, 4, 5, 4, k1, o1, 2);
+    }
+  /* A depthwise-like one (one feature per group): the planar path. */
+  wgrad_case(&rng, ET_F32, ET_F32, true, 1e-4, 2, 1, 1, 5, 1, ks, os, 3);
+}

@@ -457,6 +457,10 @@ Test(threads, dot_and_conv) {
              "  x = f32[4,28,28,64] parameter(0)\n  k = f32[3,3,16,64] parameter(1)\n"
              "  ROOT c = f32[4,28,28,64] convolution(x, k), window={size=3x3 pad=1_1x1_1},"
              " dim_labels=b01f_01io->b01f, feature_group_count=4\n}\n");
+  same_bytes("conv-pointwise-nhwc", "HloModule m\nENTRY e {\n"
+             "  x = f32[6,30,30,64] parameter(0)\n  k = f32[1,1,64,96] parameter(1)\n"
+             "  ROOT c = f32[6,30,30,96] convolution(x, k), window={size=1x1},"
+             " dim_labels=b01f_01io->b01f\n}\n");
   same_bytes("conv-pointwise-nchw", "HloModule m\nENTRY e {\n"
              "  x = f32[6,64,30,30] parameter(0)\n  k = f32[96,64,1,1] parameter(1)\n"
              "  ROOT c = f32[6,96,30,30] convolution(x, k), window={size=1x1},"
@@ -477,6 +481,34 @@ Test(threads, dot_and_conv) {
              "  x = f32[4,20,20,32] parameter(0)\n  k = f32[3,3,32,40] parameter(1)\n"
              "  ROOT c = f32[4,40,40,40] convolution(x, k), window={size=3x3 pad=1_2x1_2 lhs_dilate=2x2},"
              " dim_labels=b01f_01io->b01f\n}\n");
+}
+
+/* Weight gradients (a kernel window larger than the output): one GEMM cut
+ * along its long K into units, slabs of units summed into partial results
+ * added in slab order (kernels/k_conv_wgrad.c).  NHWC (the feature-minor
+ * builder, two slabs), NCHW (spatial-minor, four slabs), a strided
+ * forward's (window dilation 2) and bf16 operands (converted first). */
+Test(threads, conv_weight_gradients) {
+  same_bytes("conv-wgrad-nhwc", "HloModule m\nENTRY e {\n"
+             "  x = f32[8,30,30,48] parameter(0)\n  dy = f32[8,30,30,40] parameter(1)\n"
+             "  ROOT c = f32[3,3,48,40] convolution(x, dy), window={size=30x30 pad=1_1x1_1},"
+             " dim_labels=f01b_i01o->01bf\n}\n");
+  same_bytes("conv-wgrad-nchw", "HloModule m\nENTRY e {\n"
+             "  x = f32[8,48,30,30] parameter(0)\n  dy = f32[8,40,30,30] parameter(1)\n"
+             "  ROOT c = f32[48,40,3,3] convolution(x, dy), window={size=30x30 pad=1_1x1_1},"
+             " dim_labels=fb01_io01->bf01\n}\n");
+  same_bytes("conv-wgrad-strided-bf16", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,61,61,32] parameter(0)\n  dy = f32[4,30,30,40] parameter(1)\n"
+             "  xb = bf16[4,32,61,61] parameter(2)\n  dyb = bf16[4,40,30,30] parameter(3)\n"
+             "  c = f32[3,3,32,40] convolution(x, dy), window={size=30x30 rhs_dilate=2x2},"
+             " dim_labels=f01b_i01o->01bf\n"
+             "  d = bf16[32,40,3,3] convolution(xb, dyb), window={size=30x30 rhs_dilate=2x2},"
+             " dim_labels=fb01_io01->bf01\n"
+             "  ROOT t = (f32[3,3,32,40], bf16[32,40,3,3]) tuple(c, d)\n}\n");
+  same_bytes("conv-wgrad-batch-groups", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,30,30,64] parameter(0)\n  dy = f32[4,30,30,64] parameter(1)\n"
+             "  ROOT c = f32[3,3,16,64] convolution(x, dy), window={size=30x30 pad=1_1x1_1},"
+             " dim_labels=f01b_i01o->01bf, batch_group_count=4\n}\n");
 }
 
 /* reduce-window with a known reducer: chunks of output rows, each output
