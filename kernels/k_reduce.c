@@ -103,6 +103,28 @@ K_CLONES static bool maxmin_row_f32(const float *x, int64_t n, bool is_max, floa
   return true;
 }
 
+/* acc[0..k) += rows[r][0..k) for r in order (row r at x + r*stride): the
+ * serial order of a reduction over a major run into a short kept inner run
+ * (per-feature sums, NHWC reduced over N, H, W), in one loop instead of one
+ * k_combine call per row of k elements. */
+#define SHORT_ROWS 256
+K_CLONES static void add_rows_f32(float *restrict acc, const float *restrict x, int64_t rows, int64_t k,
+                                  int64_t stride) {
+  float t[SHORT_ROWS];
+  memcpy(t, acc, (size_t)k * sizeof *t);
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t j = 0; j < k; j++) t[j] += x[r * stride + j];
+  memcpy(acc, t, (size_t)k * sizeof *t);
+}
+K_CLONES static void add_rows_f64(double *restrict acc, const double *restrict x, int64_t rows, int64_t k,
+                                  int64_t stride) {
+  double t[SHORT_ROWS];
+  memcpy(t, acc, (size_t)k * sizeof *t);
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t j = 0; j < k; j++) t[j] += x[r * stride + j];
+  memcpy(acc, t, (size_t)k * sizeof *t);
+}
+
 #define LANES 64
 
 /* *acc = op(*acc, reduce(row[0..n))) in compute type ct. */
@@ -319,11 +341,21 @@ static bool reduce_runs(KReduceOp op, EType t, EType ct, const void *src, const 
   int64_t idx[K_MAX_RANK + 1] = {0};
   const char *s = src;
   char *a = acc;
+  /* A short kept inner run under a reduced one, f32/f64 add: the rows of the
+   * reduced run in one add_rows call (the odometer skips that run). */
+  bool rows = nr >= 2 && !last.reduced && runs[nr - 2].reduced && last.size <= SHORT_ROWS && t == ct &&
+              op == K_RED_ADD && (ct == ET_F32 || ct == ET_F64);
+  int inner = rows ? nr - 2 : nr - 1; /* the runs the odometer walks: [0, inner) */
   for (;;) {
     int64_t io = 0, oo = 0;
-    for (int i = 0; i < nr - 1; i++) { io += idx[i] * runs[i].in_stride; oo += idx[i] * runs[i].out_stride; }
+    for (int i = 0; i < inner; i++) { io += idx[i] * runs[i].in_stride; oo += idx[i] * runs[i].out_stride; }
     const char *seg = s + io * et;
-    if (last.reduced) {
+    if (rows) {
+      if (ct == ET_F32) add_rows_f32((float *)(void *)(a + oo * es), (const float *)(const void *)seg,
+                                     runs[nr - 2].size, last.size, runs[nr - 2].in_stride);
+      else add_rows_f64((double *)(void *)(a + oo * es), (const double *)(const void *)seg,
+                        runs[nr - 2].size, last.size, runs[nr - 2].in_stride);
+    } else if (last.reduced) {
       if (t != ct) {
         if (last.size > RED_BLOCK) return error_set(err, ERR_RUNTIME, -1, "internal: reduce row not cut");
         k_to_compute(t, seg, scratch, last.size);
@@ -339,7 +371,7 @@ static bool reduce_runs(KReduceOp op, EType t, EType ct, const void *src, const 
     } else {
       if (!k_combine(op, ct, a + oo * es, seg, last.size, err)) return false;
     }
-    int i = nr - 2;
+    int i = inner - 1;
     for (; i >= 0; i--) {
       if (++idx[i] < runs[i].size) break;
       idx[i] = 0;

@@ -639,3 +639,36 @@ Test(k_reduce, blocked_sum_beats_serial_rounding) {
   cr_expect(o[0] == 1.0f && isnan(o[1]));
   free(x);
 }
+
+/* Sums over a major dimension into a short kept inner one (add_rows: per-
+ * feature sums) and a long one (whole rows): bit for bit the serial f32 /
+ * f64 fold of each output, in index order, computed here directly. */
+Test(k_reduce, major_sums_match_serial_bits) {
+  static const int64_t shapes[][3] = {{5, 3000, 37}, {1, 2000, 256}, {3, 700, 300}, {1, 16384, 2}};
+  Rng rng = {11};
+  for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+    int64_t a = shapes[si][0], r = shapes[si][1], k = shapes[si][2], n = a * r * k;
+    for (int f64 = 0; f64 < 2; f64++) {
+      EType t = f64 ? ET_F64 : ET_F32;
+      void *x = rand_array(&rng, t, n, true), *o = calloc((size_t)(a * k), 8);
+      double zero = 0;
+      KArray X = ka(t, 3, shapes[si], x), O = ka(t, 2, (int64_t[]){a, k}, o);
+      Error err;
+      cr_assert(k_reduce(1, &X, (const void *[]){&zero}, 1, (int64_t[]){1}, &(KReducer){ADD1, NULL, NULL}, &O,
+                         &err), "%s", err.msg);
+      for (int64_t i = 0; i < a * k; i++) {
+        int64_t p = i / k, q = i % k;
+        float sf = 0;
+        double sd = 0;
+        for (int64_t j = 0; j < r; j++) {
+          if (f64) sd += ((const double *)x)[(p * r + j) * k + q];
+          else sf += ((const float *)x)[(p * r + j) * k + q];
+        }
+        if (f64) cr_assert_eq(((double *)o)[i], sd, "shape %zu f64 [%lld]", si, (long long)i);
+        else cr_assert_eq(((float *)o)[i], sf, "shape %zu f32 [%lld]", si, (long long)i);
+      }
+      free(x);
+      free(o);
+    }
+  }
+}
