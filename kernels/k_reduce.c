@@ -381,10 +381,6 @@ static bool reduce_runs(KReduceOp op, EType t, EType ct, const void *src, const 
   return true;
 }
 
-static void fill(void *dst, const void *elem, int es, int64_t n) {
-  for (int64_t i = 0; i < n; i++) memcpy((char *)dst + i * es, elem, (size_t)es);
-}
-
 bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
               const int64_t *dims, const KReducer *r, KArray *outs, Error *err) {
   if (nvals < 1 || nvals > K_MAX_RANK) return error_set(err, ERR_RUNTIME, -1, "reduce: bad operand count %d", nvals);
@@ -421,11 +417,13 @@ bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
     for (int v = 0; v < nvals; v++) {
       EType t = ops[v].etype, ct = k_compute_etype(t);
       int es = etype_storage_bytes(ct);
-      void *acc = k_malloc(nout * es, err);
+      /* Accumulate straight into the result when it is its own compute
+       * type (no copy of a big result after); the init fill on the pool. */
+      void *acc = t == ct ? outs[v].data : k_malloc(nout * es, err);
       if (!acc) return false;
       char init[16];
       k_to_compute(t, inits[v], init, 1);
-      fill(acc, init, es, nout);
+      k_fill(acc, nout, init, (size_t)es);
       bool ok = true;
       if (nred > 0 && n > 0) {
         /* Short innermost reduced run: transpose reduced dims to the front
@@ -458,8 +456,8 @@ bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
         ok = reduce_known(r->ops[v], t, ct, data, rank, udims, ured, acc, nout, err);
         k_free(tbuf);
       }
-      if (ok) k_from_compute(t, acc, outs[v].data, nout);
-      k_free(acc);
+      if (ok && acc != outs[v].data) k_from_compute(t, acc, outs[v].data, nout);
+      if (acc != outs[v].data) k_free(acc);
       if (!ok) return false;
     }
     return true;
@@ -497,7 +495,7 @@ bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
     R = P + (R & 1);
   }
   /* outs = f(init, total) (or init when nothing was reduced). */
-  for (int v = 0; v < nvals; v++) fill(outs[v].data, inits[v], es[v], nout);
+  for (int v = 0; v < nvals; v++) k_fill(outs[v].data, nout, inits[v], (size_t)es[v]);
   if (R == 1) {
     void *outp[K_MAX_RANK];
     for (int v = 0; v < nvals; v++) outp[v] = outs[v].data;

@@ -316,8 +316,9 @@ Test(threads, reduce) {
 /* Reductions cut into blocks (more than 16384 elements per output) as well
  * as slabs of outputs: a full reduction, a few long rows, per-feature sums
  * over a long batch, reduced runs with a kept one between them, column sums
- * in wide slabs, several dims; bf16/f16 (converted as they are read, summed
- * in f32), f64, s32 max, a long product; and a variadic argmax (a callback
+ * in wide slabs, several dims, short rows (transposed first, summed into the
+ * result itself); bf16/f16 (converted as they are read, summed in f32), f64,
+ * s32 max, a long product; and a variadic argmax (a callback
  * reducer: runs serially, checked all the same). */
 #define ADD_COMP(T) "HloModule m\nadd { a = " T "[] parameter(0)\n b = " T "[] parameter(1)\n" \
                     " ROOT s = " T "[] add(a, b) }\nENTRY e {\n"
@@ -340,6 +341,8 @@ Test(threads, reduce_long_and_blocked) {
       "  b = bf16[5] reduce(y, z), dimensions={1}, to_apply=add\n  ROOT t = (bf16[6], bf16[5]) tuple(a, b)\n}\n",
       ADD_COMP("f16") "  x = f16[200,300] parameter(0)\n  z = f16[] constant(0)\n"
       "  ROOT r = f16[] reduce(x, z), dimensions={0,1}, to_apply=add\n}\n",
+      ADD_COMP("f32") "  x = f32[1000,700,3] parameter(0)\n  z = f32[] constant(1)\n"
+      "  ROOT r = f32[1000,700] reduce(x, z), dimensions={2}, to_apply=add\n}\n",
       ADD_COMP("f64") "  x = f64[70000] parameter(0)\n  z = f64[] constant(0)\n"
       "  ROOT r = f64[] reduce(x, z), dimensions={0}, to_apply=add\n}\n",
       "HloModule m\nmx { a = s32[] parameter(0)\n b = s32[] parameter(1)\n"
