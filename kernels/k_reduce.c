@@ -227,8 +227,6 @@ static bool reduce_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
   const ReduceJob *j = ctx;
   Run runs[K_MAX_RANK + 1];
   memcpy(runs, j->runs, sizeof(Run) * (size_t)j->nr);
-  void *scratch = NULL;
-  if (j->t != j->ct && !(scratch = k_malloc(RED_BLOCK * j->es, err))) return false;
   int64_t b = chunk / j->nslab, s = chunk % j->nslab;
   const char *src = j->src;
   char *dst = j->part ? j->part + b * j->nout * j->es : j->acc;
@@ -245,6 +243,10 @@ static bool reduce_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
     src += lo * r->in_stride * j->et;
     dst += lo * r->out_stride * j->es;
   }
+  /* narrow types: one innermost segment (at most RED_BLOCK) in f32 */
+  void *scratch = NULL;
+  int64_t seg = runs[j->nr - 1].size < RED_BLOCK ? runs[j->nr - 1].size : RED_BLOCK;
+  if (j->t != j->ct && !(scratch = k_malloc(seg * j->es, err))) return false;
   bool ok = reduce_runs(j->op, j->t, j->ct, src, runs, j->nr, dst, scratch, err);
   k_free(scratch);
   return ok;
