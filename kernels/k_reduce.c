@@ -17,9 +17,15 @@ typedef double v4d __attribute__((vector_size(32)));
  * 32 (16) lanes and fold order on every path, so results do not depend on
  * the machine. */
 
+/* The lanes start at -0.0, the identity of +, so that a row of -0.0 sums
+ * to -0.0 as a serial fold does (from +0.0 it came out +0.0); any other
+ * row sums as from +0.0. */
+#define NZ8 {-0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f}
+#define NZ4 {-0.0, -0.0, -0.0, -0.0}
+
 /* 32 interleaved partial sums, folded in lane order. */
 K_CLONES static float sum_row_f32(const float *x, int64_t n) {
-  v8f a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+  v8f a0 = NZ8, a1 = NZ8, a2 = NZ8, a3 = NZ8;
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
     v8f t0, t1, t2, t3;
@@ -46,7 +52,7 @@ K_CLONES static float sum_row_f32(const float *x, int64_t n) {
 }
 
 K_CLONES static double sum_row_f64(const double *x, int64_t n) {
-  v4d a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+  v4d a0 = NZ4, a1 = NZ4, a2 = NZ4, a3 = NZ4;
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     v4d t0, t1, t2, t3;
@@ -196,8 +202,12 @@ static bool identity_of(KReduceOp op, EType ct, void *out) {
                                             : ~(uint64_t)0; break;
   default: return false;
   }
-  /* little-endian: the low es bytes are the value in the narrower type */
-  memcpy(out, &u, (size_t)es);
+  switch (es) { /* the value truncated to the type's width */
+  case 1: { uint8_t v = (uint8_t)u; memcpy(out, &v, 1); break; }
+  case 2: { uint16_t v = (uint16_t)u; memcpy(out, &v, 2); break; }
+  case 4: { uint32_t v = (uint32_t)u; memcpy(out, &v, 4); break; }
+  default: memcpy(out, &u, 8);
+  }
   return true;
 }
 

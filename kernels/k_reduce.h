@@ -7,7 +7,8 @@
  * Summation order (floating point; XLA leaves it to the backend):
  *   - f32/f64 accumulate in their own type, no widening.  A reduction over
  *     the innermost (contiguous) dimension keeps 32 (f32) / 16 (f64) partial
- *     sums interleaved over the row, folded in lane order at the end -- the
+ *     sums interleaved over the row (each from -0.0, so a row of -0.0 sums
+ *     to -0.0), folded in lane order at the end -- the
  *     shape of XLA CPU's vectorised row reduction; reductions over outer
  *     dimensions accumulate each result element sequentially in index order.
  *   - Blocks: when one result element folds more than 16384 inputs, the

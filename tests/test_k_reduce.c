@@ -576,7 +576,8 @@ Test(k_reduce, long_reductions_exact_in_every_shape) {
       {1, {35001}, 1, {0}},          {2, {3, 20000}, 1, {1}},     {2, {20000, 5}, 1, {0}},
       {3, {90, 7, 200}, 2, {0, 2}},  {4, {2, 42, 3, 400}, 2, {1, 3}}, {2, {130, 260}, 2, {0, 1}},
   };
-  static const EType types[] = {ET_F32, ET_F64, ET_BF16, ET_F16, ET_S32, ET_S8, ET_U16, ET_PRED};
+  static const EType types[] = {ET_F32, ET_F64, ET_BF16, ET_F16, ET_S32, ET_S8, ET_U16, ET_S64, ET_U8,
+                                ET_U32, ET_PRED};
   Rng rng = {99};
   for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++)
     for (size_t ti = 0; ti < sizeof types / sizeof *types; ti++)
@@ -671,4 +672,47 @@ Test(k_reduce, major_sums_match_serial_bits) {
       free(o);
     }
   }
+}
+
+/* The blocks start from each op's identity: with every element (and the
+ * init) at the value the identity must not disturb -- the type's least for
+ * max, its greatest for min, all ones for and, -0.0 for a float sum, 1 for
+ * a product -- the result is that value exactly, so a wrong identity (0 for
+ * a signed max, +0.0 for a float sum, ...) shows. */
+Test(k_reduce, block_identities_at_type_limits) {
+  static const EType types[] = {ET_S8, ET_S16, ET_S32, ET_S64, ET_U8, ET_U16, ET_U32, ET_U64, ET_PRED,
+                                ET_F32, ET_F64};
+  static const int64_t shapes[][2] = {{1, 20000}, {20000, 3}};
+  for (size_t ti = 0; ti < sizeof types / sizeof *types; ti++)
+    for (KReduceOp op = K_RED_ADD; op <= K_RED_XOR; op++)
+      for (int si = 0; si < 2; si++) {
+        EType t = types[ti];
+        bool flt = etype_is_float(t), sgn = etype_kind(t) == EK_SINT;
+        if (flt && op > K_RED_MIN) continue;
+        int es = etype_storage_bytes(t), bits = 8 * es;
+        unsigned char v[8] = {0};
+        if (flt) {
+          double d = op == K_RED_ADD ? -0.0 : op == K_RED_MUL ? 1.0 : op == K_RED_MAX ? -INFINITY : INFINITY;
+          set_f(t, v, 0, d);
+        } else {
+          uint64_t u = 0; /* add, or, xor */
+          if (op == K_RED_MUL) u = 1;
+          if (op == K_RED_AND) u = t == ET_PRED ? 1 : ~(uint64_t)0;
+          if (op == K_RED_MAX) u = sgn ? (uint64_t)1 << (bits - 1) : 0;
+          if (op == K_RED_MIN) u = t == ET_PRED ? 1 : sgn ? ((uint64_t)1 << (bits - 1)) - 1 : ~(uint64_t)0;
+          for (int b = 0; b < es; b++) v[b] = (unsigned char)(u >> (8 * b)); /* little-endian storage */
+        }
+        int64_t n = shapes[si][0] * shapes[si][1], nout = si ? 3 : 1;
+        unsigned char *x = malloc((size_t)(n * es)), o[3 * 8];
+        for (int64_t i = 0; i < n; i++) memcpy(x + i * es, v, (size_t)es);
+        KArray X = ka(t, si ? 2 : 1, si ? shapes[si] : &shapes[si][1], x);
+        KArray O = ka(t, si ? 1 : 0, (int64_t[]){3}, o);
+        Error err;
+        cr_assert(k_reduce(1, &X, (const void *[]){v}, 1, (int64_t[]){0}, &(KReducer){(KReduceOp[]){op}, NULL, NULL},
+                           &O, &err), "%s %s: %s", etype_name(t), k_reduce_op_name(op), err.msg);
+        for (int64_t i = 0; i < nout; i++)
+          cr_assert(memcmp(o + i * es, v, (size_t)es) == 0, "%s %s shape %d: output %lld is not the limit value",
+                    etype_name(t), k_reduce_op_name(op), si, (long long)i);
+        free(x);
+      }
 }
