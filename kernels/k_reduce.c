@@ -4,8 +4,11 @@
 #pragma GCC optimize("vect-cost-model=dynamic")
 #include "kernels/k_reduce.h"
 
+#include <math.h>
+
 #include "base/thread_pool.h"
 #include "kernels/k_common.h"
+#include "kernels/k_movement.h"
 
 typedef float v8f __attribute__((vector_size(32)));
 typedef double v4d __attribute__((vector_size(32)));
@@ -14,9 +17,15 @@ typedef double v4d __attribute__((vector_size(32)));
  * 32 (16) lanes and fold order on every path, so results do not depend on
  * the machine. */
 
+/* The lanes start at -0.0, the identity of +, so that a row of -0.0 sums
+ * to -0.0 as a serial fold does (from +0.0 it came out +0.0); any other
+ * row sums as from +0.0. */
+#define NZ8 {-0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f}
+#define NZ4 {-0.0, -0.0, -0.0, -0.0}
+
 /* 32 interleaved partial sums, folded in lane order. */
 K_CLONES static float sum_row_f32(const float *x, int64_t n) {
-  v8f a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+  v8f a0 = NZ8, a1 = NZ8, a2 = NZ8, a3 = NZ8;
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
     v8f t0, t1, t2, t3;
@@ -43,7 +52,7 @@ K_CLONES static float sum_row_f32(const float *x, int64_t n) {
 }
 
 K_CLONES static double sum_row_f64(const double *x, int64_t n) {
-  v4d a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+  v4d a0 = NZ4, a1 = NZ4, a2 = NZ4, a3 = NZ4;
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     v4d t0, t1, t2, t3;
@@ -100,6 +109,28 @@ K_CLONES static bool maxmin_row_f32(const float *x, int64_t n, bool is_max, floa
   return true;
 }
 
+/* acc[0..k) += rows[r][0..k) for r in order (row r at x + r*stride): the
+ * serial order of a reduction over a major run into a short kept inner run
+ * (per-feature sums, NHWC reduced over N, H, W), in one loop instead of one
+ * k_combine call per row of k elements. */
+#define SHORT_ROWS 256
+K_CLONES static void add_rows_f32(float *restrict acc, const float *restrict x, int64_t rows, int64_t k,
+                                  int64_t stride) {
+  float t[SHORT_ROWS];
+  memcpy(t, acc, (size_t)k * sizeof *t);
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t j = 0; j < k; j++) t[j] += x[r * stride + j];
+  memcpy(acc, t, (size_t)k * sizeof *t);
+}
+K_CLONES static void add_rows_f64(double *restrict acc, const double *restrict x, int64_t rows, int64_t k,
+                                  int64_t stride) {
+  double t[SHORT_ROWS];
+  memcpy(t, acc, (size_t)k * sizeof *t);
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t j = 0; j < k; j++) t[j] += x[r * stride + j];
+  memcpy(acc, t, (size_t)k * sizeof *t);
+}
+
 #define LANES 64
 
 /* *acc = op(*acc, reduce(row[0..n))) in compute type ct. */
@@ -131,39 +162,121 @@ static bool reduce_row(KReduceOp op, EType ct, const void *row, int64_t n, void 
 
 typedef struct Run { int64_t size, in_stride, out_stride; bool reduced; } Run;
 
-static bool reduce_runs(KReduceOp op, EType ct, const void *src, const Run *runs, int nr, void *acc,
-                        Error *err);
+static bool reduce_runs(KReduceOp op, EType t, EType ct, const void *src, const Run *runs, int nr,
+                        void *acc, void *scratch, Error *err);
 
-/* One reduction split along the kept run `split`: chunk c takes indices
- * c*per .. of that run (all of the others). */
-typedef struct ReduceSplit {
-  KReduceOp op;
-  EType ct;
-  const char *src;
-  char *acc;
-  Run runs[K_MAX_RANK + 1];
-  int nr, split;
-  int64_t per;
-} ReduceSplit;
+/* Per-output elements one block folds (in the serial order) before its
+ * partial result joins the others, in block order: k_reduce.h, "Summation
+ * order".  A fixed size, so the blocks, like the chunks, do not depend on
+ * the thread count. */
+#define RED_BLOCK ((int64_t)16384)
+/* The narrowest slab of an innermost kept run a chunk takes, in bytes: a
+ * chunk of a column reduction reads this much of every row, and narrower
+ * slabs (a few cache lines a row, one row per 4 KiB page) starve the
+ * prefetchers: f32[4096,4096] summed over dim 0 took 14.7 ms in slabs of
+ * 64 columns (256 bytes), against 3 ms for the same bytes by rows. */
+#define RED_MIN_SLAB_BYTES ((int64_t)16384)
 
-static bool reduce_slab(void *ctx, int64_t chunk, int worker, Error *err) {
-  (void)worker;
-  const ReduceSplit *sp = ctx;
-  Run runs[K_MAX_RANK + 1];
-  memcpy(runs, sp->runs, sizeof(Run) * (size_t)sp->nr);
-  Run *r = &runs[sp->split];
-  int64_t lo = chunk * sp->per;
-  r->size = r->size - lo < sp->per ? r->size - lo : sp->per;
-  int es = etype_storage_bytes(sp->ct);
-  return reduce_runs(sp->op, sp->ct, sp->src + lo * r->in_stride * es, runs, sp->nr,
-                     sp->acc + lo * r->out_stride * es, err);
+/* The value e with op(e, x) == x bit for bit, for every x of compute type
+ * ct (-0.0 for float add, -inf for max, ...); false for complex types,
+ * which are then never cut into blocks. */
+static bool identity_of(KReduceOp op, EType ct, void *out) {
+  int es = etype_storage_bytes(ct);
+  if (ct == ET_F32 || ct == ET_F64) {
+    double v = op == K_RED_ADD ? -0.0 : op == K_RED_MUL ? 1.0 : op == K_RED_MAX ? -INFINITY
+             : op == K_RED_MIN ? INFINITY : NAN;
+    if (isnan(v)) return false;
+    if (ct == ET_F32) { float f = (float)v; memcpy(out, &f, 4); }
+    else memcpy(out, &v, 8);
+    return true;
+  }
+  if (!etype_is_int(ct) && ct != ET_PRED) return false;
+  bool sgn = etype_kind(ct) == EK_SINT;
+  uint64_t u;
+  switch (op) {
+  case K_RED_ADD: case K_RED_OR: case K_RED_XOR: u = 0; break;
+  case K_RED_MUL: u = 1; break;
+  case K_RED_AND: u = ct == ET_PRED ? 1 : ~(uint64_t)0; break;
+  case K_RED_MAX: u = sgn ? (uint64_t)1 << (8 * es - 1) : 0; break;           /* the type's least */
+  case K_RED_MIN: u = ct == ET_PRED ? 1 : sgn ? ((uint64_t)1 << (8 * es - 1)) - 1 /* its greatest */
+                                            : ~(uint64_t)0; break;
+  default: return false;
+  }
+  switch (es) { /* the value truncated to the type's width */
+  case 1: { uint8_t v = (uint8_t)u; memcpy(out, &v, 1); break; }
+  case 2: { uint16_t v = (uint16_t)u; memcpy(out, &v, 2); break; }
+  case 4: { uint32_t v = (uint32_t)u; memcpy(out, &v, 4); break; }
+  default: memcpy(out, &u, 8);
+  }
+  return true;
 }
 
-/* Known-op reduction of one operand already in compute type. */
-static bool reduce_known(KReduceOp op, EType ct, const void *src, int rank, const int64_t *dims,
-                         const bool *red, void *acc, int64_t nout, Error *err) {
-  int es = etype_storage_bytes(ct);
+/* One known-op reduction spread over the pool: chunk c is block c / nslab
+ * (indices [b*m, b*m+m) of reduced run `cut`, or everything) times slab
+ * c % nslab (indices [s*per, s*per+per) of kept run `split`, or all
+ * outputs).  A chunk folds its elements into its outputs in the serial
+ * order -- into the accumulators themselves when there is one block, else
+ * into its block's partial results, which start at the identity and are
+ * combined into the accumulators afterwards in block order. */
+typedef struct ReduceJob {
+  KReduceOp op;
+  EType t, ct;
+  int et, es; /* element bytes of t and ct */
+  const char *src;
+  char *acc;  /* nout accumulators */
+  char *part; /* nb * nout partial results; NULL when nb == 1 */
+  int64_t nout;
   Run runs[K_MAX_RANK + 1];
+  int nr;
+  int cut, split; /* run indices, or -1 */
+  int64_t m, nb, per, nslab;
+} ReduceJob;
+
+static bool reduce_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
+  (void)worker;
+  const ReduceJob *j = ctx;
+  Run runs[K_MAX_RANK + 1];
+  memcpy(runs, j->runs, sizeof(Run) * (size_t)j->nr);
+  int64_t b = chunk / j->nslab, s = chunk % j->nslab;
+  const char *src = j->src;
+  char *dst = j->part ? j->part + b * j->nout * j->es : j->acc;
+  if (j->cut >= 0) {
+    Run *r = &runs[j->cut];
+    int64_t lo = b * j->m;
+    r->size = r->size - lo < j->m ? r->size - lo : j->m;
+    src += lo * r->in_stride * j->et;
+  }
+  if (j->split >= 0) {
+    Run *r = &runs[j->split];
+    int64_t lo = s * j->per;
+    r->size = r->size - lo < j->per ? r->size - lo : j->per;
+    src += lo * r->in_stride * j->et;
+    dst += lo * r->out_stride * j->es;
+  }
+  /* narrow types: one innermost segment (at most RED_BLOCK) in f32 */
+  void *scratch = NULL;
+  int64_t seg = runs[j->nr - 1].size < RED_BLOCK ? runs[j->nr - 1].size : RED_BLOCK;
+  if (j->t != j->ct && !(scratch = k_malloc(seg * j->es, err))) return false;
+  bool ok = reduce_runs(j->op, j->t, j->ct, src, runs, j->nr, dst, scratch, err);
+  k_free(scratch);
+  return ok;
+}
+
+/* Known-op reduction of one operand of element type t into accumulators of
+ * its compute type ct.  How it is cut
+ * depends on the sizes alone (never on the thread count):
+ *   - blocks: when an output folds more than RED_BLOCK elements, the
+ *     outermost reduced run whose inner part exceeds that is cut into blocks
+ *     of about RED_BLOCK elements per output (a full reduction, a few long
+ *     rows, per-feature sums over a huge batch); results change from the
+ *     serial order only for such long float sums and products.
+ *   - slabs: the outputs, along the kept run that gives the most slabs (an
+ *     innermost kept run only in slabs of RED_MIN_SLAB_BYTES or more). */
+static bool reduce_known(KReduceOp op, EType t, EType ct, const void *src, int rank,
+                         const int64_t *dims, const bool *red, void *acc, int64_t nout, Error *err) {
+  int es = etype_storage_bytes(ct), et = etype_storage_bytes(t);
+  ReduceJob j = {op, t, ct, et, es, src, acc, NULL, nout, {{0}}, 0, -1, -1, 1, 1, 1, 1};
+  Run *runs = j.runs;
   int nr = 0;
   int64_t st = 1;
   int64_t ist[K_MAX_RANK];
@@ -178,43 +291,99 @@ static bool reduce_known(KReduceOp op, EType ct, const void *src, int rank, cons
     runs[nr++] = (Run){dims[i], ist[i], 0, red[i]};
   }
   if (nr == 0) runs[nr++] = (Run){1, 1, 0, false};
+  j.nr = nr;
   int64_t ost = 1;
   for (int i = nr - 1; i >= 0; i--) if (!runs[i].reduced) { runs[i].out_stride = ost; ost *= runs[i].size; }
-  (void)nout;
-  /* Parallel over the outputs: slabs of the largest kept run.  Each output
-   * still sees its inputs combined in the same order, so the result does
-   * not depend on the thread count; a reduction to one value stays serial. */
-  ReduceSplit sp = {op, ct, src, acc, {{0}}, nr, -1, 0};
-  memcpy(sp.runs, runs, sizeof(Run) * (size_t)nr);
-  for (int i = 0; i < nr; i++)
-    if (!runs[i].reduced && (sp.split < 0 || runs[i].size > runs[sp.split].size)) sp.split = i;
   int64_t total = 1;
   for (int i = 0; i < nr; i++) total *= runs[i].size;
-  int64_t chunks = sp.split < 0 ? 1 : pool_chunks(total * es, runs[sp.split].size);
-  if (chunks <= 1) return reduce_runs(op, ct, src, runs, nr, acc, err);
-  int64_t size = runs[sp.split].size;
-  sp.per = (size + chunks - 1) / chunks;
-  if (size >= 256) sp.per = (sp.per + 63) / 64 * 64; /* whole vectors of outputs */
-  return pool_for_err((size + sp.per - 1) / sp.per, reduce_slab, &sp, err);
+
+  /* Blocks along the reduced run where the per-output count passes RED_BLOCK. */
+  char ident[16];
+  int64_t inner = 1;
+  for (int i = nr - 1; i >= 0; i--) {
+    if (!runs[i].reduced) continue;
+    if (inner * runs[i].size > RED_BLOCK) {
+      j.m = RED_BLOCK / inner > 1 ? RED_BLOCK / inner : 1;
+      j.nb = (runs[i].size + j.m - 1) / j.m;
+      if (j.nb > 1 && identity_of(op, ct, ident)) j.cut = i;
+      else j.m = j.nb = 1;
+      break;
+    }
+    inner *= runs[i].size;
+  }
+
+  /* Slabs of the outputs, along the kept run that gives the most. */
+  int64_t wmin_inner = RED_MIN_SLAB_BYTES / es > 1 ? RED_MIN_SLAB_BYTES / es : 1, most = 1;
+  for (int i = 0; i < nr; i++) {
+    if (runs[i].reduced) continue;
+    int64_t w = i == nr - 1 ? wmin_inner : 1, n = runs[i].size / w;
+    if (n > most) { most = n; j.split = i; }
+  }
+  if (j.split >= 0) {
+    int64_t size = runs[j.split].size, w = j.split == nr - 1 ? wmin_inner : 1;
+    int64_t chunks = pool_chunks(total / j.nb * et, most);
+    j.per = (size + chunks - 1) / chunks;
+    if (j.per < w) j.per = w;
+    if (size >= 256) j.per = (j.per + 63) / 64 * 64; /* whole vectors of outputs */
+    j.nslab = (size + j.per - 1) / j.per;
+    if (j.nslab <= 1) { j.split = -1; j.per = j.nslab = 1; }
+  }
+  if (j.nb * j.nslab <= 1) return reduce_chunk(&j, 0, 0, err);
+  if (j.cut < 0) return pool_for_err(j.nslab, reduce_chunk, &j, err);
+
+  int64_t nparts = j.nb * nout;
+  if (!(j.part = k_malloc(nparts * es, err))) return false;
+  for (int64_t i = 0; i < nparts; i++) memcpy(j.part + i * es, ident, (size_t)es);
+  bool ok = pool_for_err(j.nb * j.nslab, reduce_chunk, &j, err);
+  for (int64_t b = 0; b < j.nb && ok; b++) ok = k_combine(op, ct, acc, j.part + b * nout * es, nout, err);
+  k_free(j.part);
+  return ok;
 }
 
-/* The reduction of runs[0..nr) of src into acc, in odometer order. */
-static bool reduce_runs(KReduceOp op, EType ct, const void *src, const Run *runs, int nr, void *acc,
-                        Error *err) {
-  int es = etype_storage_bytes(ct);
+/* The reduction of runs[0..nr) of src (element type t) into acc (its
+ * compute type ct), in odometer order.  When t is not ct, each innermost
+ * segment is first converted into `scratch` (RED_BLOCK elements of ct):
+ * kept segments piece by piece (each output alone), reduced ones whole (the
+ * blocks keep them within RED_BLOCK), so narrow types sum exactly as their
+ * f32 conversion would, without a converted copy of the operand. */
+static bool reduce_runs(KReduceOp op, EType t, EType ct, const void *src, const Run *runs, int nr,
+                        void *acc, void *scratch, Error *err) {
+  int es = etype_storage_bytes(ct), et = etype_storage_bytes(t);
   Run last = runs[nr - 1];
   int64_t idx[K_MAX_RANK + 1] = {0};
   const char *s = src;
   char *a = acc;
+  /* A short kept inner run under a reduced one, f32/f64 add: the rows of the
+   * reduced run in one add_rows call (the odometer skips that run). */
+  bool rows = nr >= 2 && !last.reduced && runs[nr - 2].reduced && last.size <= SHORT_ROWS && t == ct &&
+              op == K_RED_ADD && (ct == ET_F32 || ct == ET_F64);
+  int inner = rows ? nr - 2 : nr - 1; /* the runs the odometer walks: [0, inner) */
   for (;;) {
     int64_t io = 0, oo = 0;
-    for (int i = 0; i < nr - 1; i++) { io += idx[i] * runs[i].in_stride; oo += idx[i] * runs[i].out_stride; }
-    if (last.reduced) {
-      if (!reduce_row(op, ct, s + io * es, last.size, a + oo * es, err)) return false;
+    for (int i = 0; i < inner; i++) { io += idx[i] * runs[i].in_stride; oo += idx[i] * runs[i].out_stride; }
+    const char *seg = s + io * et;
+    if (rows) {
+      if (ct == ET_F32) add_rows_f32((float *)(void *)(a + oo * es), (const float *)(const void *)seg,
+                                     runs[nr - 2].size, last.size, runs[nr - 2].in_stride);
+      else add_rows_f64((double *)(void *)(a + oo * es), (const double *)(const void *)seg,
+                        runs[nr - 2].size, last.size, runs[nr - 2].in_stride);
+    } else if (last.reduced) {
+      if (t != ct) {
+        if (last.size > RED_BLOCK) return error_set(err, ERR_RUNTIME, -1, "internal: reduce row not cut");
+        k_to_compute(t, seg, scratch, last.size);
+        seg = scratch;
+      }
+      if (!reduce_row(op, ct, seg, last.size, a + oo * es, err)) return false;
+    } else if (t != ct) {
+      for (int64_t at = 0; at < last.size; at += RED_BLOCK) {
+        int64_t m = last.size - at < RED_BLOCK ? last.size - at : RED_BLOCK;
+        k_to_compute(t, seg + at * et, scratch, m);
+        if (!k_combine(op, ct, a + (oo + at) * es, scratch, m, err)) return false;
+      }
     } else {
-      if (!k_combine(op, ct, a + oo * es, s + io * es, last.size, err)) return false;
+      if (!k_combine(op, ct, a + oo * es, seg, last.size, err)) return false;
     }
-    int i = nr - 2;
+    int i = inner - 1;
     for (; i >= 0; i--) {
       if (++idx[i] < runs[i].size) break;
       idx[i] = 0;
@@ -222,10 +391,6 @@ static bool reduce_runs(KReduceOp op, EType ct, const void *src, const Run *runs
     if (i < 0) break;
   }
   return true;
-}
-
-static void fill(void *dst, const void *elem, int es, int64_t n) {
-  for (int64_t i = 0; i < n; i++) memcpy((char *)dst + i * es, elem, (size_t)es);
 }
 
 bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
@@ -264,49 +429,47 @@ bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
     for (int v = 0; v < nvals; v++) {
       EType t = ops[v].etype, ct = k_compute_etype(t);
       int es = etype_storage_bytes(ct);
-      void *acc = k_malloc(nout * es, err), *src = NULL;
+      /* Accumulate straight into the result when it is its own compute
+       * type (no copy of a big result after); the init fill on the pool. */
+      void *acc = t == ct ? outs[v].data : k_malloc(nout * es, err);
       if (!acc) return false;
       char init[16];
       k_to_compute(t, inits[v], init, 1);
-      fill(acc, init, es, nout);
-      const void *data = ops[v].data;
+      k_fill(acc, nout, init, (size_t)es);
       bool ok = true;
       if (nred > 0 && n > 0) {
-        /* Short innermost reduced run: transpose reduced dims to the front so
+        /* Short innermost reduced run: transpose reduced dims to the front
+         * (in the element type; narrow types convert as they are read) so
          * the inner loop runs across outputs instead. */
         int inner = rank - 1;
         while (inner >= 0 && ops[v].dims[inner] == 1) inner--;
         int64_t inner_red = 1;
         for (int i = inner; i >= 0 && red[i]; i--) inner_red *= ops[v].dims[i];
         bool transpose = inner >= 0 && red[inner] && inner_red < 32 && nout > 1;
-        if (t != ct || transpose) {
-          src = k_malloc(n * es, err);
-          if (!src) { k_free(acc); return false; }
-          k_to_compute(t, data, src, n);
-          data = src;
-        }
+        const void *data = ops[v].data;
         int64_t tdims[K_MAX_RANK];
         bool tred[K_MAX_RANK];
         const int64_t *udims = ops[v].dims;
         const bool *ured = red;
         void *tbuf = NULL;
         if (transpose) {
-          int perm[K_MAX_RANK], k = 0;
+          int64_t perm[K_MAX_RANK];
+          int k = 0;
           for (int i = 0; i < rank; i++) if (red[i]) { perm[k] = i; tred[k] = true; tdims[k++] = ops[v].dims[i]; }
           for (int i = 0; i < rank; i++) if (!red[i]) { perm[k] = i; tred[k] = false; tdims[k++] = ops[v].dims[i]; }
-          tbuf = k_malloc(n * es, err);
-          if (!tbuf) { k_free(acc); k_free(src); return false; }
-          k_permute(es, data, rank, ops[v].dims, perm, tbuf);
+          int et = etype_storage_bytes(t);
+          tbuf = k_malloc(n * et, err);
+          if (!tbuf) { k_free(acc); return false; }
+          k_transpose(tbuf, data, ops[v].dims, perm, rank, (size_t)et); /* on the pool */
           data = tbuf;
           udims = tdims;
           ured = tred;
         }
-        ok = reduce_known(r->ops[v], ct, data, rank, udims, ured, acc, nout, err);
+        ok = reduce_known(r->ops[v], t, ct, data, rank, udims, ured, acc, nout, err);
         k_free(tbuf);
       }
-      if (ok) k_from_compute(t, acc, outs[v].data, nout);
-      k_free(acc);
-      k_free(src);
+      if (ok && acc != outs[v].data) k_from_compute(t, acc, outs[v].data, nout);
+      if (acc != outs[v].data) k_free(acc);
       if (!ok) return false;
     }
     return true;
@@ -317,7 +480,8 @@ bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
   void *buf[K_MAX_RANK] = {0}, *odd[K_MAX_RANK] = {0};
   EType types[K_MAX_RANK];
   int es[K_MAX_RANK];
-  int perm[K_MAX_RANK], k = 0;
+  int64_t perm[K_MAX_RANK];
+  int k = 0;
   for (int i = 0; i < rank; i++) if (red[i]) perm[k++] = i;
   for (int i = 0; i < rank; i++) if (!red[i]) perm[k++] = i;
   for (int v = 0; v < nvals; v++) {
@@ -327,7 +491,7 @@ bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
     buf[v] = k_malloc(rows * nout * es[v], err);
     odd[v] = k_malloc((rows / 2 + 1) * nout * es[v], err);
     if (!buf[v] || !odd[v]) goto done;
-    if (nred > 0) k_permute(es[v], ops[v].data, rank, ops[v].dims, perm, buf[v]);
+    if (nred > 0) k_transpose(buf[v], ops[v].data, ops[v].dims, perm, rank, (size_t)es[v]);
   }
   int64_t R = nred;
   while (R > 1) {
@@ -343,7 +507,7 @@ bool k_reduce(int nvals, const KArray *ops, const void *const *inits, int ndims,
     R = P + (R & 1);
   }
   /* outs = f(init, total) (or init when nothing was reduced). */
-  for (int v = 0; v < nvals; v++) fill(outs[v].data, inits[v], es[v], nout);
+  for (int v = 0; v < nvals; v++) k_fill(outs[v].data, nout, inits[v], (size_t)es[v]);
   if (R == 1) {
     void *outp[K_MAX_RANK];
     for (int v = 0; v < nvals; v++) outp[v] = outs[v].data;

@@ -27,7 +27,14 @@
 # OPENBLAS_L2_SIZE (an old core type makes OpenBLAS pick slower kernels).
 # PyTorch comes from Debian (python3-torch), installed here when missing.
 # On a loaded machine single runs of the same binary vary by 1.5x: compare
-# ratios across several runs, and the CPU column first.
+# ratios across several runs, and the CPU column first.  A niced job does
+# not free a core for the N-thread column: with autogroup scheduling
+# (/proc/sys/kernel/sched_autogroup_enabled = 1, as on the 2-vCPU bench VM)
+# nice only ranks processes of one session, and a `nice -n 15` fuzzer
+# started from another session still takes one of the two cores whenever
+# hlorun wants both (perf record -a: the fuzzer on CPU 1 throughout, both
+# hlorun threads taking turns on CPU 0), so t=N shows no gain over t=1.
+# Nice the session's group instead: echo 15 > /proc/FUZZER_PID/autogroup.
 #   usage: [BENCH_ROUNDS=N] [BENCH_REPEATS=M] scripts/bench.sh [BINDIR] [RUNS]
 #
 # scripts/bench.sh --process [BINDIR] [RUNS] times instead, for each of the

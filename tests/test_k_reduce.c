@@ -563,3 +563,156 @@ Test(k_reduce, f32_row_max_min_keys_match_sequential) {
       }
     }
 }
+
+/* Reductions long enough to be cut into blocks (more than 16384 elements per
+ * output, kernels/k_reduce.h): a full reduction, a few long rows, per-feature
+ * sums over a long batch, reduced runs with a kept one between them.  Small
+ * integer data make every float partial sum exact, so any order gives the
+ * exact value, which the naive reference computes in double / int64; the
+ * narrow types round that value once.  Checks each block's identity start
+ * and the combination (ints wrap, max/min/and/or/xor exact). */
+Test(k_reduce, long_reductions_exact_in_every_shape) {
+  static const struct { int rank; int64_t d[4]; int nr; int64_t r[3]; } shapes[] = {
+      {1, {35001}, 1, {0}},          {2, {3, 20000}, 1, {1}},     {2, {20000, 5}, 1, {0}},
+      {3, {90, 7, 200}, 2, {0, 2}},  {4, {2, 42, 3, 400}, 2, {1, 3}}, {2, {130, 260}, 2, {0, 1}},
+  };
+  static const EType types[] = {ET_F32, ET_F64, ET_BF16, ET_F16, ET_S32, ET_S8, ET_U16, ET_S64, ET_U8,
+                                ET_U32, ET_PRED};
+  Rng rng = {99};
+  for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++)
+    for (size_t ti = 0; ti < sizeof types / sizeof *types; ti++)
+      for (KReduceOp op = K_RED_ADD; op <= K_RED_XOR; op++) {
+        EType t = types[ti];
+        bool flt = etype_is_float(t);
+        if (flt && op > K_RED_MIN) continue;
+        int rank = shapes[si].rank;
+        const int64_t *d = shapes[si].d;
+        bool red[4] = {false};
+        int64_t od[4];
+        int nod = 0;
+        for (int k = 0; k < shapes[si].nr; k++) red[shapes[si].r[k]] = true;
+        for (int i = 0; i < rank; i++) if (!red[i]) od[nod++] = d[i];
+        int64_t n = prod(rank, d), nout = prod(nod, od);
+        void *x = rand_array(&rng, t, n, !flt);
+        if (flt && op != K_RED_ADD) /* +-1: exact products; 1..4 with a few -3s for max/min */
+          for (int64_t i = 0; i < n; i++)
+            set_f(t, x, i, op == K_RED_MUL ? (rng_int(&rng, 0, 1) ? 1.0 : -1.0) : (double)rng_int(&rng, -3, 4));
+        if (flt && op == K_RED_ADD && t == ET_F16) /* |sums| stay far below f16's 65504 */
+          for (int64_t i = 0; i < n; i++) set_f(t, x, i, (double)rng_int(&rng, -1, 1));
+        int es = etype_storage_bytes(t);
+        char init[16] = {0};
+        double initd = op == K_RED_MUL ? 1 : op == K_RED_MAX ? -INFINITY : op == K_RED_MIN ? INFINITY : 0;
+        int64_t initi = op == K_RED_MUL || (op == K_RED_AND && t == ET_PRED) ? 1 : op == K_RED_AND ? -1 : 0;
+        if (!flt && op == K_RED_MAX) initi = etype_kind(t) == EK_SINT ? get_i(t, x, 0) : 0;
+        if (!flt && op == K_RED_MIN) initi = get_i(t, x, 0);
+        if (flt) set_f(t, init, 0, initd); else set_i(t, init, 0, initi);
+        void *want = calloc((size_t)nout, (size_t)es), *got = calloc((size_t)nout, (size_t)es);
+        ref_reduce(op, t, x, rank, d, red, initd, initi, want);
+        KArray X = ka(t, rank, d, x), O = ka(t, nod, od, got);
+        KReducer r = {(KReduceOp[]){op}, NULL, NULL};
+        Error err;
+        cr_assert(k_reduce(1, &X, (const void *[]){init}, shapes[si].nr, shapes[si].r, &r, &O, &err),
+                  "%s: %s", etype_name(t), err.msg);
+        cr_assert(memcmp(got, want, (size_t)(nout * es)) == 0, "shape %zu %s %s: first output %g, want %g", si,
+                  etype_name(t), k_reduce_op_name(op), get_f(t, got, 0), get_f(t, want, 0));
+        free(x); free(want); free(got);
+      }
+}
+
+/* Where the blocks are more accurate than the serial order, by hand: the
+ * init value 2^24 plus 20000 ones summed over the major dimension.  In the
+ * serial order every 2^24 + 1 rounds back to 2^24 (ties to even), giving
+ * 2^24; in blocks of 16384 the ones sum exactly to 16384 and 3616 first,
+ * and 2^24 + 16384 + 3616 = 16797216 is exact in f32.  A NaN in the last
+ * block still wins a max. */
+Test(k_reduce, blocked_sum_beats_serial_rounding) {
+  int64_t d[] = {20000, 2}, od[] = {2};
+  float *x = malloc(20000 * 2 * sizeof *x), o[2], init = 16777216.0f;
+  for (int i = 0; i < 40000; i++) x[i] = 1.0f;
+  KArray X = ka(ET_F32, 2, d, x), O = ka(ET_F32, 1, od, o);
+  KReducer r = {ADD1, NULL, NULL};
+  Error err;
+  cr_assert(k_reduce(1, &X, (const void *[]){&init}, 1, (int64_t[]){0}, &r, &O, &err));
+  cr_expect(o[0] == 16797216.0f && o[1] == 16797216.0f, "%.1f %.1f", (double)o[0], (double)o[1]);
+  x[2 * 19999 + 1] = NAN;
+  float ninf = -INFINITY;
+  cr_assert(k_reduce(1, &X, (const void *[]){&ninf}, 1, (int64_t[]){0}, &(KReducer){MAX1, NULL, NULL}, &O, &err));
+  cr_expect(o[0] == 1.0f && isnan(o[1]));
+  free(x);
+}
+
+/* Sums over a major dimension into a short kept inner one (add_rows: per-
+ * feature sums) and a long one (whole rows): bit for bit the serial f32 /
+ * f64 fold of each output, in index order, computed here directly. */
+Test(k_reduce, major_sums_match_serial_bits) {
+  static const int64_t shapes[][3] = {{5, 3000, 37}, {1, 2000, 256}, {3, 700, 300}, {1, 16384, 2}};
+  Rng rng = {11};
+  for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+    int64_t a = shapes[si][0], r = shapes[si][1], k = shapes[si][2], n = a * r * k;
+    for (int f64 = 0; f64 < 2; f64++) {
+      EType t = f64 ? ET_F64 : ET_F32;
+      void *x = rand_array(&rng, t, n, true), *o = calloc((size_t)(a * k), 8);
+      double zero = 0;
+      KArray X = ka(t, 3, shapes[si], x), O = ka(t, 2, (int64_t[]){a, k}, o);
+      Error err;
+      cr_assert(k_reduce(1, &X, (const void *[]){&zero}, 1, (int64_t[]){1}, &(KReducer){ADD1, NULL, NULL}, &O,
+                         &err), "%s", err.msg);
+      for (int64_t i = 0; i < a * k; i++) {
+        int64_t p = i / k, q = i % k;
+        float sf = 0;
+        double sd = 0;
+        for (int64_t j = 0; j < r; j++) {
+          if (f64) sd += ((const double *)x)[(p * r + j) * k + q];
+          else sf += ((const float *)x)[(p * r + j) * k + q];
+        }
+        if (f64) cr_assert_eq(((double *)o)[i], sd, "shape %zu f64 [%lld]", si, (long long)i);
+        else cr_assert_eq(((float *)o)[i], sf, "shape %zu f32 [%lld]", si, (long long)i);
+      }
+      free(x);
+      free(o);
+    }
+  }
+}
+
+/* The blocks start from each op's identity: with every element (and the
+ * init) at the value the identity must not disturb -- the type's least for
+ * max, its greatest for min, all ones for and, -0.0 for a float sum, 1 for
+ * a product -- the result is that value exactly, so a wrong identity (0 for
+ * a signed max, +0.0 for a float sum, ...) shows. */
+Test(k_reduce, block_identities_at_type_limits) {
+  static const EType types[] = {ET_S8, ET_S16, ET_S32, ET_S64, ET_U8, ET_U16, ET_U32, ET_U64, ET_PRED,
+                                ET_F32, ET_F64};
+  static const int64_t shapes[][2] = {{1, 20000}, {20000, 3}};
+  for (size_t ti = 0; ti < sizeof types / sizeof *types; ti++)
+    for (KReduceOp op = K_RED_ADD; op <= K_RED_XOR; op++)
+      for (int si = 0; si < 2; si++) {
+        EType t = types[ti];
+        bool flt = etype_is_float(t), sgn = etype_kind(t) == EK_SINT;
+        if (flt && op > K_RED_MIN) continue;
+        int es = etype_storage_bytes(t), bits = 8 * es;
+        unsigned char v[8] = {0};
+        if (flt) {
+          double d = op == K_RED_ADD ? -0.0 : op == K_RED_MUL ? 1.0 : op == K_RED_MAX ? -INFINITY : INFINITY;
+          set_f(t, v, 0, d);
+        } else {
+          uint64_t u = 0; /* add, or, xor */
+          if (op == K_RED_MUL) u = 1;
+          if (op == K_RED_AND) u = t == ET_PRED ? 1 : ~(uint64_t)0;
+          if (op == K_RED_MAX) u = sgn ? (uint64_t)1 << (bits - 1) : 0;
+          if (op == K_RED_MIN) u = t == ET_PRED ? 1 : sgn ? ((uint64_t)1 << (bits - 1)) - 1 : ~(uint64_t)0;
+          for (int b = 0; b < es; b++) v[b] = (unsigned char)(u >> (8 * b)); /* little-endian storage */
+        }
+        int64_t n = shapes[si][0] * shapes[si][1], nout = si ? 3 : 1;
+        unsigned char *x = malloc((size_t)(n * es)), o[3 * 8];
+        for (int64_t i = 0; i < n; i++) memcpy(x + i * es, v, (size_t)es);
+        KArray X = ka(t, si ? 2 : 1, si ? shapes[si] : &shapes[si][1], x);
+        KArray O = ka(t, si ? 1 : 0, (int64_t[]){3}, o);
+        Error err;
+        cr_assert(k_reduce(1, &X, (const void *[]){v}, 1, (int64_t[]){0}, &(KReducer){(KReduceOp[]){op}, NULL, NULL},
+                           &O, &err), "%s %s: %s", etype_name(t), k_reduce_op_name(op), err.msg);
+        for (int64_t i = 0; i < nout; i++)
+          cr_assert(memcmp(o + i * es, v, (size_t)es) == 0, "%s %s shape %d: output %lld is not the limit value",
+                    etype_name(t), k_reduce_op_name(op), si, (long long)i);
+        free(x);
+      }
+}

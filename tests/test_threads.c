@@ -5,7 +5,7 @@
  * modules of every parallel op family (elementwise f32/f16/bf16/s32 alone
  * and fused with broadcasts, convert, transpose and other strided copies,
  * layout conversions, reductions over minor, major, middle and all dims in
- * f32/f64/bf16/s32, max with NaN rows) on random inputs of sizes that cut
+ * f32/f64/bf16/s32, max with NaN rows, long reductions cut into blocks) on random inputs of sizes that cut
  * into many chunks, some odd, at 1 thread and at 2, 3 and 7, and compare the
  * result bytes.  A reduction whose order followed the threads (partial sums
  * per thread) fails them: the float sums would round differently. */
@@ -354,6 +354,64 @@ Test(threads, reduce) {
     same_bytes(name, text[k]);
   }
 }
+
+/* Reductions cut into blocks (more than 16384 elements per output) as well
+ * as slabs of outputs: a full reduction, a few long rows, per-feature sums
+ * over a long batch, reduced runs with a kept one between them, column sums
+ * in wide slabs, several dims, short rows (transposed first, summed into the
+ * result itself); bf16/f16 (converted as they are read, summed in f32), f64,
+ * s32 max, a long product; and a variadic argmax (a callback
+ * reducer: runs serially, checked all the same). */
+#define ADD_COMP(T) "HloModule m\nadd { a = " T "[] parameter(0)\n b = " T "[] parameter(1)\n" \
+                    " ROOT s = " T "[] add(a, b) }\nENTRY e {\n"
+Test(threads, reduce_long_and_blocked) {
+  static const char *const text[] = {
+      ADD_COMP("f32") "  x = f32[300,700] parameter(0)\n  z = f32[] constant(0)\n"
+      "  ROOT r = f32[] reduce(x, z), dimensions={0,1}, to_apply=add\n}\n",
+      ADD_COMP("f32") "  x = f32[3,50001] parameter(0)\n  z = f32[] constant(0)\n"
+      "  ROOT r = f32[3] reduce(x, z), dimensions={1}, to_apply=add\n}\n",
+      ADD_COMP("f32") "  x = f32[60000,5] parameter(0)\n  z = f32[] constant(0)\n"
+      "  ROOT r = f32[5] reduce(x, z), dimensions={0}, to_apply=add\n}\n",
+      ADD_COMP("f32") "  x = f32[90,7,200] parameter(0)\n  z = f32[] constant(0)\n"
+      "  ROOT r = f32[7] reduce(x, z), dimensions={0,2}, to_apply=add\n}\n",
+      ADD_COMP("f32") "  x = f32[2000,3000] parameter(0)\n  z = f32[] constant(0)\n"
+      "  ROOT r = f32[3000] reduce(x, z), dimensions={0}, to_apply=add\n}\n",
+      ADD_COMP("f32") "  x = f32[40,30,50,20] parameter(0)\n  z = f32[] constant(0)\n"
+      "  ROOT r = f32[30,20] reduce(x, z), dimensions={0,2}, to_apply=add\n}\n",
+      ADD_COMP("bf16") "  x = bf16[40000,6] parameter(0)\n  y = bf16[5,30000] parameter(1)\n"
+      "  z = bf16[] constant(0)\n  a = bf16[6] reduce(x, z), dimensions={0}, to_apply=add\n"
+      "  b = bf16[5] reduce(y, z), dimensions={1}, to_apply=add\n  ROOT t = (bf16[6], bf16[5]) tuple(a, b)\n}\n",
+      ADD_COMP("f16") "  x = f16[200,300] parameter(0)\n  z = f16[] constant(0)\n"
+      "  ROOT r = f16[] reduce(x, z), dimensions={0,1}, to_apply=add\n}\n",
+      ADD_COMP("f32") "  x = f32[1000,700,3] parameter(0)\n  z = f32[] constant(1)\n"
+      "  ROOT r = f32[1000,700] reduce(x, z), dimensions={2}, to_apply=add\n}\n",
+      ADD_COMP("f64") "  x = f64[70000] parameter(0)\n  z = f64[] constant(0)\n"
+      "  ROOT r = f64[] reduce(x, z), dimensions={0}, to_apply=add\n}\n",
+      "HloModule m\nmx { a = s32[] parameter(0)\n b = s32[] parameter(1)\n"
+      " ROOT s = s32[] maximum(a, b) }\nENTRY e {\n  x = s32[50000,3] parameter(0)\n"
+      "  z = s32[] constant(-2147483648)\n  ROOT r = s32[3] reduce(x, z), dimensions={0}, to_apply=mx\n}\n",
+      "HloModule m\nml { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+      " ROOT s = f32[] multiply(a, b) }\nENTRY e {\n  x = f32[4,20000] parameter(0)\n"
+      "  c = f32[] constant(0.0001)\n  cb = f32[4,20000] broadcast(c), dimensions={}\n"
+      "  o = f32[] constant(1)\n  ob = f32[4,20000] broadcast(o), dimensions={}\n"
+      "  y = f32[4,20000] multiply(x, cb)\n  w = f32[4,20000] add(y, ob)\n"
+      "  ROOT r = f32[4] reduce(w, o), dimensions={1}, to_apply=ml\n}\n",
+      "HloModule m\namax { av = f32[] parameter(0)\n ai = s32[] parameter(1)\n"
+      " bv = f32[] parameter(2)\n bi = s32[] parameter(3)\n"
+      " gt = pred[] compare(av, bv), direction=GT\n eq = pred[] compare(av, bv), direction=EQ\n"
+      " lt = pred[] compare(ai, bi), direction=LT\n tie = pred[] and(eq, lt)\n p = pred[] or(gt, tie)\n"
+      " v = f32[] select(p, av, bv)\n i = s32[] select(p, ai, bi)\n ROOT t = (f32[], s32[]) tuple(v, i) }\n"
+      "ENTRY e {\n  x = f32[500,300] parameter(0)\n  io = s32[500,300] iota(), iota_dimension=1\n"
+      "  ni = f32[] constant(-inf)\n  z = s32[] constant(0)\n"
+      "  ROOT r = (f32[500], s32[500]) reduce(x, io, ni, z), dimensions={1}, to_apply=amax\n}\n",
+  };
+  for (size_t k = 0; k < sizeof text / sizeof *text; k++) {
+    char name[24];
+    snprintf(name, sizeof name, "reduce-long%zu", k);
+    same_bytes(name, text[k]);
+  }
+}
+#undef ADD_COMP
 
 /* Sort by rows with the known comparators (radix path): rows along the
  * minor and a major dimension, with a second operand carried along, f32
