@@ -114,22 +114,17 @@ K_CLONES static bool maxmin_row_f32(const float *x, int64_t n, bool is_max, floa
  * (per-feature sums, NHWC reduced over N, H, W), in one loop instead of one
  * k_combine call per row of k elements. */
 #define SHORT_ROWS 256
-K_CLONES static void add_rows_f32(float *restrict acc, const float *restrict x, int64_t rows, int64_t k,
-                                  int64_t stride) {
-  float t[SHORT_ROWS];
-  memcpy(t, acc, (size_t)k * sizeof *t);
-  for (int64_t r = 0; r < rows; r++)
-    for (int64_t j = 0; j < k; j++) t[j] += x[r * stride + j];
-  memcpy(acc, t, (size_t)k * sizeof *t);
-}
-K_CLONES static void add_rows_f64(double *restrict acc, const double *restrict x, int64_t rows, int64_t k,
-                                  int64_t stride) {
-  double t[SHORT_ROWS];
-  memcpy(t, acc, (size_t)k * sizeof *t);
-  for (int64_t r = 0; r < rows; r++)
-    for (int64_t j = 0; j < k; j++) t[j] += x[r * stride + j];
-  memcpy(acc, t, (size_t)k * sizeof *t);
-}
+#define ADD_ROWS(NAME, T)                                                                         \
+  K_CLONES static void NAME(T *restrict acc, const T *restrict x, int64_t rows, int64_t k,          \
+                            int64_t stride) {                                                       \
+    T t[SHORT_ROWS];                                                                                \
+    memcpy(t, acc, (size_t)k * sizeof *t);                                                          \
+    for (int64_t r = 0; r < rows; r++)                                                              \
+      for (int64_t j = 0; j < k; j++) t[j] += x[r * stride + j];                                    \
+    memcpy(acc, t, (size_t)k * sizeof *t);                                                          \
+  }
+ADD_ROWS(add_rows_f32, float)
+ADD_ROWS(add_rows_f64, double)
 
 #define LANES 64
 
