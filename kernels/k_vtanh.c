@@ -45,17 +45,17 @@
 #define VT_Q5 -2.0109921195e-07f
 
 /* NAME(out, in, n) over vectors of W lanes; the comments follow fdlibm. */
-#define VTANH_DEFINE(NAME, W, TARGET)                                                        \
-  typedef float NAME##_vf __attribute__((vector_size(W * 4)));                             \
-  typedef int32_t NAME##_vi __attribute__((vector_size(W * 4)));                           \
-  typedef uint32_t NAME##_vu __attribute__((vector_size(W * 4)));                          \
+#define VTANH_DEFINE(NAME, W, PAIRS, TARGET)                                                \
+  typedef float NAME##_vf __attribute__((vector_size(W * 4)));                              \
+  typedef int32_t NAME##_vi __attribute__((vector_size(W * 4)));                            \
+  typedef uint32_t NAME##_vu __attribute__((vector_size(W * 4)));                           \
   TARGET static inline NAME##_vf NAME##_sel(NAME##_vi m, NAME##_vf a, NAME##_vf b) {        \
     return (NAME##_vf)(((NAME##_vi)a & m) | ((NAME##_vi)b & ~m));                           \
   }                                                                                         \
   TARGET static inline NAME##_vi NAME##_seli(NAME##_vi m, NAME##_vi a, NAME##_vi b) {       \
     return (a & m) | (b & ~m);                                                              \
   }                                                                                         \
-  TARGET static NAME##_vf NAME##_one(NAME##_vf x) {                                         \
+  TARGET static inline __attribute__((always_inline)) NAME##_vf NAME##_one(NAME##_vf x) {   \
     typedef NAME##_vf vf;                                                                   \
     typedef NAME##_vi vi;                                                                   \
     typedef NAME##_vu vu;                                                                   \
@@ -63,7 +63,7 @@
     const vi izero = {0};                                                                   \
     vu jx = (vu)x, ix = jx & 0x7fffffffu;                                                   \
     vi neg = (vi)jx < 0;                                                                    \
-    vi main_path = (ix >= 0x24000000u) & (ix < 0x41b00000u); /* 2^-55 <= |x| < 22 */       \
+    vi main_path = (ix >= 0x24000000u) & (ix < 0x41b00000u); /* 2^-55 <= |x| < 22 */        \
     vf ax = (vf)NAME##_seli(main_path, (vi)ix, izero + 0x3f000000); /* |x|, else 0.5 */     \
     vi big = ax >= 1.0f;                                                                    \
     /* expm1f(a), a = 2|x| or -2|x| (exact) */                                              \
@@ -99,7 +99,7 @@
     em = NAME##_sel(k == 1, em_p1, em);                                                     \
     em = NAME##_sel(k == -1, em_m1, em);                                                    \
     em = NAME##_sel(k == 0, em_k0, em);                                                     \
-    em = NAME##_sel((vi)(ha < 0x33000000u), a, em); /* |a| < 2^-25: a */                     \
+    em = NAME##_sel((vi)(ha < 0x33000000u), a, em); /* |a| < 2^-25: a */                    \
     /* tanh from it, then the sign */                                                       \
     vf q = NAME##_sel(big, zero + 2.0f, -em) / (em + 2.0f);                                 \
     vf z = NAME##_sel(big, 1.0f - q, q);                                                    \
@@ -108,11 +108,23 @@
     vf one_s = NAME##_sel(neg, zero - 1.0f, zero + 1.0f);                                   \
     vf sp = NAME##_sel((vi)(ix == 0u), x, x * (1.0f + x));                                  \
     sp = NAME##_sel((vi)(ix >= 0x41b00000u), one_s, sp);                                    \
-    sp = NAME##_sel((vi)(ix >= 0x7f800000u), 1.0f / x + one_s, sp);                         \
+    /* fdlibm's 1/x +- 1 without a division: +-1 for Inf, x quieted for NaN */              \
+    vf inf_nan = NAME##_sel((vi)(ix == 0x7f800000u), one_s, x + x);                         \
+    sp = NAME##_sel((vi)(ix >= 0x7f800000u), inf_nan, sp);                                  \
     return NAME##_sel(main_path, r, sp);                                                    \
   }                                                                                         \
   TARGET static void NAME(float *restrict out, const float *restrict in, int64_t n) {       \
     int64_t i = 0;                                                                          \
+    /* two at once where registers allow: the divisions' latencies overlap */               \
+    for (; PAIRS && i + 2 * W <= n; i += 2 * W) {                                           \
+      NAME##_vf x, y;                                                                       \
+      memcpy(&x, in + i, sizeof x);                                                         \
+      memcpy(&y, in + i + W, sizeof y);                                                     \
+      x = NAME##_one(x);                                                                    \
+      y = NAME##_one(y);                                                                    \
+      memcpy(out + i, &x, sizeof x);                                                        \
+      memcpy(out + i + W, &y, sizeof y);                                                    \
+    }                                                                                       \
     for (; i + W <= n; i += W) {                                                            \
       NAME##_vf x;                                                                          \
       memcpy(&x, in + i, sizeof x);                                                         \
@@ -127,10 +139,10 @@
     }                                                                                       \
   }
 
-VTANH_DEFINE(vtanhf_sse, 4, )
+VTANH_DEFINE(vtanhf_sse, 4, 1, )
 #if defined(__x86_64__) && defined(__GNUC__)
-VTANH_DEFINE(vtanhf_avx2, 8, __attribute__((target("avx2"))))
-VTANH_DEFINE(vtanhf_avx512, 16, __attribute__((target("avx512f,avx512dq,avx512vl"))))
+VTANH_DEFINE(vtanhf_avx2, 8, 0, __attribute__((target("avx2"))))
+VTANH_DEFINE(vtanhf_avx512, 16, 1, __attribute__((target("avx512f,avx512dq,avx512vl"))))
 #endif
 
 typedef void (*VtanhFn)(float *restrict, const float *restrict, int64_t);
