@@ -10,6 +10,7 @@
 #include "interp/eval_elementwise.h"
 #include "interp/eval_internal.h"
 #include "interp/eval_views.h"
+#include "kernels/k_movement.h"
 #include "kernels/kernels.h"
 #include "layout/etype_convert.h"
 #include "parser/infer.h"
@@ -91,13 +92,7 @@ static void broadcast_fill(const Member *m, unsigned char *dst, int64_t lo, int6
     const unsigned char *s = m->bsrc + off * es;
     unsigned char *o = dst + done * es;
     if (ist == 0) {
-      switch (es) {
-      case 1: memset(o, *s, (size_t)run); break;
-      case 2: { uint16_t v; memcpy(&v, s, 2); for (int64_t i = 0; i < run; i++) memcpy(o + 2 * i, &v, 2); break; }
-      case 4: { uint32_t v; memcpy(&v, s, 4); for (int64_t i = 0; i < run; i++) memcpy(o + 4 * i, &v, 4); break; }
-      case 8: { uint64_t v; memcpy(&v, s, 8); for (int64_t i = 0; i < run; i++) memcpy(o + 8 * i, &v, 8); break; }
-      default: for (int64_t i = 0; i < run; i++) memcpy(o + i * es, s, (size_t)es);
-      }
+      k_fill(o, run, s, (size_t)es); /* vectorised; a loop here was a seventh of a softmax */
     } else if (ist == 1) {
       memcpy(o, s, (size_t)(run * es));
     } else {
