@@ -127,7 +127,7 @@ VEXP_512 static void vexpf_fma512(float *restrict out, const float *restrict in,
   for (int j = 0; j < 4; j++) tab[j] = _mm512_loadu_pd((const double *)(k_exp2_tab + 8 * j));
   const __m512i exp_field = _mm512_set1_epi32(0x7ff);
   for (int64_t i = 0; i < n; i += 16) {
-    __mmask16 lanes = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
+    __mmask16 lanes = (__mmask16)(n - i >= 16 ? 0xffffu : (1u << (n - i)) - 1);
     __m512 x = _mm512_maskz_loadu_ps(lanes, in + i);
     __m512d x0 = _mm512_cvtps_pd(_mm512_castps512_ps256(x));
     __m512d x1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x, 1));
@@ -138,12 +138,14 @@ VEXP_512 static void vexpf_fma512(float *restrict out, const float *restrict in,
     __mmask16 big = _mm512_cmpge_epu32_mask(e, _mm512_set1_epi32(0x42b)); /* |x| >= 88, Inf, NaN */
     if (big) { /* VEXP_BODY's choices, the first that holds winning */
       const __m512 zero = _mm512_setzero_ps();
-      __m512 sp = res;
-      sp = _mm512_mask_mov_ps(sp, _mm512_cmp_ps_mask(x, _mm512_set1_ps(-0x1.9fe368p6f), _CMP_LT_OQ), zero);
-      sp = _mm512_mask_mov_ps(sp, _mm512_cmp_ps_mask(x, _mm512_set1_ps(0x1.62e42ep6f), _CMP_GT_OQ),
-                              _mm512_set1_ps((float)INFINITY));
-      sp = _mm512_mask_mov_ps(sp, _mm512_cmpge_epu32_mask(e, _mm512_set1_epi32(0x7f8)), _mm512_add_ps(x, x));
-      sp = _mm512_mask_mov_ps(sp, _mm512_cmpeq_epi32_mask(ax, _mm512_set1_epi32((int)0xff800000u)), zero);
+      __mmask16 under = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-0x1.9fe368p6f), _CMP_LT_OQ);
+      __mmask16 over = _mm512_cmp_ps_mask(x, _mm512_set1_ps(0x1.62e42ep6f), _CMP_GT_OQ);
+      __mmask16 nan_inf = _mm512_cmpge_epu32_mask(e, _mm512_set1_epi32(0x7f8));
+      __mmask16 minus_inf = _mm512_cmpeq_epi32_mask(ax, _mm512_set1_epi32((int)0xff800000u));
+      __m512 sp = _mm512_mask_mov_ps(res, under, zero);
+      sp = _mm512_mask_mov_ps(sp, over, _mm512_set1_ps((float)INFINITY));
+      sp = _mm512_mask_mov_ps(sp, nan_inf, _mm512_add_ps(x, x));
+      sp = _mm512_mask_mov_ps(sp, minus_inf, zero);
       res = _mm512_mask_mov_ps(res, big, sp);
     }
     _mm512_mask_storeu_ps(out + i, lanes, res);
