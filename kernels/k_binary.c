@@ -64,6 +64,43 @@ EType k_binary_result_type(KBinaryOp op, EType t) {
 FLOAT_BINARY(binary_f32_libm, float, f, f32)
 FLOAT_BINARY(binary_f64, double, , f64)
 
+/* One operand a scalar s (first or second): the same IEEE operation per
+ * element as FLOAT_BINARY with that operand repeated, without the repeated
+ * copy to read. */
+#define FLOAT_BINARY_SCALAR(NAME, F, SFX)                                                          \
+  K_CLONES static void NAME(KBinaryOp op, F *restrict o, const F *restrict a, F s, bool s_first,   \
+                            int64_t n) {                                                           \
+    switch (op) {                                                                                  \
+    case KB_ADD: LOOP(a[i] + s); break;                                                            \
+    case KB_SUB: if (s_first) LOOP(s - a[i]); else LOOP(a[i] - s); break;                          \
+    case KB_MUL: LOOP(a[i] * s); break;                                                            \
+    case KB_DIV: if (s_first) LOOP(s / a[i]); else LOOP(a[i] / s); break;                          \
+    case KB_MAX: if (s_first) LOOP(kmax_##SFX(s, a[i])); else LOOP(kmax_##SFX(a[i], s)); break;    \
+    case KB_MIN: if (s_first) LOOP(kmin_##SFX(s, a[i])); else LOOP(kmin_##SFX(a[i], s)); break;    \
+    default: break;                                                                                \
+    }                                                                                              \
+  }
+FLOAT_BINARY_SCALAR(binary_scalar_f32, float, f32)
+FLOAT_BINARY_SCALAR(binary_scalar_f64, double, f64)
+
+bool k_binary_scalar_takes(KBinaryOp op, EType t) {
+  return (t == ET_F32 || t == ET_F64) && (op == KB_ADD || op == KB_SUB || op == KB_MUL ||
+                                          op == KB_DIV || op == KB_MAX || op == KB_MIN);
+}
+
+void k_binary_scalar(KBinaryOp op, EType t, void *restrict out, const void *a, const void *s,
+                     bool s_first, int64_t n) {
+  if (t == ET_F32) {
+    float v;
+    memcpy(&v, s, sizeof v);
+    binary_scalar_f32(op, out, a, v, s_first, n);
+  } else if (t == ET_F64) {
+    double v;
+    memcpy(&v, s, sizeof v);
+    binary_scalar_f64(op, out, a, v, s_first, n);
+  }
+}
+
 /* f32 pow through k_vpowf: vectorised, and bit for bit libm's
  * (kernels/k_vpow.c). */
 static void binary_f32(KBinaryOp op, float *restrict o, const float *restrict a,

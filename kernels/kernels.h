@@ -82,6 +82,13 @@ bool k_unary(KUnaryOp op, EType t, void *restrict out, const void *restrict in, 
 /* a, b: n elements of t each; out may not alias them. */
 bool k_binary(KBinaryOp op, EType t, void *restrict out, const void *a, const void *b, int64_t n,
               Error *err);
+/* k_binary with one operand a scalar *s (the first when s_first): the
+ * same bits as k_binary with s repeated n times.  Only where
+ * k_binary_scalar_takes(op, t): f32/f64 add, subtract, multiply, divide,
+ * maximum, minimum. */
+bool k_binary_scalar_takes(KBinaryOp op, EType t);
+void k_binary_scalar(KBinaryOp op, EType t, void *restrict out, const void *a, const void *s,
+                     bool s_first, int64_t n);
 /* out: n pred bytes. */
 bool k_compare(KCmpDir dir, KCmpType ct, EType t, uint8_t *restrict out, const void *a, const void *b,
                int64_t n, Error *err);
