@@ -115,15 +115,46 @@ typedef struct KVecKernel {
 #define KVEC_BUILDS(plain, avx2, avx512) {plain, plain, plain}
 #endif
 /* The three builds NAME_sse, NAME_avx2, NAME_avx512 of a kernel written
- * with GCC vector extensions, made by DEFINE(fn, lanes, target attribute). */
+ * with GCC vector extensions, made by DEFINE(fn, lanes, pairs, target
+ * attribute); pairs: whether KVEC_LANE_LOOP takes two vectors at a time
+ * (not with AVX2's 16 registers: the second vector's values spill). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define KVEC_LANE_BUILDS(DEFINE, NAME)                                   \
-  DEFINE(NAME##_sse, 4, )                                                \
-  DEFINE(NAME##_avx2, 8, __attribute__((target("avx2"))))               \
-  DEFINE(NAME##_avx512, 16, __attribute__((target("avx512f,avx512dq,avx512vl"))))
+  DEFINE(NAME##_sse, 4, 1, )                                             \
+  DEFINE(NAME##_avx2, 8, 0, __attribute__((target("avx2"))))            \
+  DEFINE(NAME##_avx512, 16, 1, __attribute__((target("avx512f,avx512dq,avx512vl"))))
 #else
-#define KVEC_LANE_BUILDS(DEFINE, NAME) DEFINE(NAME##_sse, 4, )
+#define KVEC_LANE_BUILDS(DEFINE, NAME) DEFINE(NAME##_sse, 4, 1, )
 #endif
+/* NAME(out, in, n): NAME##_one (W lanes of type NAME##_vf, always inlined)
+ * over the array, the tail in a zero-filled vector.  With PAIRS two vectors
+ * per iteration: their divisions' latencies overlap (fdlibm's tanhf: 1.5x
+ * with AVX-512). */
+#define KVEC_LANE_LOOP(NAME, W, PAIRS, TARGET)                                                   \
+  TARGET static void NAME(float *restrict out, const float *restrict in, int64_t n) {            \
+    int64_t i = 0;                                                                               \
+    for (; PAIRS && i + 2 * W <= n; i += 2 * W) {                                                \
+      NAME##_vf x, y;                                                                            \
+      memcpy(&x, in + i, sizeof x);                                                              \
+      memcpy(&y, in + i + W, sizeof y);                                                          \
+      x = NAME##_one(x);                                                                         \
+      y = NAME##_one(y);                                                                         \
+      memcpy(out + i, &x, sizeof x);                                                             \
+      memcpy(out + i + W, &y, sizeof y);                                                         \
+    }                                                                                            \
+    for (; i + W <= n; i += W) {                                                                 \
+      NAME##_vf x;                                                                               \
+      memcpy(&x, in + i, sizeof x);                                                              \
+      x = NAME##_one(x);                                                                         \
+      memcpy(out + i, &x, sizeof x);                                                             \
+    }                                                                                            \
+    if (i < n) {                                                                                 \
+      NAME##_vf x = {0};                                                                         \
+      memcpy(&x, in + i, (size_t)(n - i) * 4);                                                   \
+      x = NAME##_one(x);                                                                         \
+      memcpy(out + i, &x, (size_t)(n - i) * 4);                                                  \
+    }                                                                                            \
+  }
 /* Defines PUBLIC (k_vec_run over the builds B0, B1, B2) and PUBLIC_build. */
 #define KVEC_ENTRY(PUBLIC, B0, B1, B2, LIBM, LO, HI, FMA, PLAIN_SLOWER)                       \
   static const KVecKernel PUBLIC##_kernel = {KVEC_BUILDS(B0, B1, B2), LIBM, LO, HI, FMA,      \

@@ -95,7 +95,7 @@
 enum { VERF_BLOCK = 512 };
 
 /* NAME(out, in, n) over vectors of W lanes; the comments follow fdlibm. */
-#define VERF_DEFINE(NAME, W, TARGET)                                                         \
+#define VERF_DEFINE(NAME, W, PAIRS, TARGET) /* (its own loop: PAIRS unused) */               \
   typedef float NAME##_vf __attribute__((vector_size(W * 4)));                             \
   typedef int32_t NAME##_vi __attribute__((vector_size(W * 4)));                           \
   TARGET static inline NAME##_vf NAME##_sel(NAME##_vi m, NAME##_vf a, NAME##_vf b) {        \

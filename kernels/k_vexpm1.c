@@ -42,7 +42,7 @@
 #define VE_Q5 -2.0109921195e-07f
 
 /* NAME(out, in, n) over vectors of W lanes; the comments follow fdlibm. */
-#define VEXPM1_DEFINE(NAME, W, TARGET)                                                       \
+#define VEXPM1_DEFINE(NAME, W, PAIRS, TARGET)                                                       \
   typedef float NAME##_vf __attribute__((vector_size(W * 4)));                             \
   typedef int32_t NAME##_vi __attribute__((vector_size(W * 4)));                           \
   typedef uint32_t NAME##_vu __attribute__((vector_size(W * 4)));                          \
@@ -52,7 +52,7 @@
   TARGET static inline NAME##_vi NAME##_seli(NAME##_vi m, NAME##_vi a, NAME##_vi b) {       \
     return (a & m) | (b & ~m);                                                              \
   }                                                                                         \
-  TARGET static NAME##_vf NAME##_one(NAME##_vf x) {                                         \
+  TARGET static inline __attribute__((always_inline)) NAME##_vf NAME##_one(NAME##_vf x) {                                         \
     typedef NAME##_vf vf;                                                                   \
     typedef NAME##_vi vi;                                                                   \
     typedef NAME##_vu vu;                                                                   \
@@ -102,21 +102,7 @@
     sp = NAME##_sel((vi)(hx < 0x33000000u), x, sp);                                         \
     return NAME##_sel(main_path, em, sp);                                                   \
   }                                                                                         \
-  TARGET static void NAME(float *restrict out, const float *restrict in, int64_t n) {       \
-    int64_t i = 0;                                                                          \
-    for (; i + W <= n; i += W) {                                                            \
-      NAME##_vf x;                                                                          \
-      memcpy(&x, in + i, sizeof x);                                                         \
-      x = NAME##_one(x);                                                                    \
-      memcpy(out + i, &x, sizeof x);                                                        \
-    }                                                                                       \
-    if (i < n) { /* the tail in a zero-filled vector */                                     \
-      NAME##_vf x = {0};                                                                    \
-      memcpy(&x, in + i, (size_t)(n - i) * 4);                                              \
-      x = NAME##_one(x);                                                                    \
-      memcpy(out + i, &x, (size_t)(n - i) * 4);                                             \
-    }                                                                                       \
-  }
+  KVEC_LANE_LOOP(NAME, W, PAIRS, TARGET)
 
 KVEC_LANE_BUILDS(VEXPM1_DEFINE, vexpm1f)
 

@@ -41,7 +41,7 @@
 #define VL_LP7 1.4798198640e-01f
 
 /* NAME(out, in, n) over vectors of W lanes; the comments follow fdlibm. */
-#define VLOG1P_DEFINE(NAME, W, TARGET)                                                       \
+#define VLOG1P_DEFINE(NAME, W, PAIRS, TARGET)                                                       \
   typedef float NAME##_vf __attribute__((vector_size(W * 4)));                             \
   typedef int32_t NAME##_vi __attribute__((vector_size(W * 4)));                           \
   typedef uint32_t NAME##_vu __attribute__((vector_size(W * 4)));                          \
@@ -51,7 +51,7 @@
   TARGET static inline NAME##_vi NAME##_seli(NAME##_vi m, NAME##_vi a, NAME##_vi b) {       \
     return (a & m) | (b & ~m);                                                              \
   }                                                                                         \
-  TARGET static NAME##_vf NAME##_one(NAME##_vf x) {                                         \
+  TARGET static inline __attribute__((always_inline)) NAME##_vf NAME##_one(NAME##_vf x) {                                         \
     typedef NAME##_vf vf;                                                                   \
     typedef NAME##_vi vi;                                                                   \
     const vf zero = {0};                                                                    \
@@ -98,21 +98,7 @@
     sp = NAME##_sel(hx0 >= 0x7f800000, x + x, sp);                                          \
     return NAME##_sel(main_path, r, sp);                                                    \
   }                                                                                         \
-  TARGET static void NAME(float *restrict out, const float *restrict in, int64_t n) {       \
-    int64_t i = 0;                                                                          \
-    for (; i + W <= n; i += W) {                                                            \
-      NAME##_vf x;                                                                          \
-      memcpy(&x, in + i, sizeof x);                                                         \
-      x = NAME##_one(x);                                                                    \
-      memcpy(out + i, &x, sizeof x);                                                        \
-    }                                                                                       \
-    if (i < n) { /* the tail in a zero-filled vector */                                     \
-      NAME##_vf x = {0};                                                                    \
-      memcpy(&x, in + i, (size_t)(n - i) * 4);                                              \
-      x = NAME##_one(x);                                                                    \
-      memcpy(out + i, &x, (size_t)(n - i) * 4);                                             \
-    }                                                                                       \
-  }
+  KVEC_LANE_LOOP(NAME, W, PAIRS, TARGET)
 
 KVEC_LANE_BUILDS(VLOG1P_DEFINE, vlog1pf)
 

@@ -113,31 +113,7 @@
     sp = NAME##_sel((vi)(ix >= 0x7f800000u), inf_nan, sp);                                  \
     return NAME##_sel(main_path, r, sp);                                                    \
   }                                                                                         \
-  TARGET static void NAME(float *restrict out, const float *restrict in, int64_t n) {       \
-    int64_t i = 0;                                                                          \
-    /* two at once where registers allow: the divisions' latencies overlap */               \
-    for (; PAIRS && i + 2 * W <= n; i += 2 * W) {                                           \
-      NAME##_vf x, y;                                                                       \
-      memcpy(&x, in + i, sizeof x);                                                         \
-      memcpy(&y, in + i + W, sizeof y);                                                     \
-      x = NAME##_one(x);                                                                    \
-      y = NAME##_one(y);                                                                    \
-      memcpy(out + i, &x, sizeof x);                                                        \
-      memcpy(out + i + W, &y, sizeof y);                                                    \
-    }                                                                                       \
-    for (; i + W <= n; i += W) {                                                            \
-      NAME##_vf x;                                                                          \
-      memcpy(&x, in + i, sizeof x);                                                         \
-      x = NAME##_one(x);                                                                    \
-      memcpy(out + i, &x, sizeof x);                                                        \
-    }                                                                                       \
-    if (i < n) { /* the tail in a zero-filled vector */                                     \
-      NAME##_vf x = {0};                                                                    \
-      memcpy(&x, in + i, (size_t)(n - i) * 4);                                              \
-      x = NAME##_one(x);                                                                    \
-      memcpy(out + i, &x, (size_t)(n - i) * 4);                                             \
-    }                                                                                       \
-  }
+  KVEC_LANE_LOOP(NAME, W, PAIRS, TARGET)
 
 VTANH_DEFINE(vtanhf_sse, 4, 1, )
 #if defined(__x86_64__) && defined(__GNUC__)
