@@ -16,6 +16,7 @@
 #include "interp/run.h"
 #include "interp/run_debug.h"
 #include "parser/parser.h"
+#include "tests/run_compare.h"
 
 static Module *parse(const char *text) {
   Diags d = {0};
@@ -56,13 +57,9 @@ static void same_bytes(const char *name, const char *text) {
   for (int c = 0; c < 4; c++) {
     RunResult r;
     run(m, counts[c], true, &r);
-    cr_assert_eq(r.nleaves, ref.nleaves);
-    for (int k = 0; k < r.nleaves; k++) {
-      cr_assert_eq(r.leaves[k].nbytes, ref.leaves[k].nbytes);
-      cr_assert(r.leaves[k].nbytes > 0);
-      cr_assert(memcmp(r.leaves[k].data, ref.leaves[k].data, (size_t)r.leaves[k].nbytes) == 0,
-                "%s: leaf %d at %d threads differs from op by op", name, k, counts[c]);
-    }
+    char what[200];
+    snprintf(what, sizeof what, "%s: fused at %d threads against op by op", name, counts[c]);
+    assert_same_leaves(&r, &ref, what);
     run_result_free(&r);
   }
   run_result_free(&ref);

@@ -20,6 +20,7 @@
 #include "base/thread_pool.h"
 #include "interp/run.h"
 #include "parser/parser.h"
+#include "tests/run_compare.h"
 
 /* --- the pool --- */
 
@@ -215,13 +216,9 @@ static void same_bytes(const char *name, const char *text) {
   for (int c = 0; c < 3; c++) {
     RunResult r;
     run(m, counts[c], &r);
-    cr_assert_eq(r.nleaves, one.nleaves);
-    for (int k = 0; k < r.nleaves; k++) {
-      cr_assert_eq(r.leaves[k].nbytes, one.leaves[k].nbytes);
-      cr_assert(r.leaves[k].nbytes > 0);
-      cr_assert(memcmp(r.leaves[k].data, one.leaves[k].data, (size_t)r.leaves[k].nbytes) == 0,
-                "%s: leaf %d differs between 1 and %d threads", name, k, counts[c]);
-    }
+    char what[200];
+    snprintf(what, sizeof what, "%s: 1 and %d threads", name, counts[c]);
+    assert_same_leaves(&r, &one, what);
     run_result_free(&r);
   }
   run_result_free(&one);
