@@ -511,6 +511,7 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   if (G == 1 && BG == 1 && KSP > 0 && KIF > 0 && KOF > 0) {
     int r = conv_full_window_dot(lhs, rhs, dn, &geo, out, err);
     if (r == 0) r = conv_wgrad(lhs, rhs, dn, &geo, ct, 1, out, err);
+    if (r == 0) r = conv_direct_f32(lhs, rhs, dn, &geo, out, err);
     if (r == 0) r = conv_cmajor(lhs, rhs, dn, &geo, out, ct, KIF, KOF, nr, err);
     if (r != 0) { ok = r > 0; goto done; }
   }

@@ -94,4 +94,20 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
 int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, EType ct, int64_t BG,
                KArray *out, Error *err);
 
+/* Direct f32 convolution (k_conv_direct.c): no groups, no base dilation
+ * left to do, input and output features innermost (NHWC and the like), any
+ * kernel layout; register tiles of output pixels x output features, AVX-512
+ * or AVX2+FMA.  0 when not applicable (other types or layouts, a CPU
+ * without AVX2/FMA, feature counts where im2col is faster). */
+int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, KArray *out,
+                    Error *err);
+/* Which tile conv_direct_f32 uses: the best the CPU has (AUTO), none (OFF),
+ * or a given one (tests: both tiles on an AVX-512 machine). */
+enum { CONV_DIRECT_AUTO, CONV_DIRECT_OFF, CONV_DIRECT_AVX2, CONV_DIRECT_AVX512 };
+void conv_direct_force(int isa);
+/* The input features per range of the direct path's summation order: each
+ * output sums ranges in order; per range, taps in kernel order and per tap
+ * the range's features in order, one fused multiply-add each. */
+int64_t conv_direct_icb(int64_t KSP);
+
 #endif

@@ -1,0 +1,285 @@
+/* Direct f32 convolution for feature-innermost data (NHWC and the like):
+ * no im2col, no packing of the input (oneDNN's BRGEMM scheme).
+ *
+ * The output is cut into tiles of PIX consecutive output pixels (batch and
+ * output positions flattened, so a tile may span rows) x one block of up to
+ * NVMAX vectors of output features, held in registers.  For each kernel tap
+ * and each input feature in order, the block's weights are loaded once and
+ * each pixel's input value is broadcast and multiply-added into them.  The
+ * kernel is repacked once per call into feature blocks [blk][tap][IC][FB],
+ * zero-padded past the last output feature, and shared read-only by all
+ * workers.  Where a pixel's tap falls into padding, between dilated
+ * elements or past the last pixel, it reads a row of zeros: edges need no
+ * separate code, and the products are added as im2col's zero patch entries
+ * are.  Strides, window dilation and reversal are all in the ConvGeo map.
+ *
+ * Every output's sum runs in one fixed order in one tile whatever the
+ * chunking: input features in ranges of conv_direct_icb(taps) (so that a
+ * range's weights stay in L1 while all of a chunk's tiles use them), and
+ * per range the taps in kernel order and per tap the range's features in
+ * order, one FMA each.  Results are bit-identical at every thread count,
+ * and on AVX2 and AVX-512 machines alike.  AVX-512 and AVX2+FMA versions of
+ * the tile (k_conv_direct_isa.h) are picked at run time; other CPUs keep
+ * the im2col path. */
+#include <limits.h>
+
+#include "base/thread_pool.h"
+#include "kernels/k_conv_internal.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define DIRECT_X86 1
+#endif
+
+typedef struct DirectJob DirectJob;
+typedef void (*DirectTiles)(const DirectJob *j, const float *const *tab, float *const *optr, int64_t nt);
+
+struct DirectJob {
+  int ns;
+  const int64_t *os, *ks;
+  int64_t *const *map;
+  int64_t KSP, IC, ICB, OF, FB, nblk, npix, ntiles, tpc, pix;
+  int64_t lsb, lss[K_MAX_RANK], osb, oss[K_MAX_RANK]; /* element strides */
+  const float *X, *W, *zero;
+  float *O;
+  void **scratch; /* per worker: a chunk's pointer tables */
+  DirectTiles tiles;
+};
+
+#ifdef DIRECT_X86
+/* AVX-512: 6 pixels x 4 zmm = 24 accumulators, 4 weight vectors and a
+ * broadcast in 32 registers (6 x 4 measured against 7 x 3 and 4 x 4). */
+#define ISA _avx512
+#define TARGET __attribute__((target("avx512f,fma")))
+#define VT __m512
+#define VL 16
+#define PIX 6
+#define NVMAX 4
+#define VZERO() _mm512_setzero_ps()
+#define VLOAD(p) _mm512_loadu_ps(p)
+#define VSET1(x) _mm512_set1_ps(x)
+#define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
+#define VSTORE(p, v) _mm512_storeu_ps(p, v)
+#define VSTORE_N(p, v, n) _mm512_mask_storeu_ps(p, (__mmask16)((1u << (n)) - 1), v)
+#define VLOAD_N(p, n) _mm512_maskz_loadu_ps((__mmask16)((1u << (n)) - 1), p)
+#include "kernels/k_conv_direct_isa.h"
+#undef ISA
+#undef TARGET
+#undef VT
+#undef VL
+#undef PIX
+#undef NVMAX
+#undef VZERO
+#undef VLOAD
+#undef VSET1
+#undef VFMA
+#undef VSTORE
+#undef VSTORE_N
+#undef VLOAD_N
+
+/* AVX2: 6 pixels x 2 ymm = 12 accumulators of 16 registers. */
+#define ISA _avx2
+#define TARGET __attribute__((target("avx2,fma")))
+#define VT __m256
+#define VL 8
+#define PIX 6
+#define NVMAX 2
+#define VZERO() _mm256_setzero_ps()
+#define VLOAD(p) _mm256_loadu_ps(p)
+#define VSET1(x) _mm256_set1_ps(x)
+#define VFMA(a, b, c) _mm256_fmadd_ps(a, b, c)
+#define VSTORE(p, v) _mm256_storeu_ps(p, v)
+#define VSTORE_N(p, v, n) direct_store_n8(p, v, n)
+#define VLOAD_N(p, n) direct_load_n8(p, n)
+TARGET static inline __m256 direct_load_n8(const float *p, int64_t n) {
+  float t[8] = {0};
+  memcpy(t, p, (size_t)n * sizeof *p);
+  return _mm256_loadu_ps(t);
+}
+TARGET static inline void direct_store_n8(float *p, __m256 v, int64_t n) {
+  float t[8];
+  _mm256_storeu_ps(t, v);
+  memcpy(p, t, (size_t)n * sizeof *p);
+}
+#include "kernels/k_conv_direct_isa.h"
+#undef ISA
+#undef TARGET
+#undef VT
+#undef VL
+#undef PIX
+#undef NVMAX
+#undef VZERO
+#undef VLOAD
+#undef VSET1
+#undef VFMA
+#undef VSTORE
+#undef VSTORE_N
+#undef VLOAD_N
+#endif
+
+static int direct_forced = CONV_DIRECT_AUTO;
+
+void conv_direct_force(int isa) { direct_forced = isa; }
+
+/* The instruction set to use: the forced one, else the best the CPU has. */
+static int direct_isa(void) {
+#ifdef DIRECT_X86
+  if (direct_forced != CONV_DIRECT_AUTO) return direct_forced;
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2")) return CONV_DIRECT_OFF;
+  return __builtin_cpu_supports("avx512f") ? CONV_DIRECT_AVX512 : CONV_DIRECT_AVX2;
+#else
+  return CONV_DIRECT_OFF;
+#endif
+}
+
+/* Whether the direct tiles beat im2col + BLAS for these feature counts. */
+static bool conv_direct_pays(int64_t IC, int64_t OF) {
+  (void)IC; (void)OF;
+  return true;
+}
+
+int64_t conv_direct_icb(int64_t KSP) {
+  /* A range's weights for a block of 64 output features (KSP x ICB x 64
+   * floats) fill about two thirds of a 48 KB L1; the tiles' inputs and
+   * outputs take the rest.  The same for both tiles, so that AVX2 and
+   * AVX-512 machines sum in the same order. */
+  int64_t icb = 32768 / (KSP * 64 * 4);
+  return icb < 1 ? 1 : icb;
+}
+
+/* Element stride of dim d of a row-major array. */
+static int64_t stride_of(const KArray *x, int64_t d) {
+  int64_t s = 1;
+  for (int i = x->rank - 1; i > d; i--) s *= x->dims[i];
+  return s;
+}
+
+/* One chunk: tiles [t0, t0 + nt).  Builds each pixel's output pointer and
+ * per-tap input pointers, then runs the tiles through every feature block. */
+static bool direct_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
+  const DirectJob *j = ctx;
+  int ns = j->ns;
+  int64_t P = j->pix, KSP = j->KSP, t0 = chunk * j->tpc;
+  int64_t nt = j->ntiles - t0 < j->tpc ? j->ntiles - t0 : j->tpc;
+  if (!j->scratch[worker] && !(j->scratch[worker] = k_malloc(j->tpc * P * (KSP + 1) * (int64_t)sizeof(void *), err)))
+    return false;
+  const float **tab = j->scratch[worker];
+  float **optr = (float **)(tab + j->tpc * P * KSP);
+  for (int64_t i = 0; i < nt * P; i++) {
+    int64_t n = t0 * P + i;
+    const float **tp = tab + (i / P) * KSP * P + i % P; /* [tile][tap][pixel] */
+    if (n >= j->npix) {
+      optr[i] = NULL;
+      for (int64_t t = 0; t < KSP; t++) tp[t * P] = j->zero;
+      continue;
+    }
+    const int64_t *mrow[K_MAX_RANK];
+    int64_t oo = 0;
+    for (int d = ns - 1; d >= 0; d--) {
+      int64_t o = n % j->os[d];
+      n /= j->os[d];
+      mrow[d] = j->map[d] + o * j->ks[d];
+      oo += o * j->oss[d];
+    }
+    optr[i] = j->O + n * j->osb + oo;
+    const float *xb = j->X + n * j->lsb;
+    /* Taps in order: the outer dims' offset once per row of taps, then
+     * the innermost dim's positions along it. */
+    int64_t kk[K_MAX_RANK] = {0}, kl = j->ks[ns - 1], sl = j->lss[ns - 1];
+    const int64_t *ml = mrow[ns - 1];
+    for (int64_t t = 0; t < KSP; t += kl) {
+      int64_t off = 0;
+      for (int d = 0; d < ns - 1 && off >= 0; d++) {
+        int64_t v = mrow[d][kk[d]];
+        off = v < 0 ? -1 : off + v * j->lss[d];
+      }
+      const float **row = tp + t * P;
+      for (int64_t k = 0; k < kl; k++) row[k * P] = off < 0 || ml[k] < 0 ? j->zero : xb + off + ml[k] * sl;
+      for (int d = ns - 2; d >= 0 && ++kk[d] == j->ks[d]; d--) kk[d] = 0;
+    }
+  }
+  j->tiles(j, tab, optr, nt);
+  return true;
+}
+
+int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, KArray *out,
+                    Error *err) {
+  int ns = g->ns, isa = direct_isa();
+  if (isa == CONV_DIRECT_OFF || ns < 1 || lhs->etype != ET_F32 || rhs->etype != ET_F32 || out->etype != ET_F32)
+    return 0;
+  int64_t IC = lhs->dims[dn->in_feature], OF = rhs->dims[dn->k_out_feature], KSP = g->KSP;
+  if (IC < 1 || OF < 1 || KSP < 1) return 0;
+  if (stride_of(lhs, dn->in_feature) != 1 && IC > 1) return 0;
+  if (stride_of(out, dn->out_feature) != 1 && OF > 1) return 0;
+  if (!conv_direct_pays(IC, OF)) return 0;
+
+  DirectJob j = {.ns = ns, .os = g->os, .ks = g->ks, .map = g->map, .KSP = KSP, .IC = IC, .OF = OF,
+                 .X = lhs->data, .O = out->data};
+  int64_t nv;
+#ifdef DIRECT_X86
+  if (isa == CONV_DIRECT_AVX512) { j.pix = 6; nv = 4; j.FB = 64; j.tiles = tiles__avx512; }
+  else { j.pix = 6; nv = 2; j.FB = 16; j.tiles = tiles__avx2; }
+#else
+  return 0;
+#endif
+  j.ICB = conv_direct_icb(KSP);
+  j.nblk = (OF + j.FB - 1) / j.FB;
+  j.npix = out->dims[dn->out_batch] * g->OSP;
+  j.ntiles = (j.npix + j.pix - 1) / j.pix;
+  j.lsb = stride_of(lhs, dn->in_batch);
+  j.osb = stride_of(out, dn->out_batch);
+  for (int d = 0; d < ns; d++) {
+    j.lss[d] = stride_of(lhs, dn->in_spatial[d]);
+    j.oss[d] = stride_of(out, dn->out_spatial[d]);
+  }
+  /* Chunks of ~2M multiply-adds (tens of microseconds), cut by the shape
+   * alone, at most 256 tiles (the pointer tables stay small). */
+  int64_t macs = j.pix * OF * KSP * IC;
+  j.tpc = ((int64_t)1 << 21) / macs + 1;
+  if (j.tpc > 256) j.tpc = 256;
+  if (j.tpc > j.ntiles) j.tpc = j.ntiles;
+
+  /* Packed weights: per feature block, [tap][IC][nv * VL] with nv the
+   * block's vector count (the last block's features zero-padded). */
+  int64_t wn = j.nblk * KSP * IC * j.FB;
+  float *Wraw = k_malloc(wn * 4 + IC * 4 + 64, err);
+  float *W = Wraw ? (float *)(((uintptr_t)Wraw + 63) & ~(uintptr_t)63) : NULL;
+  int nw = pool_threads();
+  void **scratch = W ? k_malloc(nw * (int64_t)sizeof *scratch, err) : NULL;
+  if (!scratch) {
+    k_free(Wraw);
+    return -1;
+  }
+  memset(scratch, 0, (size_t)nw * sizeof *scratch);
+  float *zero = W + wn;
+  memset(zero, 0, (size_t)IC * 4);
+  int64_t kst[K_MAX_RANK], ksi = stride_of(rhs, dn->k_in_feature), kso = stride_of(rhs, dn->k_out_feature);
+  for (int d = 0; d < ns; d++) kst[d] = stride_of(rhs, dn->k_spatial[d]);
+  int64_t vl = j.FB / nv;
+  const float *K = rhs->data;
+  for (int64_t blk = 0; blk < j.nblk; blk++) {
+    int64_t f0 = blk * j.FB, nf = OF - f0 < j.FB ? OF - f0 : j.FB, row = (nf + vl - 1) / vl * vl;
+    float *wb = W + blk * KSP * IC * j.FB;
+    int64_t kk[K_MAX_RANK] = {0};
+    for (int64_t t = 0; t < KSP; t++) {
+      int64_t koff = 0;
+      for (int d = 0; d < ns; d++) koff += kk[d] * kst[d];
+      for (int64_t c = 0; c < IC; c++) {
+        float *dst = wb + (t * IC + c) * row;
+        const float *src = K + koff + c * ksi + f0 * kso;
+        for (int64_t f = 0; f < nf; f++) dst[f] = src[f * kso];
+        for (int64_t f = nf; f < row; f++) dst[f] = 0;
+      }
+      for (int d = ns - 1; d >= 0 && ++kk[d] == g->ks[d]; d--) kk[d] = 0;
+    }
+  }
+  j.W = W;
+  j.zero = zero;
+  j.scratch = scratch;
+  bool ok = pool_for_err((j.ntiles + j.tpc - 1) / j.tpc, direct_chunk, &j, err);
+  for (int w = 0; w < nw; w++) k_free(scratch[w]);
+  k_free(scratch);
+  k_free(Wraw);
+  return ok ? 1 : -1;
+}
