@@ -512,7 +512,12 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
     int r = conv_full_window_dot(lhs, rhs, dn, &geo, out, err);
     if (r == 0) r = conv_wgrad(lhs, rhs, dn, &geo, ct, 1, out, err);
     if (r == 0) r = conv_direct_f32(lhs, rhs, dn, &geo, out, err);
-    if (r == 0) r = conv_cmajor(lhs, rhs, dn, &geo, out, ct, KIF, KOF, nr, err);
+    /* Other layouts and types the direct tiles take: after the permuting
+     * copies of the generic path below (NCHW 8x64x56x56, 3x3: 16 against
+     * the in-place im2col's 22 ms at one thread); 1x1 windows keep the
+     * in-place GEMM. */
+    bool direct = ct == ET_F32 && KSP > 1 && conv_direct_ok(&geo, KIF, KOF);
+    if (r == 0 && !direct) r = conv_cmajor(lhs, rhs, dn, &geo, out, ct, KIF, KOF, nr, err);
     if (r != 0) { ok = r > 0; goto done; }
   }
   if (G == 1 && BG > 1 && KSP > 0 && KIF > 0 && KOF > 0) {
@@ -556,6 +561,19 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
     /* 1x1, stride 1, no padding: the canonical lhs [B x S..., IF] already
      * is the patch of every output row; one tiled GEMM, no copy. */
     k_gemm(ct, false, false, rows_total, OFg, cols, L, K, O);
+  } else if (ngroups == 1 && ct == ET_F32 && conv_direct_ok(&geo, IFg, OFg)) {
+    /* The direct tiles on the canonical arrays. */
+    int64_t cl[K_MAX_RANK], ck[K_MAX_RANK], co[K_MAX_RANK], sp[K_MAX_RANK], kp[K_MAX_RANK];
+    for (int i = 0; i < rank; i++) { cl[i] = lhs->dims[lperm[i]]; ck[i] = rhs->dims[rperm[i]]; co[i] = out->dims[oinv[i]]; }
+    for (int d = 0; d < ns; d++) { sp[d] = 1 + d; kp[d] = d; }
+    KConvDims cdn = {ns, 0, ns + 1, sp, ns, ns + 1, kp, 0, ns + 1, sp};
+    KArray cL = {ET_F32, rank, cl, (void *)L}, cK = {ET_F32, rank, ck, (void *)K}, cO = {ET_F32, rank, co, O};
+    int r = conv_direct_f32(&cL, &cK, &cdn, &geo, &cO, err);
+    if (r < 0) goto done;
+    if (r == 0) {
+      ConvIm2col job = {&taps, ct, cs, ngroups, BG, Bo, OFg, IFg, KOF, cols, rows_total, 0, 0, false, L, K, O, NULL, NULL, NULL};
+      if (!conv_im2col(&job, err)) goto done;
+    }
   } else if (G > 1 && IFg == 1 && ct == ET_F32) {
     if (!depthwise_f32(&taps, rows_total, G, OFg, (const float *)L, (const float *)K, (float *)O, err)) goto done;
   } else {

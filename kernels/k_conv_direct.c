@@ -15,7 +15,7 @@
  *
  * Every output's sum runs in one fixed order in one tile whatever the
  * chunking: input features in ranges of conv_direct_icb(taps) (so that a
- * range's weights stay in L1 while all of a chunk's tiles use them), and
+ * range's weights stay in L2 while all of a chunk's tiles use them), and
  * per range the taps in kernel order and per tap the range's features in
  * order, one FMA each.  Results are bit-identical at every thread count,
  * and on AVX2 and AVX-512 machines alike.  AVX-512 and AVX2+FMA versions of
@@ -133,19 +133,37 @@ static int direct_isa(void) {
 #endif
 }
 
-/* Whether the direct tiles beat im2col + BLAS for these feature counts. */
-static bool conv_direct_pays(int64_t IC, int64_t OF) {
-  (void)IC; (void)OF;
-  return true;
+bool conv_direct_ok(const ConvGeo *g, int64_t IC, int64_t OF) {
+  if (direct_isa() == CONV_DIRECT_OFF || g->ns < 1 || IC < 1 || OF < 1 || g->KSP < 1) return false;
+  if (direct_forced != CONV_DIRECT_AUTO) return true; /* tests: every shape */
+  /* Measured at one thread against im2col + OpenBLAS (8x56x56x64 input,
+   * 3x3, pad 1): 1 or 2 output features lose (4.9 against 3.8 ms for 1:
+   * a tile then uses 1/16 of its vectors), 4 win (5.3 against 8.2 ms). */
+  if (OF < 4) return false;
+  /* A 1x1 window reading every input position in order needs no im2col:
+   * the input is the GEMM's operand.  That single GEMM tied with the
+   * tiles at 64 -> 64 features and won at 64 -> 32 (5.9 against 10.6 ms,
+   * 32x56x56) and 16 -> 64; the tiles won at 128 -> 128 (30 against 47
+   * ms). */
+  bool pointwise = g->KSP == 1;
+  for (int d = 0; d < g->ns && pointwise; d++) {
+    pointwise = g->os[d] == g->in_s[d];
+    for (int64_t o = 0; o < g->os[d] && pointwise; o++) pointwise = g->map[d][o] == o;
+  }
+  return !pointwise || OF >= 128;
 }
 
 int64_t conv_direct_icb(int64_t KSP) {
   /* A range's weights for a block of 64 output features (KSP x ICB x 64
-   * floats) fill about two thirds of a 48 KB L1; the tiles' inputs and
-   * outputs take the rest.  The same for both tiles, so that AVX2 and
+   * floats) stay within ~512 KB, a quarter of a core's L2, while all of a
+   * chunk's tiles use them (3x3x512 -> 512 features: ranges of 224).
+   * Ranges of L1 size (~32 KB) were slower on 3x3 64 -> 64 and 256 ->
+   * 256: the accumulators go through memory once per range and every
+   * range re-reads the tiles' inputs.  Multiples of 16 features (whole
+   * cache lines of input); the same for both tiles, so that AVX2 and
    * AVX-512 machines sum in the same order. */
-  int64_t icb = 32768 / (KSP * 64 * 4);
-  return icb < 1 ? 1 : icb;
+  int64_t icb = ((int64_t)512 << 10) / (KSP * 64 * 4);
+  return icb >= 16 ? icb / 16 * 16 : icb < 1 ? 1 : icb;
 }
 
 /* Element stride of dim d of a row-major array. */
@@ -166,24 +184,24 @@ static bool direct_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
     return false;
   const float **tab = j->scratch[worker];
   float **optr = (float **)(tab + j->tpc * P * KSP);
+  /* The first pixel's batch and output positions, then an odometer. */
+  int64_t o[K_MAX_RANK], b = t0 * P;
+  for (int d = ns - 1; d >= 0; d--) { o[d] = b % j->os[d]; b /= j->os[d]; }
   for (int64_t i = 0; i < nt * P; i++) {
-    int64_t n = t0 * P + i;
     const float **tp = tab + (i / P) * KSP * P + i % P; /* [tile][tap][pixel] */
-    if (n >= j->npix) {
+    if (t0 * P + i >= j->npix) {
       optr[i] = NULL;
       for (int64_t t = 0; t < KSP; t++) tp[t * P] = j->zero;
       continue;
     }
     const int64_t *mrow[K_MAX_RANK];
     int64_t oo = 0;
-    for (int d = ns - 1; d >= 0; d--) {
-      int64_t o = n % j->os[d];
-      n /= j->os[d];
-      mrow[d] = j->map[d] + o * j->ks[d];
-      oo += o * j->oss[d];
+    for (int d = 0; d < ns; d++) {
+      mrow[d] = j->map[d] + o[d] * j->ks[d];
+      oo += o[d] * j->oss[d];
     }
-    optr[i] = j->O + n * j->osb + oo;
-    const float *xb = j->X + n * j->lsb;
+    optr[i] = j->O + b * j->osb + oo;
+    const float *xb = j->X + b * j->lsb;
     /* Taps in order: the outer dims' offset once per row of taps, then
      * the innermost dim's positions along it. */
     int64_t kk[K_MAX_RANK] = {0}, kl = j->ks[ns - 1], sl = j->lss[ns - 1];
@@ -198,6 +216,9 @@ static bool direct_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
       for (int64_t k = 0; k < kl; k++) row[k * P] = off < 0 || ml[k] < 0 ? j->zero : xb + off + ml[k] * sl;
       for (int d = ns - 2; d >= 0 && ++kk[d] == j->ks[d]; d--) kk[d] = 0;
     }
+    int d = ns - 1;
+    while (d >= 0 && ++o[d] == j->os[d]) o[d--] = 0;
+    if (d < 0) b++;
   }
   j->tiles(j, tab, optr, nt);
   return true;
@@ -206,13 +227,11 @@ static bool direct_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
 int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, KArray *out,
                     Error *err) {
   int ns = g->ns, isa = direct_isa();
-  if (isa == CONV_DIRECT_OFF || ns < 1 || lhs->etype != ET_F32 || rhs->etype != ET_F32 || out->etype != ET_F32)
-    return 0;
+  if (lhs->etype != ET_F32 || rhs->etype != ET_F32 || out->etype != ET_F32) return 0;
   int64_t IC = lhs->dims[dn->in_feature], OF = rhs->dims[dn->k_out_feature], KSP = g->KSP;
-  if (IC < 1 || OF < 1 || KSP < 1) return 0;
+  if (!conv_direct_ok(g, IC, OF)) return 0;
   if (stride_of(lhs, dn->in_feature) != 1 && IC > 1) return 0;
   if (stride_of(out, dn->out_feature) != 1 && OF > 1) return 0;
-  if (!conv_direct_pays(IC, OF)) return 0;
 
   DirectJob j = {.ns = ns, .os = g->os, .ks = g->ks, .map = g->map, .KSP = KSP, .IC = IC, .OF = OF,
                  .X = lhs->data, .O = out->data};
@@ -233,12 +252,15 @@ int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, c
     j.lss[d] = stride_of(lhs, dn->in_spatial[d]);
     j.oss[d] = stride_of(out, dn->out_spatial[d]);
   }
-  /* Chunks of ~2M multiply-adds (tens of microseconds), cut by the shape
-   * alone, at most 256 tiles (the pointer tables stay small). */
+  /* Chunks of at least 32 tiles (a range's weights are fetched once per
+   * chunk) and ~2M multiply-adds, at most 256 tiles (the pointer tables
+   * stay small), at least 8 chunks when there are enough tiles (2 threads
+   * share the work evenly); all cut by the shape alone. */
   int64_t macs = j.pix * OF * KSP * IC;
   j.tpc = ((int64_t)1 << 21) / macs + 1;
+  if (j.tpc < 32) j.tpc = 32;
   if (j.tpc > 256) j.tpc = 256;
-  if (j.tpc > j.ntiles) j.tpc = j.ntiles;
+  if (j.tpc > (j.ntiles + 7) / 8) j.tpc = (j.ntiles + 7) / 8;
 
   /* Packed weights: per feature block, [tap][IC][nv * VL] with nv the
    * block's vector count (the last block's features zero-padded). */

@@ -67,7 +67,7 @@ TARGET static inline __attribute__((always_inline)) void DIRECT_FN(tile_)(const 
 
 /* nt tiles (pointer tables tab, output pointers optr) through every
  * feature block and, within it, every range of ICB input features in
- * turn: a range's weights stay in L1 while all the chunk's tiles use them. */
+ * turn: a range's weights stay in cache while all the chunk's tiles use them. */
 TARGET static void DIRECT_FN(tiles_)(const DirectJob *j, const float *const *tab, float *const *optr, int64_t nt) {
   int64_t KSP = j->KSP, IC = j->IC;
   for (int64_t blk = 0; blk < j->nblk; blk++) {

@@ -97,12 +97,17 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
 /* Direct f32 convolution (k_conv_direct.c): no groups, no base dilation
  * left to do, input and output features innermost (NHWC and the like), any
  * kernel layout; register tiles of output pixels x output features, AVX-512
- * or AVX2+FMA.  0 when not applicable (other types or layouts, a CPU
- * without AVX2/FMA, feature counts where im2col is faster). */
+ * or AVX2+FMA.  0 when not applicable (other types or layouts, or not
+ * conv_direct_ok). */
 int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, KArray *out,
                     Error *err);
+/* Whether the direct path runs (and beats im2col + BLAS) for this window
+ * and IC -> OF features: a CPU with AVX2 and FMA, no tiny output feature
+ * counts, no 1x1 window that is a plain GEMM already (unless wide). */
+bool conv_direct_ok(const ConvGeo *g, int64_t IC, int64_t OF);
 /* Which tile conv_direct_f32 uses: the best the CPU has (AUTO), none (OFF),
- * or a given one (tests: both tiles on an AVX-512 machine). */
+ * or a given one (tests: both tiles on an AVX-512 machine, for every shape
+ * the tiles can take, whether or not they pay). */
 enum { CONV_DIRECT_AUTO, CONV_DIRECT_OFF, CONV_DIRECT_AVX2, CONV_DIRECT_AVX512 };
 void conv_direct_force(int isa);
 /* The input features per range of the direct path's summation order: each

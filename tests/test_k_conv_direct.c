@@ -141,7 +141,7 @@ Test(k_conv_direct, feature_counts_and_narrow_rows) {
 
 /* Strides, window dilation, asymmetric and negative padding, reversal
  * (an input gradient's window), batch > 1, 1-d and 3-d, the spatial dim
- * before the batch. */
+ * before the batch, several input-feature ranges. */
 Test(k_conv_direct, windows_and_layouts) {
   Rng rng = {11};
   Case cases[] = {
@@ -152,6 +152,8 @@ Test(k_conv_direct, windows_and_layouts) {
     {1, 3, 32, 48, {29}, {5}, {3}, {4}, {2}, {2}, {true}, 0, false},
     {1, 2, 5, 64, {13}, {1}, {1}, {0}, {0}, {1}, {false}, 0, true},
     {3, 2, 9, 21, {4, 5, 6}, {2, 3, 2}, {1, 2, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 2}, {false, true, false}, 2, false},
+    /* 45 taps: input features in ranges of 32 (70 = 32 + 32 + 6). */
+    {2, 1, 70, 20, {6, 10}, {5, 9}, ONES, {2, 4}, {2, 4}, ONES, {false}, 1, false},
     /* Padding wider than the kernel reach: whole rows of zero taps. */
     {2, 1, 4, 16, {2, 3}, {2, 2}, ONES, {3, 3}, {3, 3}, ONES, {false}, 0, false},
   };
