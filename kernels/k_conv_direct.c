@@ -194,18 +194,18 @@ static bool direct_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
       for (int64_t t = 0; t < KSP; t++) tp[t * P] = j->zero;
       continue;
     }
-    const int64_t *mrow[K_MAX_RANK];
+    const int64_t *mrow[K_MAX_RANK], *ml = NULL;
     int64_t oo = 0;
     for (int d = 0; d < ns; d++) {
-      mrow[d] = j->map[d] + o[d] * j->ks[d];
+      ml = mrow[d] = j->map[d] + o[d] * j->ks[d];
       oo += o[d] * j->oss[d];
     }
     optr[i] = j->O + b * j->osb + oo;
     const float *xb = j->X + b * j->lsb;
     /* Taps in order: the outer dims' offset once per row of taps, then
      * the innermost dim's positions along it. */
-    int64_t kk[K_MAX_RANK] = {0}, kl = j->ks[ns - 1], sl = j->lss[ns - 1];
-    const int64_t *ml = mrow[ns - 1];
+    int64_t kk[K_MAX_RANK], kl = j->ks[ns - 1], sl = j->lss[ns - 1];
+    for (int d = 0; d < ns; d++) kk[d] = 0; /* not = {0}: a rep stos per pixel */
     for (int64_t t = 0; t < KSP; t += kl) {
       int64_t off = 0;
       for (int d = 0; d < ns - 1 && off >= 0; d++) {
