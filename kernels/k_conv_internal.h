@@ -111,8 +111,10 @@ bool conv_direct_ok(const ConvGeo *g, int64_t IC, int64_t OF);
 enum { CONV_DIRECT_AUTO, CONV_DIRECT_OFF, CONV_DIRECT_AVX2, CONV_DIRECT_AVX512 };
 void conv_direct_force(int isa);
 /* The input features per range of the direct path's summation order: each
- * output sums ranges in order; per range, taps in kernel order and per tap
- * the range's features in order, one fused multiply-add each. */
+ * output is a sum of segments in order, ranges outermost and the rows of
+ * taps (innermost kernel dim) within; a segment is a chain of fused
+ * multiply-adds from zero over its taps in kernel order and, per tap, the
+ * range's features in order. */
 int64_t conv_direct_icb(int64_t KSP);
 
 #endif

@@ -5,9 +5,12 @@
  *   - a naive 7-loop convolution in double (every path, within float
  *     rounding of the sum of |products|), and
  *   - for the direct tiles, bit for bit, a scalar emulation of their
- *     arithmetic: per output, input features in ranges of
- *     conv_direct_icb(taps), per range taps in kernel order and the range's
- *     features in order, one fmaf each, taps in padding multiplying a zero. */
+ *     arithmetic: per output, segments in order, each a chain of fmaf from
+ *     zero over one row of taps (the innermost kernel dim, taps in order)
+ *     and, per tap, a range of conv_direct_icb(taps) input features in
+ *     order, taps in padding multiplying a zero; the first segment's sum
+ *     is the output, later ones are added to it (input-feature ranges
+ *     outermost, rows of taps within). */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -73,8 +76,8 @@ static void run_case(const Case *c, Rng *rng) {
         int64_t o[3], oo = b * ost[p.dn.out_batch] + f * ost[fpos], t = q;
         for (int d = ns - 1; d >= 0; d--) { o[d] = t % osz[d]; t /= osz[d]; oo += o[d] * ost[os[d]]; }
         double acc = 0, m = 0;
-        float e = 0;
-        int64_t icb = conv_direct_icb(KSP);
+        float e = 0, seg = 0;
+        int64_t icb = conv_direct_icb(KSP), kl = ns ? c->k[ns - 1] : 1;
         for (int64_t i0 = 0; i0 < c->IF; i0 += icb)
           for (int64_t tap = 0; tap < KSP; tap++) {
             int64_t kk[3], tt = tap, koff = f * kst[p.dn.k_out_feature], xoff = b * lst[p.dn.in_batch];
@@ -87,12 +90,15 @@ static void run_case(const Case *c, Rng *rng) {
               xoff += pos * lst[ls[d]];
               koff += kk[d] * kst[ks[d]];
             }
+            if (tap % kl == 0) seg = 0;
             for (int64_t i = i0; i < c->IF && i < i0 + icb; i++) {
               float xv = in ? x[xoff + i * lst[fpos]] : 0.0f, wv = w[koff + i * kst[p.dn.k_in_feature]];
               acc += (double)xv * wv;
               m += fabs((double)xv * wv);
-              e = fmaf(xv, wv, e);
+              seg = fmaf(xv, wv, seg);
             }
+            /* A segment ends with its row of taps: stored, or added. */
+            if (tap % kl == kl - 1) e = i0 == 0 && tap == kl - 1 ? seg : e + seg;
           }
         ref[oo] = acc; mag[oo] = m; emu[oo] = e;
       }
