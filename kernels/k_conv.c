@@ -1,5 +1,7 @@
 /* convolution: canonicalise to lhs [B, S..., IF], kernel [S..., KIF, KOF],
- * out [Bo, OS..., OF]; im2col per row chunk; gemm per group.  Depthwise
+ * out [Bo, OS..., OF]; im2col per row chunk; gemm per group.  f32 without
+ * groups takes the direct tiles (k_conv_direct.c) instead, in place when
+ * the features are innermost, else after the canonicalising copies.  Depthwise
  * convolutions (feature groups of one input feature) computed in f32 take a
  * direct loop instead, vectorised over the features of an output row.
  * Channel-major data (NCHW) without groups takes an im2col that needs no
@@ -15,7 +17,15 @@
 #include "kernels/k_conv_internal.h"
 #include "kernels/k_dot.h"
 #include "kernels/k_gemm.h"
+#include "kernels/k_movement.h"
 #include "base/thread_pool.h"
+
+/* k_permute on the pool (k_transpose: a strided copy in chunks). */
+static void permute_par(int es, const void *src, int rank, const int64_t *dims, const int *perm, void *dst) {
+  int64_t p[K_MAX_RANK];
+  for (int i = 0; i < rank; i++) p[i] = perm[i];
+  k_transpose(dst, src, dims, p, rank, (size_t)es);
+}
 
 #define PATCH_BYTES (1 << 20)
 
@@ -44,7 +54,7 @@ void *conv_canon(const KArray *x, const int *perm, EType ct, int64_t n, void **o
   void *p = x->data, *tmp = NULL;
   if (!id) {
     if (!(tmp = k_malloc(n * es, err))) return NULL;
-    k_permute(es, x->data, x->rank, x->dims, perm, tmp);
+    permute_par(es, x->data, x->rank, x->dims, perm, tmp);
     p = tmp;
   }
   if (x->etype == ct) { *owned = tmp; return tmp; }
@@ -569,10 +579,9 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
     KConvDims cdn = {ns, 0, ns + 1, sp, ns, ns + 1, kp, 0, ns + 1, sp};
     KArray cL = {ET_F32, rank, cl, (void *)L}, cK = {ET_F32, rank, ck, (void *)K}, cO = {ET_F32, rank, co, O};
     int r = conv_direct_f32(&cL, &cK, &cdn, &geo, &cO, err);
-    if (r < 0) goto done;
-    if (r == 0) {
-      ConvIm2col job = {&taps, ct, cs, ngroups, BG, Bo, OFg, IFg, KOF, cols, rows_total, 0, 0, false, L, K, O, NULL, NULL, NULL};
-      if (!conv_im2col(&job, err)) goto done;
+    if (r <= 0) {
+      if (r == 0) error_set(err, ERR_RUNTIME, -1, "convolution: direct path refused canonical operands");
+      goto done;
     }
   } else if (G > 1 && IFg == 1 && ct == ET_F32) {
     if (!depthwise_f32(&taps, rows_total, G, OFg, (const float *)L, (const float *)K, (float *)O, err)) goto done;
@@ -585,14 +594,14 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
     int64_t cdims[K_MAX_RANK];
     for (int i = 0; i < rank; i++) cdims[i] = out->dims[oinv[i]];
     if (!out_id && ot == ct) {
-      k_permute(cs, oc, rank, cdims, operm, out->data);
+      permute_par(cs, oc, rank, cdims, operm, out->data);
       ok = true;
       goto done;
     }
     if (!out_id) {
       void *tmp = k_malloc(no * cs, err);
       if (!tmp) goto done;
-      k_permute(cs, oc, rank, cdims, operm, tmp);
+      permute_par(cs, oc, rank, cdims, operm, tmp);
       k_free(oc);
       oc = tmp;
     }
