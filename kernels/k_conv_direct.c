@@ -261,14 +261,16 @@ int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, c
     j.oss[d] = stride_of(out, dn->out_spatial[d]);
   }
   /* Chunks of at least 32 tiles (a range's weights are fetched once per
-   * chunk) and ~2M multiply-adds, at most 256 tiles (the pointer tables
-   * stay small), at least 8 chunks when there are enough tiles (2 threads
-   * share the work evenly); all cut by the shape alone. */
+   * chunk) and ~2M multiply-adds, at most 256 tiles and 16 MB of pointer
+   * tables per worker (huge windows), at least 8 chunks when there are
+   * enough tiles (2 threads share the work evenly); all cut by the shape
+   * alone. */
   int64_t macs = j.pix * OF * KSP * IC;
   j.tpc = ((int64_t)1 << 21) / macs + 1;
   if (j.tpc < 32) j.tpc = 32;
   if (j.tpc > 256) j.tpc = 256;
   if (j.tpc > (j.ntiles + 7) / 8) j.tpc = (j.ntiles + 7) / 8;
+  while (j.tpc > 1 && j.tpc * j.pix * (KSP + 1) > (2 << 20)) j.tpc /= 2;
 
   /* Packed weights: per feature block, [tap][IC][nv * VL] with nv the
    * block's vector count (the last block's features zero-padded). */
