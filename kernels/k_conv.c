@@ -522,10 +522,9 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
     int r = conv_full_window_dot(lhs, rhs, dn, &geo, out, err);
     if (r == 0) r = conv_wgrad(lhs, rhs, dn, &geo, ct, 1, out, err);
     if (r == 0) r = conv_direct_f32(lhs, rhs, dn, &geo, out, err);
-    /* Other layouts and types the direct tiles take: after the permuting
-     * copies of the generic path below (NCHW 8x64x56x56, 3x3: 16 against
-     * the in-place im2col's 22 ms at one thread); 1x1 windows keep the
-     * in-place GEMM. */
+    /* Other types computed in f32 (bf16, f16) take the direct tiles after
+     * the generic path's converting copies below, rather than the in-place
+     * im2col; 1x1 windows keep the in-place GEMM. */
     bool direct = ct == ET_F32 && KSP > 1 && conv_direct_ok(&geo, KIF, KOF);
     if (r == 0 && !direct) r = conv_cmajor(lhs, rhs, dn, &geo, out, ct, KIF, KOF, nr, err);
     if (r != 0) { ok = r > 0; goto done; }

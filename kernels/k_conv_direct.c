@@ -29,6 +29,7 @@
 
 #include "base/thread_pool.h"
 #include "kernels/k_conv_internal.h"
+#include "kernels/k_movement.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -238,11 +239,15 @@ int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, c
   if (lhs->etype != ET_F32 || rhs->etype != ET_F32 || out->etype != ET_F32) return 0;
   int64_t IC = lhs->dims[dn->in_feature], OF = rhs->dims[dn->k_out_feature], KSP = g->KSP;
   if (!conv_direct_ok(g, IC, OF)) return 0;
-  if (stride_of(lhs, dn->in_feature) != 1 && IC > 1) return 0;
-  if (stride_of(out, dn->out_feature) != 1 && OF > 1) return 0;
 
   DirectJob j = {.ns = ns, .os = g->os, .ks = g->ks, .map = g->map, .KSP = KSP, .IC = IC, .OF = OF,
                  .X = lhs->data, .O = out->data};
+  /* An lhs whose features are not innermost (NCHW) is copied to
+   * [B, S..., IF] first (the tiles broadcasting from 64 planes in place
+   * took 23 ms against 17 with the copy on NCHW 8x64x56x56, 3x3), and
+   * such results go through a [B, S..., OF] buffer copied into place. */
+  bool lin = IC == 1 || stride_of(lhs, dn->in_feature) == 1;
+  bool inner = OF == 1 || stride_of(out, dn->out_feature) == 1;
   int64_t nv;
 #ifdef DIRECT_X86
   if (isa == CONV_DIRECT_AVX512) { j.pix = 6; nv = 4; j.FB = 64; j.tiles = tiles__avx512; }
@@ -254,12 +259,16 @@ int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, c
   j.nblk = (OF + j.FB - 1) / j.FB;
   j.npix = out->dims[dn->out_batch] * g->OSP;
   j.ntiles = (j.npix + j.pix - 1) / j.pix;
-  j.lsb = stride_of(lhs, dn->in_batch);
-  j.osb = stride_of(out, dn->out_batch);
-  for (int d = 0; d < ns; d++) {
-    j.lss[d] = stride_of(lhs, dn->in_spatial[d]);
-    j.oss[d] = stride_of(out, dn->out_spatial[d]);
+  /* Canonical [B, S..., F] strides for the copies. */
+  int64_t lst = IC, ost = OF, B = lhs->dims[dn->in_batch];
+  for (int d = ns - 1; d >= 0; d--) {
+    j.lss[d] = lin ? stride_of(lhs, dn->in_spatial[d]) : lst;
+    j.oss[d] = inner ? stride_of(out, dn->out_spatial[d]) : ost;
+    lst *= g->in_s[d];
+    ost *= g->os[d];
   }
+  j.lsb = lin ? stride_of(lhs, dn->in_batch) : lst;
+  j.osb = inner ? stride_of(out, dn->out_batch) : ost;
   /* Chunks of at least 32 tiles (a range's weights are fetched once per
    * chunk) and ~2M multiply-adds, at most 256 tiles and 16 MB of pointer
    * tables per worker (huge windows), at least 8 chunks when there are
@@ -275,17 +284,31 @@ int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, c
   /* Packed weights: per feature block, [tap][IC][nv * VL] with nv the
    * block's vector count (the last block's features zero-padded). */
   int64_t wn = j.nblk * KSP * IC * j.FB;
-  float *Wraw = k_malloc(wn * 4 + IC * 4 + 64, err);
+  float *Wraw = k_malloc(wn * 4 + IC * 4 + 64, err), *tmpl = NULL, *tmpo = NULL;
   float *W = Wraw ? (float *)(((uintptr_t)Wraw + 63) & ~(uintptr_t)63) : NULL;
   int nw = pool_threads();
   void **scratch = W ? k_malloc(nw * (int64_t)sizeof *scratch, err) : NULL;
+  if (scratch && ((!lin && !(tmpl = k_malloc(B * lst * 4, err))) || (!inner && !(tmpo = k_malloc(j.npix * OF * 4, err))))) {
+    k_free(scratch);
+    scratch = NULL;
+  }
   if (!scratch) {
     k_free(Wraw);
+    k_free(tmpl);
     return -1;
   }
   memset(scratch, 0, (size_t)nw * sizeof *scratch);
   float *zero = W + wn;
   memset(zero, 0, (size_t)IC * 4);
+  if (tmpl) {
+    int64_t dims[K_MAX_RANK], ds[K_MAX_RANK], ss[K_MAX_RANK];
+    dims[0] = B; ds[0] = j.lsb; ss[0] = stride_of(lhs, dn->in_batch);
+    for (int d = 0; d < ns; d++) { dims[1 + d] = g->in_s[d]; ds[1 + d] = j.lss[d]; ss[1 + d] = stride_of(lhs, dn->in_spatial[d]); }
+    dims[ns + 1] = IC; ds[ns + 1] = 1; ss[ns + 1] = stride_of(lhs, dn->in_feature);
+    k_strided_copy(tmpl, ds, lhs->data, ss, dims, ns + 2, 4);
+    j.X = tmpl;
+  }
+  if (tmpo) j.O = tmpo;
   int64_t kst[K_MAX_RANK], ksi = stride_of(rhs, dn->k_in_feature), kso = stride_of(rhs, dn->k_out_feature);
   for (int d = 0; d < ns; d++) kst[d] = stride_of(rhs, dn->k_spatial[d]);
   int64_t vl = j.FB / nv;
@@ -310,8 +333,17 @@ int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, c
   j.zero = zero;
   j.scratch = scratch;
   bool ok = pool_for_err((j.ntiles + j.tpc - 1) / j.tpc, direct_chunk, &j, err);
+  if (ok && tmpo) {
+    int64_t dims[K_MAX_RANK], ds[K_MAX_RANK], ss[K_MAX_RANK];
+    dims[0] = out->dims[dn->out_batch]; ds[0] = stride_of(out, dn->out_batch); ss[0] = j.osb;
+    for (int d = 0; d < ns; d++) { dims[1 + d] = g->os[d]; ds[1 + d] = stride_of(out, dn->out_spatial[d]); ss[1 + d] = j.oss[d]; }
+    dims[ns + 1] = OF; ds[ns + 1] = stride_of(out, dn->out_feature); ss[ns + 1] = 1;
+    k_strided_copy(out->data, ds, tmpo, ss, dims, ns + 2, 4);
+  }
   for (int w = 0; w < nw; w++) k_free(scratch[w]);
   k_free(scratch);
   k_free(Wraw);
+  k_free(tmpl);
+  k_free(tmpo);
   return ok ? 1 : -1;
 }

@@ -25,7 +25,7 @@ typedef struct Case {
   bool rev[3];
   int klayout; /* 0: [S..., I, O] (01io); 1: [S..., O, I] (01oi); 2: [O, I, S...] (oi01) */
   bool sfirst; /* lhs and result [S0, B, S1..., F] instead of [B, S..., F] */
-  bool cmajor; /* lhs and result [B, F, S...] (NCHW: through permuted copies) */
+  int cmajor; /* [B, F, S...] (NCHW: through copies): 1 lhs and result, 2 lhs, 3 result */
 } Case;
 
 /* Row-major element strides of dims d[0..rank). */
@@ -40,9 +40,13 @@ static void run_case(const Case *c, Rng *rng) {
   memset(&p, 0, sizeof p);
   int64_t ls[3], ks[3], os[3];
   /* Dimension numbers: lhs/result batch, spatial, feature positions. */
-  int bpos = c->sfirst && ns > 0 ? 1 : 0, fpos = c->cmajor ? 1 : rank - 1;
-  for (int d = 0; d < ns; d++) ls[d] = os[d] = c->cmajor ? 2 + d : c->sfirst && d == 0 ? 0 : 1 + d;
-  p.dn = (KConvDims){ns, bpos, fpos, ls, 0, 0, ks, bpos, fpos, os};
+  bool lc = c->cmajor == 1 || c->cmajor == 2, oc = c->cmajor == 1 || c->cmajor == 3;
+  int bpos = c->sfirst && ns > 0 ? 1 : 0, lf = lc ? 1 : rank - 1, of = oc ? 1 : rank - 1;
+  for (int d = 0; d < ns; d++) {
+    ls[d] = lc ? 2 + d : c->sfirst && d == 0 ? 0 : 1 + d;
+    os[d] = oc ? 2 + d : c->sfirst && d == 0 ? 0 : 1 + d;
+  }
+  p.dn = (KConvDims){ns, bpos, lf, ls, 0, 0, ks, bpos, of, os};
   if (c->klayout == 0) { p.dn.k_in_feature = ns; p.dn.k_out_feature = ns + 1; }
   if (c->klayout == 1) { p.dn.k_in_feature = ns + 1; p.dn.k_out_feature = ns; }
   if (c->klayout == 2) { p.dn.k_in_feature = 1; p.dn.k_out_feature = 0; }
@@ -54,8 +58,8 @@ static void run_case(const Case *c, Rng *rng) {
   for (int d = 0; d < ns; d++)
     cr_assert(k_window_out_size(c->in[d], c->k[d], c->st[d], c->lo[d], c->hi[d], 1, c->wd[d], &osz[d], &err));
   ld[p.dn.in_batch] = od[p.dn.out_batch] = c->B;
-  ld[fpos] = c->IF;
-  od[fpos] = c->OF;
+  ld[lf] = c->IF;
+  od[of] = c->OF;
   kd[p.dn.k_in_feature] = c->IF;
   kd[p.dn.k_out_feature] = c->OF;
   for (int d = 0; d < ns; d++) { ld[ls[d]] = c->in[d]; od[os[d]] = osz[d]; kd[ks[d]] = c->k[d]; }
@@ -73,7 +77,7 @@ static void run_case(const Case *c, Rng *rng) {
   for (int64_t b = 0; b < c->B; b++)
     for (int64_t q = 0; q < OSP; q++)
       for (int64_t f = 0; f < c->OF; f++) {
-        int64_t o[3], oo = b * ost[p.dn.out_batch] + f * ost[fpos], t = q;
+        int64_t o[3], oo = b * ost[p.dn.out_batch] + f * ost[of], t = q;
         for (int d = ns - 1; d >= 0; d--) { o[d] = t % osz[d]; t /= osz[d]; oo += o[d] * ost[os[d]]; }
         double acc = 0, m = 0;
         float e = 0, seg = 0;
@@ -92,7 +96,7 @@ static void run_case(const Case *c, Rng *rng) {
             }
             if (tap % kl == 0) seg = 0;
             for (int64_t i = i0; i < c->IF && i < i0 + icb; i++) {
-              float xv = in ? x[xoff + i * lst[fpos]] : 0.0f, wv = w[koff + i * kst[p.dn.k_in_feature]];
+              float xv = in ? x[xoff + i * lst[lf]] : 0.0f, wv = w[koff + i * kst[p.dn.k_in_feature]];
               acc += (double)xv * wv;
               m += fabs((double)xv * wv);
               seg = fmaf(xv, wv, seg);
@@ -137,11 +141,11 @@ Test(k_conv_direct, feature_counts_and_narrow_rows) {
   int64_t ofs[] = {1, 17, 63, 65, 130}, ifs[] = {1, 3, 64};
   for (int a = 0; a < 5; a++)
     for (int b = 0; b < 3; b++) {
-      Case c = {2, 2, ifs[b], ofs[a], {5, 4 + a % 3}, {3, 3}, ONES, ONES, ONES, ONES, {false}, a % 3, false, false};
+      Case c = {2, 2, ifs[b], ofs[a], {5, 4 + a % 3}, {3, 3}, ONES, ONES, ONES, ONES, {false}, a % 3, false, 0};
       run_case(&c, &rng);
     }
   for (int64_t wdt = 1; wdt <= 5; wdt++) {
-    Case c = {2, 1, 8, 24, {3, wdt}, {2, 2}, ONES, {0, 1}, {1, 0}, ONES, {false}, 0, false, false};
+    Case c = {2, 1, 8, 24, {3, wdt}, {2, 2}, ONES, {0, 1}, {1, 0}, ONES, {false}, 0, false, 0};
     run_case(&c, &rng);
   }
 }
@@ -152,20 +156,22 @@ Test(k_conv_direct, feature_counts_and_narrow_rows) {
 Test(k_conv_direct, windows_and_layouts) {
   Rng rng = {11};
   Case cases[] = {
-    {2, 3, 16, 40, {9, 11}, {3, 3}, {2, 2}, {1, 0}, {1, 2}, ONES, {false}, 0, false, false},
-    {2, 2, 12, 33, {10, 9}, {3, 2}, {1, 3}, {2, 0}, {2, 1}, {2, 3}, {false}, 1, false, false},
-    {2, 2, 20, 70, {8, 8}, {3, 3}, ONES, {-1, 2}, {1, -2}, ONES, {true, true}, 1, false, false},
-    {2, 2, 7, 19, {7, 6}, {2, 3}, {2, 1}, ONES, ONES, ONES, {true, false}, 2, true, false},
-    {1, 3, 32, 48, {29}, {5}, {3}, {4}, {2}, {2}, {true}, 0, false, false},
-    {1, 2, 5, 64, {13}, {1}, {1}, {0}, {0}, {1}, {false}, 0, true, false},
-    {3, 2, 9, 21, {4, 5, 6}, {2, 3, 2}, {1, 2, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 2}, {false, true, false}, 2, false, false},
+    {2, 3, 16, 40, {9, 11}, {3, 3}, {2, 2}, {1, 0}, {1, 2}, ONES, {false}, 0, false, 0},
+    {2, 2, 12, 33, {10, 9}, {3, 2}, {1, 3}, {2, 0}, {2, 1}, {2, 3}, {false}, 1, false, 0},
+    {2, 2, 20, 70, {8, 8}, {3, 3}, ONES, {-1, 2}, {1, -2}, ONES, {true, true}, 1, false, 0},
+    {2, 2, 7, 19, {7, 6}, {2, 3}, {2, 1}, ONES, ONES, ONES, {true, false}, 2, true, 0},
+    {1, 3, 32, 48, {29}, {5}, {3}, {4}, {2}, {2}, {true}, 0, false, 0},
+    {1, 2, 5, 64, {13}, {1}, {1}, {0}, {0}, {1}, {false}, 0, true, 0},
+    {3, 2, 9, 21, {4, 5, 6}, {2, 3, 2}, {1, 2, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 2}, {false, true, false}, 2, false, 0},
     /* 45 taps: input features in ranges of 32 (70 = 32 + 32 + 6). */
-    {2, 1, 70, 20, {6, 10}, {5, 9}, ONES, {2, 4}, {2, 4}, ONES, {false}, 1, false, false},
+    {2, 1, 70, 20, {6, 10}, {5, 9}, ONES, {2, 4}, {2, 4}, ONES, {false}, 1, false, 0},
     /* Padding wider than the kernel reach: whole rows of zero taps. */
-    {2, 1, 4, 16, {2, 3}, {2, 2}, ONES, {3, 3}, {3, 3}, ONES, {false}, 0, false, false},
-    /* NCHW, the kernel OIHW or HWIO. */
-    {2, 2, 24, 40, {9, 8}, {3, 3}, ONES, ONES, ONES, ONES, {false}, 2, false, true},
-    {2, 3, 5, 17, {6, 7}, {3, 2}, {2, 1}, {1, 0}, {0, 1}, {1, 2}, {true, false}, 0, false, true},
+    {2, 1, 4, 16, {2, 3}, {2, 2}, ONES, {3, 3}, {3, 3}, ONES, {false}, 0, false, 0},
+    /* NCHW (the kernel OIHW or HWIO), NCHW -> NHWC, NHWC -> NCHW. */
+    {2, 2, 24, 40, {9, 8}, {3, 3}, ONES, ONES, ONES, ONES, {false}, 2, false, 1},
+    {2, 3, 5, 17, {6, 7}, {3, 2}, {2, 1}, {1, 0}, {0, 1}, {1, 2}, {true, false}, 0, false, 1},
+    {2, 2, 9, 20, {5, 7}, {2, 2}, ONES, ONES, ZEROS, ONES, {false}, 1, false, 2},
+    {1, 2, 6, 70, {11}, {3}, {2}, {1}, {1}, {1}, {false}, 0, false, 3},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i], &rng);
 }
@@ -175,9 +181,9 @@ Test(k_conv_direct, windows_and_layouts) {
 Test(k_conv_direct, empty_dims) {
   Rng rng = {3};
   Case cases[] = {
-    {2, 0, 8, 16, {5, 5}, {3, 3}, ONES, ONES, ONES, ONES, {false}, 0, false, false},
-    {2, 2, 8, 16, {0, 5}, {1, 3}, ONES, ZEROS, ZEROS, ONES, {false}, 0, false, false},
-    {2, 2, 0, 16, {4, 5}, {3, 3}, ONES, ONES, ONES, ONES, {false}, 0, false, false},
+    {2, 0, 8, 16, {5, 5}, {3, 3}, ONES, ONES, ONES, ONES, {false}, 0, false, 0},
+    {2, 2, 8, 16, {0, 5}, {1, 3}, ONES, ZEROS, ZEROS, ONES, {false}, 0, false, 0},
+    {2, 2, 0, 16, {4, 5}, {3, 3}, ONES, ONES, ONES, ONES, {false}, 0, false, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i], &rng);
 }
