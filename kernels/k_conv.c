@@ -1,7 +1,7 @@
 /* convolution: canonicalise to lhs [B, S..., IF], kernel [S..., KIF, KOF],
  * out [Bo, OS..., OF]; im2col per row chunk; gemm per group.  f32 without
- * groups takes the direct tiles (k_conv_direct.c) instead, in place when
- * the features are innermost, else after the canonicalising copies.  Depthwise
+ * groups takes the direct tiles (k_conv_direct.c) instead, any layout;
+ * other types computed in f32 after the canonicalising copies.  Depthwise
  * convolutions (feature groups of one input feature) computed in f32 take a
  * direct loop instead, vectorised over the features of an output row.
  * Channel-major data (NCHW) without groups takes an im2col that needs no

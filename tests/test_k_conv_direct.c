@@ -187,3 +187,33 @@ Test(k_conv_direct, empty_dims) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i], &rng);
 }
+
+/* bf16 operands are converted to f32 by the generic path, which then runs
+ * the direct tiles on its canonical copies: the same bytes as f32 operands
+ * holding the same (bf16-exact) values, through the in-place call. */
+Test(k_conv_direct, bf16_operands_through_the_generic_path) {
+  Rng rng = {5};
+  int64_t ld[4] = {2, 7, 9, 24}, kd[4] = {3, 3, 24, 40}, od[4] = {2, 7, 9, 40};
+  int64_t nl = prod(4, ld), nk = prod(4, kd), no = prod(4, od);
+  float *x = malloc((size_t)nl * 4), *w = malloc((size_t)nk * 4), *o1 = malloc((size_t)no * 4), *o2 = malloc((size_t)no * 4);
+  uint16_t *xb = malloc((size_t)nl * 2), *wb = malloc((size_t)nk * 2);
+  for (int64_t i = 0; i < nl; i++) x[i] = (float)(2 * rng_unit(&rng) - 1);
+  for (int64_t i = 0; i < nk; i++) w[i] = (float)(2 * rng_unit(&rng) - 1);
+  k_cvt(ET_BF16, xb, ET_F32, x, nl); k_cvt(ET_F32, x, ET_BF16, xb, nl);
+  k_cvt(ET_BF16, wb, ET_F32, w, nk); k_cvt(ET_F32, w, ET_BF16, wb, nk);
+  KConvParams p;
+  memset(&p, 0, sizeof p);
+  p.dn = (KConvDims){2, 0, 3, (int64_t[]){1, 2}, 2, 3, (int64_t[]){0, 1}, 0, 3, (int64_t[]){1, 2}};
+  p.window = (KWindow){2, NULL, NULL, (int64_t[]){1, 1}, (int64_t[]){1, 1}, NULL, NULL, NULL};
+  p.feature_group_count = p.batch_group_count = 1;
+  Error err;
+  KArray L = ka(ET_F32, 4, ld, x), R = ka(ET_F32, 4, kd, w), O1 = ka(ET_F32, 4, od, o1);
+  KArray Lb = ka(ET_BF16, 4, ld, xb), Rb = ka(ET_BF16, 4, kd, wb), O2 = ka(ET_F32, 4, od, o2);
+  __builtin_cpu_init();
+  conv_direct_force(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? CONV_DIRECT_AVX2 : CONV_DIRECT_OFF);
+  bool ok1 = k_conv(&L, &R, &p, &O1, &err), ok2 = ok1 && k_conv(&Lb, &Rb, &p, &O2, &err);
+  conv_direct_force(CONV_DIRECT_AUTO);
+  cr_assert(ok1 && ok2, "%s", err.msg);
+  cr_expect(memcmp(o1, o2, (size_t)no * 4) == 0);
+  free(x); free(w); free(o1); free(o2); free(xb); free(wb);
+}
