@@ -1,5 +1,7 @@
 /* convolution: canonicalise to lhs [B, S..., IF], kernel [S..., KIF, KOF],
- * out [Bo, OS..., OF]; im2col per row chunk; gemm per group.  Depthwise
+ * out [Bo, OS..., OF]; im2col per row chunk; gemm per group.  f32 without
+ * groups takes the direct tiles (k_conv_direct.c) instead, any layout;
+ * other types computed in f32 after the canonicalising copies.  Depthwise
  * convolutions (feature groups of one input feature) computed in f32 take a
  * direct loop instead, vectorised over the features of an output row.
  * Channel-major data (NCHW) without groups takes an im2col that needs no
@@ -15,7 +17,15 @@
 #include "kernels/k_conv_internal.h"
 #include "kernels/k_dot.h"
 #include "kernels/k_gemm.h"
+#include "kernels/k_movement.h"
 #include "base/thread_pool.h"
+
+/* k_permute on the pool (k_transpose: a strided copy in chunks). */
+static void permute_par(int es, const void *src, int rank, const int64_t *dims, const int *perm, void *dst) {
+  int64_t p[K_MAX_RANK];
+  for (int i = 0; i < rank; i++) p[i] = perm[i];
+  k_transpose(dst, src, dims, p, rank, (size_t)es);
+}
 
 #define PATCH_BYTES (1 << 20)
 
@@ -44,7 +54,7 @@ void *conv_canon(const KArray *x, const int *perm, EType ct, int64_t n, void **o
   void *p = x->data, *tmp = NULL;
   if (!id) {
     if (!(tmp = k_malloc(n * es, err))) return NULL;
-    k_permute(es, x->data, x->rank, x->dims, perm, tmp);
+    permute_par(es, x->data, x->rank, x->dims, perm, tmp);
     p = tmp;
   }
   if (x->etype == ct) { *owned = tmp; return tmp; }
@@ -511,7 +521,12 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
   if (G == 1 && BG == 1 && KSP > 0 && KIF > 0 && KOF > 0) {
     int r = conv_full_window_dot(lhs, rhs, dn, &geo, out, err);
     if (r == 0) r = conv_wgrad(lhs, rhs, dn, &geo, ct, 1, out, err);
-    if (r == 0) r = conv_cmajor(lhs, rhs, dn, &geo, out, ct, KIF, KOF, nr, err);
+    if (r == 0) r = conv_direct_f32(lhs, rhs, dn, &geo, out, err);
+    /* Other types computed in f32 (bf16, f16) take the direct tiles after
+     * the generic path's converting copies below, rather than the in-place
+     * im2col; 1x1 windows keep the in-place GEMM. */
+    bool direct = ct == ET_F32 && KSP > 1 && conv_direct_ok(&geo, KIF, KOF);
+    if (r == 0 && !direct) r = conv_cmajor(lhs, rhs, dn, &geo, out, ct, KIF, KOF, nr, err);
     if (r != 0) { ok = r > 0; goto done; }
   }
   if (G == 1 && BG > 1 && KSP > 0 && KIF > 0 && KOF > 0) {
@@ -555,6 +570,18 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
     /* 1x1, stride 1, no padding: the canonical lhs [B x S..., IF] already
      * is the patch of every output row; one tiled GEMM, no copy. */
     k_gemm(ct, false, false, rows_total, OFg, cols, L, K, O);
+  } else if (ngroups == 1 && ct == ET_F32 && conv_direct_ok(&geo, IFg, OFg)) {
+    /* The direct tiles on the canonical arrays. */
+    int64_t cl[K_MAX_RANK], ck[K_MAX_RANK], co[K_MAX_RANK], sp[K_MAX_RANK], kp[K_MAX_RANK];
+    for (int i = 0; i < rank; i++) { cl[i] = lhs->dims[lperm[i]]; ck[i] = rhs->dims[rperm[i]]; co[i] = out->dims[oinv[i]]; }
+    for (int d = 0; d < ns; d++) { sp[d] = 1 + d; kp[d] = d; }
+    KConvDims cdn = {ns, 0, ns + 1, sp, ns, ns + 1, kp, 0, ns + 1, sp};
+    KArray cL = {ET_F32, rank, cl, (void *)L}, cK = {ET_F32, rank, ck, (void *)K}, cO = {ET_F32, rank, co, O};
+    int r = conv_direct_f32(&cL, &cK, &cdn, &geo, &cO, err);
+    if (r <= 0) {
+      if (r == 0) error_set(err, ERR_RUNTIME, -1, "convolution: direct path refused canonical operands");
+      goto done;
+    }
   } else if (G > 1 && IFg == 1 && ct == ET_F32) {
     if (!depthwise_f32(&taps, rows_total, G, OFg, (const float *)L, (const float *)K, (float *)O, err)) goto done;
   } else {
@@ -566,14 +593,14 @@ bool k_conv(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *
     int64_t cdims[K_MAX_RANK];
     for (int i = 0; i < rank; i++) cdims[i] = out->dims[oinv[i]];
     if (!out_id && ot == ct) {
-      k_permute(cs, oc, rank, cdims, operm, out->data);
+      permute_par(cs, oc, rank, cdims, operm, out->data);
       ok = true;
       goto done;
     }
     if (!out_id) {
       void *tmp = k_malloc(no * cs, err);
       if (!tmp) goto done;
-      k_permute(cs, oc, rank, cdims, operm, tmp);
+      permute_par(cs, oc, rank, cdims, operm, tmp);
       k_free(oc);
       oc = tmp;
     }

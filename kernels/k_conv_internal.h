@@ -94,4 +94,27 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
 int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, EType ct, int64_t BG,
                KArray *out, Error *err);
 
+/* Direct f32 convolution (k_conv_direct.c): no groups, no base dilation
+ * left to do, input and output features innermost (NHWC and the like), any
+ * kernel layout; register tiles of output pixels x output features, AVX-512
+ * or AVX2+FMA.  0 when not applicable (other types or layouts, or not
+ * conv_direct_ok). */
+int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, KArray *out,
+                    Error *err);
+/* Whether the direct path runs (and beats im2col + BLAS) for this window
+ * and IC -> OF features: a CPU with AVX2 and FMA, no tiny output feature
+ * counts, no 1x1 window that is a plain GEMM already (unless wide). */
+bool conv_direct_ok(const ConvGeo *g, int64_t IC, int64_t OF);
+/* Which tile conv_direct_f32 uses: the best the CPU has (AUTO), none (OFF),
+ * or a given one (tests: both tiles on an AVX-512 machine, for every shape
+ * the tiles can take, whether or not they pay). */
+enum { CONV_DIRECT_AUTO, CONV_DIRECT_OFF, CONV_DIRECT_AVX2, CONV_DIRECT_AVX512 };
+void conv_direct_force(int isa);
+/* The input features per range of the direct path's summation order: each
+ * output is a sum of segments in order, ranges outermost and the rows of
+ * taps (innermost kernel dim) within; a segment is a chain of fused
+ * multiply-adds from zero over its taps in kernel order and, per tap, the
+ * range's features in order. */
+int64_t conv_direct_icb(int64_t KSP);
+
 #endif

@@ -1,6 +1,7 @@
 #include <criterion/criterion.h>
 
 #include "kernels/k_conv.h"
+#include "kernels/k_conv_internal.h"
 #include "ktest.h"
 
 /* Reference: direct loops over output elements and (group-local) input
@@ -419,7 +420,10 @@ Test(k_conv, nhwc_3x3_blas_path) {
   KConvParams p = {{2, 0, 3, (int64_t[]){1, 2}, 2, 3, (int64_t[]){0, 1}, 0, 3, (int64_t[]){1, 2}},
                    {2, NULL, NULL, (int64_t[]){1, 1}, (int64_t[]){1, 1}, NULL, NULL, NULL}, 1, 1};
   Error err;
-  cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+  conv_direct_force(CONV_DIRECT_OFF); /* the im2col path (f32 NHWC takes the direct tiles) */
+  bool ok = k_conv(&L, &R, &p, &O, &err);
+  conv_direct_force(CONV_DIRECT_AUTO);
+  cr_assert(ok, "%s", err.msg);
   ref_conv(&L, &R, &p, &W);
   for (int64_t i = 0; i < N * H * Wd * F; i++) cr_assert(close_enough(((float *)O.data)[i], ((float *)W.data)[i], 1e-4, 1e-4));
   free(L.data); free(R.data); free(O.data); free(W.data);
@@ -439,7 +443,10 @@ Test(k_conv, nhwc_3x3_several_patch_chunks) {
     KConvParams p = {{2, 0, 3, (int64_t[]){1, 2}, 2, 3, (int64_t[]){0, 1}, 0, 3, (int64_t[]){1, 2}},
                      {2, NULL, NULL, (int64_t[]){1, 1}, (int64_t[]){1, 1}, NULL, NULL, NULL}, G, 1};
     Error err;
-    cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+    conv_direct_force(CONV_DIRECT_OFF); /* the im2col path (f32 NHWC takes the direct tiles) */
+    bool ok = k_conv(&L, &R, &p, &O, &err);
+    conv_direct_force(CONV_DIRECT_AUTO);
+    cr_assert(ok, "%s", err.msg);
     ref_conv(&L, &R, &p, &W);
     for (int64_t i = 0; i < N * H * Wd * F; i++)
       cr_assert(close_enough(((float *)O.data)[i], ((float *)W.data)[i], 1e-4, 1e-4), "G=%lld [%lld]", (long long)G, (long long)i);

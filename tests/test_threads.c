@@ -538,6 +538,38 @@ Test(threads, dot_and_conv) {
              " dim_labels=b01f_01io->b01f\n}\n");
 }
 
+/* The direct f32 tiles (kernels/k_conv_direct.c): chunks of pixel tiles,
+ * each output summed in one order whoever runs it.  Strided with an output
+ * feature tail (70 = 64 + 6), an input gradient's reversed window with the
+ * kernel 01oi, window dilation over a 1-d input, 3-d, NCHW (through
+ * permuted copies) and 256 -> 256 features (several feature blocks). */
+Test(threads, conv_direct) {
+  same_bytes("conv-direct-strided-tail", "HloModule m\nENTRY e {\n"
+             "  x = f32[3,33,31,24] parameter(0)\n  k = f32[3,3,24,70] parameter(1)\n"
+             "  ROOT c = f32[3,17,16,70] convolution(x, k), window={size=3x3 stride=2x2 pad=1_1x1_1},"
+             " dim_labels=b01f_01io->b01f\n}\n");
+  same_bytes("conv-direct-input-grad", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,20,20,48] parameter(0)\n  k = f32[3,3,32,48] parameter(1)\n"
+             "  ROOT c = f32[4,20,20,32] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=1x1},"
+             " dim_labels=b01f_01oi->b01f\n}\n");
+  same_bytes("conv-direct-1d-dilated", "HloModule m\nENTRY e {\n"
+             "  x = f32[5,300,40] parameter(0)\n  k = f32[5,40,36] parameter(1)\n"
+             "  ROOT c = f32[5,292,36] convolution(x, k), window={size=5 rhs_dilate=2},"
+             " dim_labels=b0f_0io->b0f\n}\n");
+  same_bytes("conv-direct-3d", "HloModule m\nENTRY e {\n"
+             "  x = f32[2,10,12,14,16] parameter(0)\n  k = f32[3,3,3,16,20] parameter(1)\n"
+             "  ROOT c = f32[2,10,12,14,20] convolution(x, k), window={size=3x3x3 pad=1_1x1_1x1_1},"
+             " dim_labels=b012f_012io->b012f\n}\n");
+  same_bytes("conv-direct-nchw", "HloModule m\nENTRY e {\n"
+             "  x = f32[4,32,25,25] parameter(0)\n  k = f32[40,32,3,3] parameter(1)\n"
+             "  ROOT c = f32[4,40,25,25] convolution(x, k), window={size=3x3 pad=1_1x1_1},"
+             " dim_labels=bf01_oi01->bf01\n}\n");
+  same_bytes("conv-direct-256", "HloModule m\nENTRY e {\n"
+             "  x = f32[2,14,14,256] parameter(0)\n  k = f32[3,3,256,256] parameter(1)\n"
+             "  ROOT c = f32[2,14,14,256] convolution(x, k), window={size=3x3 pad=1_1x1_1},"
+             " dim_labels=b01f_01io->b01f\n}\n");
+}
+
 /* Weight gradients (a kernel window larger than the output): one GEMM cut
  * along its long K into units, slabs of units summed into partial results
  * added in slab order (kernels/k_conv_wgrad.c).  NHWC (the feature-minor

@@ -1,0 +1,109 @@
+/* The direct convolution's register tile for one instruction set, included
+ * by k_conv_direct.c once per set with these defined:
+ *   ISA          name suffix              TARGET   function attribute
+ *   VT           vector type              VL       floats per vector
+ *   PIX          output pixels per tile   NVMAX    vectors per feature block
+ *   VZERO() VLOAD(p) VSET1(x) VFMA(a, b, c) = a * b + c, one rounding, VADD(a, b)
+ *   VSTORE(p, v) VSTORE_N(p, v, n) VLOAD_N(p, n)   (n < VL floats)
+ * No include guard: it is meant to be included more than once. */
+
+#define DIRECT_CAT_(a, b) a##b
+#define DIRECT_CAT(a, b) DIRECT_CAT_(a, b)
+#define DIRECT_FN(name) DIRECT_CAT(name, ISA)
+
+/* One tile, one segment of its sums: PIX output pixels x nv vectors of one
+ * feature block, taps [t0, t0 + nt) and input features [c0, c0 + cn).
+ *   tp: [KSP][PIX] input pointers (a pixel's input features at a tap; the
+ *       zero row for taps in padding or past the last pixel),
+ *   w:  the block's packed weights [KSP][IC][nv * VL],
+ *   op: PIX output pointers (NULL past the last pixel), nf valid features.
+ * The segment sums its taps in order and per tap its features in order,
+ * one fused multiply-add each, from zero; the first segment is stored, the
+ * later ones added to the output (blocked summation: closer to the exact
+ * sum than one long chain, as BLAS's blocking of K is). */
+TARGET static inline __attribute__((always_inline)) void DIRECT_FN(tile_)(const int nv, const float *const *tp,
+                                                                          int64_t t0, int64_t nt, int64_t IC,
+                                                                          int64_t c0, int64_t cn, const float *w,
+                                                                          float *const *op, int64_t nf, bool first) {
+  VT acc[PIX][NVMAX];
+#pragma GCC unroll 8
+  for (int p = 0; p < PIX; p++)
+#pragma GCC unroll 4
+    for (int v = 0; v < nv; v++) acc[p][v] = VZERO();
+  int64_t wstep = nv * VL;
+  w += (t0 * IC + c0) * wstep;
+  tp += t0 * PIX;
+  for (int64_t t = 0; t < nt; t++, tp += PIX, w += IC * wstep) {
+    const float *x[PIX];
+#pragma GCC unroll 8
+    for (int p = 0; p < PIX; p++) x[p] = tp[p] + c0;
+    const float *wc = w;
+#pragma GCC unroll 2
+    for (int64_t c = 0; c < cn; c++, wc += wstep) {
+      VT wv[NVMAX];
+#pragma GCC unroll 4
+      for (int v = 0; v < nv; v++) wv[v] = VLOAD(wc + v * VL);
+#pragma GCC unroll 8
+      for (int p = 0; p < PIX; p++) {
+        VT b = VSET1(x[p][c]);
+#pragma GCC unroll 4
+        for (int v = 0; v < nv; v++) acc[p][v] = VFMA(b, wv[v], acc[p][v]);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int p = 0; p < PIX; p++) {
+    if (!op[p]) continue;
+#pragma GCC unroll 4
+    for (int v = 0; v < nv; v++) {
+      int64_t n = nf - v * VL;
+      float *o = op[p] + v * VL;
+      if (n >= VL) VSTORE(o, first ? acc[p][v] : VADD(VLOAD(o), acc[p][v]));
+      else VSTORE_N(o, first ? acc[p][v] : VADD(VLOAD_N(o, n), acc[p][v]), n);
+    }
+  }
+}
+
+/* nt tiles (pointer tables tab, output pointers optr) through every
+ * feature block, range of ICB input features and row of taps (the
+ * innermost kernel dim) in turn, each a segment of the sums: a segment's
+ * weights stay in cache (L1 for 3x3 and 64 features) while all the
+ * chunk's tiles use them. */
+TARGET static void DIRECT_FN(tiles_)(const DirectJob *j, const float *const *tab, float *const *optr, int64_t nt) {
+  int64_t KSP = j->KSP, IC = j->IC, kl = j->ks[j->ns - 1];
+  for (int64_t blk = 0; blk < j->nblk; blk++) {
+    const float *w = j->W + blk * KSP * IC * j->FB;
+    int64_t nf = j->OF - blk * j->FB < j->FB ? j->OF - blk * j->FB : j->FB;
+    int nv = (int)((nf + VL - 1) / VL);
+    for (int64_t c0 = 0; c0 < IC; c0 += j->ICB) {
+      int64_t cn = IC - c0 < j->ICB ? IC - c0 : j->ICB;
+      for (int64_t t0 = 0; t0 < KSP; t0 += kl) {
+        bool first = c0 == 0 && t0 == 0;
+        for (int64_t ti = 0; ti < nt; ti++) {
+          const float *const *tp = tab + ti * KSP * PIX;
+          float *const *op = optr + ti * PIX;
+          float *const *ob = op;
+          float *shifted[PIX];
+          if (blk) {
+            for (int p = 0; p < PIX; p++) shifted[p] = op[p] ? op[p] + blk * j->FB : NULL;
+            ob = shifted;
+          }
+          switch (nv) {
+#if NVMAX >= 4
+          case 4: DIRECT_FN(tile_)(4, tp, t0, kl, IC, c0, cn, w, ob, nf, first); break;
+#endif
+#if NVMAX >= 3
+          case 3: DIRECT_FN(tile_)(3, tp, t0, kl, IC, c0, cn, w, ob, nf, first); break;
+#endif
+          case 2: DIRECT_FN(tile_)(2, tp, t0, kl, IC, c0, cn, w, ob, nf, first); break;
+          default: DIRECT_FN(tile_)(1, tp, t0, kl, IC, c0, cn, w, ob, nf, first); break;
+          }
+        }
+      }
+    }
+  }
+}
+
+#undef DIRECT_FN
+#undef DIRECT_CAT
+#undef DIRECT_CAT_
