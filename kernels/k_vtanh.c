@@ -115,11 +115,7 @@
   }                                                                                         \
   KVEC_LANE_LOOP(NAME, W, PAIRS, TARGET)
 
-VTANH_DEFINE(vtanhf_sse, 4, 1, )
-#if defined(__x86_64__) && defined(__GNUC__)
-VTANH_DEFINE(vtanhf_avx2, 8, 0, __attribute__((target("avx2"))))
-VTANH_DEFINE(vtanhf_avx512, 16, 1, __attribute__((target("avx512f,avx512dq,avx512vl"))))
-#endif
+KVEC_LANE_BUILDS(VTANH_DEFINE, vtanhf)
 
 typedef void (*VtanhFn)(float *restrict, const float *restrict, int64_t);
 
