@@ -67,21 +67,7 @@ struct DirectJob {
 #define VSTORE(p, v) _mm512_storeu_ps(p, v)
 #define VSTORE_N(p, v, n) _mm512_mask_storeu_ps(p, (__mmask16)((1u << (n)) - 1), v)
 #define VLOAD_N(p, n) _mm512_maskz_loadu_ps((__mmask16)((1u << (n)) - 1), p)
-#include "kernels/k_conv_direct_isa.h"
-#undef ISA
-#undef TARGET
-#undef VT
-#undef VL
-#undef PIX
-#undef NVMAX
-#undef VZERO
-#undef VLOAD
-#undef VSET1
-#undef VFMA
-#undef VADD
-#undef VSTORE
-#undef VSTORE_N
-#undef VLOAD_N
+#include "kernels/k_conv_direct_isa.h" /* (undefines them all) */
 
 /* AVX2: 6 pixels x 2 ymm = 12 accumulators of 16 registers (forced on an
  * AVX-512 machine: ~95 GFLOP/s on 3x3 64 -> 64, near its ymm peak). */
@@ -109,21 +95,7 @@ TARGET static inline void direct_store_n8(float *p, __m256 v, int64_t n) {
   _mm256_storeu_ps(t, v);
   memcpy(p, t, (size_t)n * sizeof *p);
 }
-#include "kernels/k_conv_direct_isa.h"
-#undef ISA
-#undef TARGET
-#undef VT
-#undef VL
-#undef PIX
-#undef NVMAX
-#undef VZERO
-#undef VLOAD
-#undef VSET1
-#undef VFMA
-#undef VADD
-#undef VSTORE
-#undef VSTORE_N
-#undef VLOAD_N
+#include "kernels/k_conv_direct_isa.h" /* (undefines them all) */
 #endif
 
 static int direct_forced = CONV_DIRECT_AUTO;

@@ -5,7 +5,8 @@
  *   PIX          output pixels per tile   NVMAX    vectors per feature block
  *   VZERO() VLOAD(p) VSET1(x) VFMA(a, b, c) = a * b + c, one rounding, VADD(a, b)
  *   VSTORE(p, v) VSTORE_N(p, v, n) VLOAD_N(p, n)   (n < VL floats)
- * No include guard: it is meant to be included more than once. */
+ * No include guard: it is meant to be included more than once; it undefines
+ * all of the above at its end. */
 
 #define DIRECT_CAT_(a, b) a##b
 #define DIRECT_CAT(a, b) DIRECT_CAT_(a, b)
@@ -107,3 +108,18 @@ TARGET static void DIRECT_FN(tiles_)(const DirectJob *j, const float *const *tab
 #undef DIRECT_FN
 #undef DIRECT_CAT
 #undef DIRECT_CAT_
+/* The parameters too: the next instruction set defines its own. */
+#undef ISA
+#undef TARGET
+#undef VT
+#undef VL
+#undef PIX
+#undef NVMAX
+#undef VZERO
+#undef VLOAD
+#undef VSET1
+#undef VFMA
+#undef VADD
+#undef VSTORE
+#undef VSTORE_N
+#undef VLOAD_N
