@@ -71,10 +71,10 @@
     vu ha = (vu)a & 0x7fffffffu;                                                            \
     vi kr = __builtin_convertvector(VT_INVLN2 * a + NAME##_sel(big, zero + 0.5f, zero - 0.5f), \
                                     vi);                                                    \
-    /* k = 0 for |a| <= ln2/2, +-1 below 1.5 ln2, else rounded a/ln2 */                     \
+    /* k = 0 for |a| <= ln2/2, -1 below 1.5 ln2, else rounded a/ln2; fdlibm's k = +1      \
+     * branch never runs here (|x| >= 1 makes a = 2|x| >= 2), so it is left out */          \
     vi k = NAME##_seli((vi)(ha <= 0x3eb17218u), izero,                                      \
-                       NAME##_seli((vi)(ha < 0x3f851592u),                                  \
-                                   NAME##_seli(big, izero + 1, izero - 1), kr));            \
+                       NAME##_seli((vi)(ha < 0x3f851592u), izero - 1, kr));                \
     vf tk = __builtin_convertvector(k, vf);                                                 \
     vf hi = a - tk * VT_LN2_HI, lo = tk * VT_LN2_LO; /* k = 0: hi = a, lo = 0 */            \
     vf xr = hi - lo, c = (hi - xr) - lo;                                                    \
@@ -85,7 +85,6 @@
     vf em_k0 = xr - (xr * e - hxs);                                                         \
     vf e2 = (xr * (e - c) - c) - hxs;                                                       \
     vf em_m1 = 0.5f * (xr - e2) - 0.5f;                                                     \
-    vf em_p1 = NAME##_sel(xr < -0.25f, -2.0f * (e2 - (xr + 0.5f)), 1.0f + 2.0f * (xr - e2)); \
     vu kbits = (vu)k << 23; /* k added to an exponent */                                    \
     vf em_far = (vf)((vu)(1.0f - (e2 - xr)) + kbits) - 1.0f;                                \
     vi ks = NAME##_seli(k < 2, izero + 2, NAME##_seli(k > 22, izero + 22, k));              \
@@ -96,7 +95,6 @@
     vf em_ge23 = (vf)((vu)((xr - (e2 + tk23)) + 1.0f) + kbits);                             \
     vf em = NAME##_sel(k < 23, em_lt23, em_ge23);                                           \
     em = NAME##_sel((k <= -2) | (k > 56), em_far, em);                                      \
-    em = NAME##_sel(k == 1, em_p1, em);                                                     \
     em = NAME##_sel(k == -1, em_m1, em);                                                    \
     em = NAME##_sel(k == 0, em_k0, em);                                                     \
     em = NAME##_sel((vi)(ha < 0x33000000u), a, em); /* |a| < 2^-25: a */                    \
