@@ -5,19 +5,11 @@
 
 #include "interp/buffers.h"
 #include "parser/parser.h"
-
-static Module *parse(const char *text) {
-  Diags d = {0};
-  Module *m = parse_module("<test>", text, strlen(text), &d);
-  if (!m && d.count) cr_log_error("%s", d.items[0].msg);
-  diags_free(&d);
-  cr_assert_not_null(m);
-  return m;
-}
+#include "tests/parse_fixture.h"
 
 /* Parses text and lists its buffers into r; returns the module to free. */
 static Module *report_of(const char *text, BufferReport *r) {
-  Module *m = parse(text);
+  Module *m = parse_text(text);
   Error err = {0};
   cr_assert(buffers_report(m, r, &err), "%s", err.msg);
   return m;

@@ -16,16 +16,8 @@
 #include "interp/run.h"
 #include "interp/run_debug.h"
 #include "parser/parser.h"
+#include "tests/parse_fixture.h"
 #include "tests/run_compare.h"
-
-static Module *parse(const char *text) {
-  Diags d = {0};
-  Module *m = parse_module("t", text, strlen(text), &d);
-  if (!m && d.count) cr_log_error("%s", d.items[0].msg);
-  diags_free(&d);
-  cr_assert_not_null(m, "module does not parse");
-  return m;
-}
 
 static void run(const Module *m, int threads, bool fused, RunResult *r) {
   RunOptions opt = {0};
@@ -50,7 +42,7 @@ static void run(const Module *m, int threads, bool fused, RunResult *r) {
 }
 
 static void same_bytes(const char *name, const char *text) {
-  Module *m = parse(text);
+  Module *m = parse_text(text);
   RunResult ref;
   run(m, 1, false, &ref);
   static const int counts[] = {1, 2, 3, 7};
@@ -129,7 +121,7 @@ Test(fused_runs, runs_over_two_dims_and_readers_that_need_the_block) {
 /* x[i][j] = j - 500, c[i] = i: (x - c) / c against the formula, -0 and the
  * infinities of row 0 included. */
 Test(fused_runs, values) {
-  Module *m = parse("HloModule m\nENTRY e {\n"
+  Module *m = parse_text("HloModule m\nENTRY e {\n"
                     "  j = s32[700,1001] iota(), iota_dimension=1\n"
                     "  f = f32[700,1001] convert(j)\n  h = f32[] constant(500)\n"
                     "  hb = f32[700,1001] broadcast(h), dimensions={}\n"

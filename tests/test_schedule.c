@@ -8,17 +8,9 @@
 
 #include "interp/schedule.h"
 #include "parser/parser.h"
+#include "tests/parse_fixture.h"
 
 #define MIB ((int64_t)1 << 20)
-
-static Module *parse(const char *text) {
-  Diags d = {0};
-  Module *m = parse_module("<test>", text, strlen(text), &d);
-  if (!m && d.count) cr_log_error("%s", d.items[0].msg);
-  diags_free(&d);
-  cr_assert_not_null(m);
-  return m;
-}
 
 static int pos(const Module *m, const char *name) {
   const Computation *c = m->entry;
@@ -60,7 +52,7 @@ static const char *three_sums =
     "  ROOT t = (f32[], f32[], f32[]) tuple(ra, rb, rc)\n}\n";
 
 Test(schedule, depth_first_when_it_saves) {
-  Module *m = parse(three_sums);
+  Module *m = parse_text(three_sums);
   ScheduleStats st = schedule_module(m);
   cr_assert_eq(st.reordered, 1);
   cr_assert_eq(st.text_peak_bytes, 96 * MIB + 4); /* ra made while a, b, c live */
@@ -75,7 +67,7 @@ Test(schedule, depth_first_when_it_saves) {
 Test(schedule, scheduled_modules_keep_their_order) {
   char text[4096];
   snprintf(text, sizeof text, "HloModule three_sums, is_scheduled=true\n%s", strchr(three_sums, '\n') + 1);
-  Module *m = parse(text);
+  Module *m = parse_text(text);
   ScheduleStats st = schedule_module(m);
   cr_assert_eq(st.reordered, 0);
   cr_assert(pos(m, "a") < pos(m, "b") && pos(m, "b") < pos(m, "c") && pos(m, "c") < pos(m, "ra"));
@@ -84,7 +76,7 @@ Test(schedule, scheduled_modules_keep_their_order) {
 
 Test(schedule, small_savings_keep_the_text_order) {
   /* the same shape of program at f32[1024]: 8 KiB saved, under 16 MiB */
-  Module *m = parse("HloModule small\n" ADD
+  Module *m = parse_text("HloModule small\n" ADD
                     "ENTRY main {\n  x = f32[1024] parameter(0)\n  zero = f32[] constant(0)\n"
                     "  a = f32[1024] negate(x)\n  b = f32[1024] abs(x)\n  c = f32[1024] multiply(x, x)\n"
                     "  ra = f32[] reduce(a, zero), dimensions={0}, to_apply=add\n"
@@ -111,7 +103,7 @@ static Module *two_branches(const char *ra_op, const char *rb_op, const char *rb
            "  rc = f32[] reduce(c, zero), dimensions={0}, to_apply=add\n"
            "  ROOT t = (f32[], f32[], f32[]) tuple(rb, ra, rc)\n}\n",
            ra_op, rb_op, rb_extra);
-  return parse(text);
+  return parse_text(text);
 }
 
 Test(schedule, pure_instructions_move) {
@@ -154,7 +146,7 @@ Test(schedule, tuple_elements_die_one_by_one) {
    * lives on to out.  Text order: cc 32 MiB + 4; after rbig only the
    * scalars stay (8); d and rd on top: 32 MiB + 12 -- not 64 MiB, which
    * keeping the whole tuple alive to its last reader would give. */
-  Module *m = parse("HloModule pair, is_scheduled=false\n" ADD
+  Module *m = parse_text("HloModule pair, is_scheduled=false\n" ADD
                     "ENTRY main {\n  x = f32[8388608] parameter(0)\n  zero = f32[] constant(0)\n"
                     "  cc = (f32[8388608], f32[]) custom-call(x), custom_call_target=\"pair\"\n"
                     "  big = f32[8388608] get-tuple-element(cc), index=0\n"
@@ -173,7 +165,7 @@ Test(schedule, tuple_elements_die_one_by_one) {
 Test(schedule, empty_tuples_and_tokens) {
   /* () values and tokens allocate nothing; with any saving accepted the
    * three sums reorder around them */
-  Module *m = parse("HloModule e\n" ADD
+  Module *m = parse_text("HloModule e\n" ADD
                     "ENTRY main {\n  x = f32[1024] parameter(0)\n  zero = f32[] constant(0)\n"
                     "  e = () tuple()\n  tok = token[] after-all()\n"
                     "  a = f32[1024] negate(x)\n  b = f32[1024] abs(x)\n"

@@ -20,6 +20,7 @@
 #include "base/thread_pool.h"
 #include "interp/run.h"
 #include "parser/parser.h"
+#include "tests/parse_fixture.h"
 #include "tests/run_compare.h"
 
 /* --- the pool --- */
@@ -189,15 +190,6 @@ Test(pool, chunks_follow_the_size_only) {
 
 /* --- bit-identity of whole runs --- */
 
-static Module *parse(const char *name, const char *text) {
-  Diags d = {0};
-  Module *m = parse_module(name, text, strlen(text), &d);
-  if (!m && d.count) cr_log_error("%s: %s", name, d.items[0].msg);
-  diags_free(&d);
-  cr_assert_not_null(m, "%s does not parse", name);
-  return m;
-}
-
 static void run(const Module *m, int threads, RunResult *r) {
   RunOptions opt = {0};
   opt.random_inputs = true;
@@ -209,7 +201,7 @@ static void run(const Module *m, int threads, RunResult *r) {
 
 /* The module's results at 2, 3 and 7 threads are those at 1, byte for byte. */
 static void same_bytes(const char *name, const char *text) {
-  Module *m = parse(name, text);
+  Module *m = parse_named(name, text);
   RunResult one;
   run(m, 1, &one);
   static const int counts[] = {2, 3, 7};
@@ -224,6 +216,15 @@ static void same_bytes(const char *name, const char *text) {
   run_result_free(&one);
   module_free(m);
   pool_set_threads(1);
+}
+
+/* same_bytes for each of n modules, named PREFIX0, PREFIX1, ... */
+static void same_bytes_each(const char *prefix, const char *const *text, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    char name[64];
+    snprintf(name, sizeof name, "%s%zu", prefix, k);
+    same_bytes(name, text[k]);
+  }
 }
 
 /* One op alone (not fused): the plain elementwise path, every type. */
@@ -345,11 +346,7 @@ Test(threads, reduce) {
       "  l = f32[1000,777] log(x)\n"
       "  z = f32[] constant(-inf)\n  ROOT r = f32[1000] reduce(l, z), dimensions={1}, to_apply=mx\n}\n",
   };
-  for (size_t k = 0; k < sizeof text / sizeof *text; k++) {
-    char name[16];
-    snprintf(name, sizeof name, "reduce%zu", k);
-    same_bytes(name, text[k]);
-  }
+  same_bytes_each("reduce", text, sizeof text / sizeof *text);
 }
 
 /* Reductions cut into blocks (more than 16384 elements per output) as well
@@ -402,11 +399,7 @@ Test(threads, reduce_long_and_blocked) {
       "  ni = f32[] constant(-inf)\n  z = s32[] constant(0)\n"
       "  ROOT r = (f32[500], s32[500]) reduce(x, io, ni, z), dimensions={1}, to_apply=amax\n}\n",
   };
-  for (size_t k = 0; k < sizeof text / sizeof *text; k++) {
-    char name[24];
-    snprintf(name, sizeof name, "reduce-long%zu", k);
-    same_bytes(name, text[k]);
-  }
+  same_bytes_each("reduce-long", text, sizeof text / sizeof *text);
 }
 #undef ADD_COMP
 
