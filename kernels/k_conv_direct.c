@@ -102,6 +102,8 @@ static int direct_forced = CONV_DIRECT_AUTO;
 
 void conv_direct_force(int isa) { direct_forced = isa; }
 
+bool conv_direct_forced(void) { return direct_forced != CONV_DIRECT_AUTO; }
+
 /* The instruction set to use: the forced one, else the best the CPU has. */
 static int direct_isa(void) {
 #ifdef DIRECT_X86
@@ -113,6 +115,8 @@ static int direct_isa(void) {
   return CONV_DIRECT_OFF;
 #endif
 }
+
+int conv_direct_isa(void) { return direct_isa(); }
 
 bool conv_direct_ok(const ConvGeo *g, int64_t IC, int64_t OF) {
   if (direct_isa() == CONV_DIRECT_OFF || g->ns < 1 || IC < 1 || OF < 1 || g->KSP < 1) return false;

@@ -110,11 +110,34 @@ bool conv_direct_ok(const ConvGeo *g, int64_t IC, int64_t OF);
  * the tiles can take, whether or not they pay). */
 enum { CONV_DIRECT_AUTO, CONV_DIRECT_OFF, CONV_DIRECT_AVX2, CONV_DIRECT_AVX512 };
 void conv_direct_force(int isa);
+/* The tile the direct paths use now (the forced one, else the CPU's best),
+ * and whether one is forced. */
+int conv_direct_isa(void);
+bool conv_direct_forced(void);
 /* The input features per range of the direct path's summation order: each
  * output is a sum of segments in order, ranges outermost and the rows of
  * taps (innermost kernel dim) within; a segment is a chain of fused
  * multiply-adds from zero over its taps in kernel order and, per tap, the
  * range's features in order. */
 int64_t conv_direct_icb(int64_t KSP);
+
+/* Direct f32 filter gradient (k_conv_wgrad_direct.c), in conv_wgrad's
+ * terms: C[o, b, f] = sum over i, k of X[i, pos(o, k), b] * D[i, k, f] for
+ * NI images i, Bt = BG * B rows b in BG batch groups, KOF features f (F =
+ * KOF / BG per group); C is [OS..., B, KOF] (row-major); X and D are read
+ * through the strides (elements) below, D's features contiguous. */
+typedef struct WgradOperands {
+  const float *X, *D;
+  float *C;
+  int64_t xi, xb, xs[K_MAX_RANK]; /* X: image, row, spatial dims */
+  int64_t di, ds[K_MAX_RANK];     /* D: image, kernel spatial dims */
+  int64_t NI, Bt, BG, KOF;
+} WgradOperands;
+/* Whether the direct tiles run (a direct tile on this CPU) for B rows and
+ * F features per group. */
+bool conv_wgrad_direct_ok(int64_t B, int64_t F);
+/* klo, cnt, p0, step: conv_kernel_runs of g (which must hold). */
+bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt, const int64_t *p0,
+                       const int64_t *step, const WgradOperands *op, Error *err);
 
 #endif

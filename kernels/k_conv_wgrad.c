@@ -274,16 +274,53 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
   void *lown = NULL, *rown = NULL;
   char *cbuf = NULL;
   int res = -1;
-  /* Spatial-minor straight from the operands when it can. */
-  w.cmajor = lhs->etype == ct && rhs->etype == ct && spatial_innermost(lhs, ns, dn->in_spatial) &&
-             spatial_innermost(rhs, ns, dn->k_spatial) && stride_of(rhs, dn->k_out_feature) <= INT_MAX;
-  if (w.cmajor) {
-    int64_t OSL = g->os[ns - 1];
-    if (!(runs = k_malloc(OSL * 4 * 8, err))) return -1;
-    w.klo = runs; w.cnt = runs + OSL; w.p0 = runs + 2 * OSL; w.step = runs + 3 * OSL;
-    w.cmajor = conv_kernel_runs(g, runs, runs + OSL, runs + 2 * OSL, runs + 3 * OSL);
-  }
-  if (w.cmajor) {
+  /* Innermost kernel positions per window position as runs: both the
+   * direct tiles and the spatial-minor builder need them. */
+  int64_t OSL = g->os[ns - 1];
+  if (!(runs = k_malloc(OSL * 4 * 8, err))) return -1;
+  w.klo = runs; w.cnt = runs + OSL; w.p0 = runs + 2 * OSL; w.step = runs + 3 * OSL;
+  bool have_runs = conv_kernel_runs(g, runs, runs + OSL, runs + 2 * OSL, runs + 3 * OSL);
+  /* f32 takes the direct tiles (k_conv_wgrad_direct.c) on the
+   * feature-minor operands; otherwise spatial-minor straight from the
+   * operands when it can. */
+  bool tiles = have_runs && ct == ET_F32 && conv_wgrad_direct_ok(B, F);
+  w.cmajor = !tiles && have_runs && lhs->etype == ct && rhs->etype == ct &&
+             spatial_innermost(lhs, ns, dn->in_spatial) && spatial_innermost(rhs, ns, dn->k_spatial) &&
+             stride_of(rhs, dn->k_out_feature) <= INT_MAX;
+  WgradOperands wo = {.NI = KIF, .Bt = Bt, .BG = BG, .KOF = KOF};
+  if (tiles) {
+    /* The tiles broadcast lhs elements from any layout, and load rhs
+     * features as vectors: lhs read in place when f32, rhs when f32 with
+     * its output features innermost; others as canonical copies. */
+    int rp[K_MAX_RANK];
+    int64_t nl, nr;
+    if (!k_num_elements(rank, lhs->dims, &nl, err) || !k_num_elements(rank, rhs->dims, &nr, err)) goto out;
+    if (lhs->etype == ET_F32) {
+      wo.X = lhs->data;
+      wo.xi = stride_of(lhs, dn->in_feature); wo.xb = stride_of(lhs, dn->in_batch);
+      for (int d = 0; d < ns; d++) wo.xs[d] = stride_of(lhs, dn->in_spatial[d]);
+    } else {
+      int lp[K_MAX_RANK];
+      lp[0] = (int)dn->in_feature; lp[ns + 1] = (int)dn->in_batch;
+      for (int d = 0; d < ns; d++) lp[1 + d] = (int)dn->in_spatial[d];
+      if (!(wo.X = conv_canon(lhs, lp, ct, nl, &lown, err))) goto out;
+      int64_t s = Bt; /* [IF, S..., B] */
+      for (int d = ns - 1; d >= 0; d--) { wo.xs[d] = s; s *= g->in_s[d]; }
+      wo.xi = s; wo.xb = 1;
+    }
+    rp[0] = (int)dn->k_in_feature; rp[ns + 1] = (int)dn->k_out_feature;
+    for (int d = 0; d < ns; d++) rp[1 + d] = (int)dn->k_spatial[d];
+    if (rhs->etype == ET_F32 && stride_of(rhs, dn->k_out_feature) == 1) {
+      wo.D = rhs->data;
+      wo.di = stride_of(rhs, dn->k_in_feature);
+      for (int d = 0; d < ns; d++) wo.ds[d] = stride_of(rhs, dn->k_spatial[d]);
+    } else {
+      if (!(wo.D = conv_canon(rhs, rp, ct, nr, &rown, err))) goto out;
+      int64_t s = KOF; /* [KIF, KS..., KOF] */
+      for (int d = ns - 1; d >= 0; d--) { wo.ds[d] = s; s *= g->ks[d]; }
+      wo.di = s;
+    }
+  } else if (w.cmajor) {
     w.X = lhs->data; w.D = rhs->data;
     w.xi = stride_of(lhs, dn->in_feature); w.xb = stride_of(lhs, dn->in_batch);
     w.di = stride_of(rhs, dn->k_in_feature); w.df = stride_of(rhs, dn->k_out_feature);
@@ -303,7 +340,8 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
     w.xi = s;
     w.xg = B;
   }
-  wgrad_plan(&w);
+  if (tiles) w.S = 1;
+  else wgrad_plan(&w);
   /* The result as [OS..., B, F]: in place when the output is laid out so. */
   int op[K_MAX_RANK], perm[K_MAX_RANK];
   for (int d = 0; d < ns; d++) op[d] = (int)dn->out_spatial[d];
@@ -313,13 +351,18 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
   if (!(cbuf = k_malloc((direct ? 0 : mf) * cs + (w.S - 1) * mf * cs + 8, err))) goto out;
   w.C = direct ? out->data : cbuf;
   w.part = direct ? cbuf : cbuf + mf * cs;
-  int nw = pool_threads();
-  if (!(w.patch = k_malloc(nw * (int64_t)sizeof *w.patch, err))) goto out;
-  memset(w.patch, 0, (size_t)nw * sizeof *w.patch);
-  bool ok = pool_for_err(w.NG * w.S * w.mtiles, wgrad_chunk, &w, err);
-  for (int i = 0; i < nw; i++) k_free(w.patch[i]);
-  k_free(w.patch);
-  if (!ok) goto out;
+  if (tiles) {
+    wo.C = (float *)(void *)w.C;
+    if (!conv_wgrad_direct(g, w.klo, w.cnt, w.p0, w.step, &wo, err)) goto out;
+  } else {
+    int nw = pool_threads();
+    if (!(w.patch = k_malloc(nw * (int64_t)sizeof *w.patch, err))) goto out;
+    memset(w.patch, 0, (size_t)nw * sizeof *w.patch);
+    bool ok = pool_for_err(w.NG * w.S * w.mtiles, wgrad_chunk, &w, err);
+    for (int i = 0; i < nw; i++) k_free(w.patch[i]);
+    k_free(w.patch);
+    if (!ok) goto out;
+  }
   if (w.S > 1) {
     bool cpx = ct == ET_C64 || ct == ET_C128;
     WgradSum sj = {&w, mf * (cpx ? 2 : 1), 0, ct == ET_F64 || ct == ET_C128};

@@ -1,0 +1,291 @@
+/* Direct f32 filter gradients: register tiles of the small result, fed
+ * straight from the operands, no patch and no BLAS.
+ *
+ * In conv_wgrad's terms (k_conv_wgrad.c) the result is C[o, b, f] = sum
+ * over i < I and kernel positions k of X[i, pos(o, k), b] * D[i, k, f], with
+ * X = lhs as [I, S..., Bt] and D = rhs as [I, KS..., KOF] (features
+ * innermost in both), o the few window positions (3x3) and k the whole
+ * image.  A tile holds 6 result rows b x one block of up to 64 features f
+ * (AVX-512: 6 x 4 zmm, or 8 or 12 rows of 1 or 2 zmm; AVX2: 6 x 2 ymm) at
+ * one position o.  Per step k it loads the block's features of D[i, k] and
+ * multiply-adds each row's X[i, pos(o, k), b], broadcast: the forward
+ * direct kernel's scheme (k_conv_direct.c) with the roles of the long and
+ * short dims swapped.
+ * Along the innermost kernel dim, the k an o reads form one run (a start,
+ * a count, a stride: conv_kernel_runs), so a tile walks runs, not taps.
+ *
+ * Summation order, fixed by the shapes alone: the (i, k) are cut into
+ * units: per image i, blocks of whole rows of the innermost kernel dim (or
+ * pieces of one long row) of about WGD_UNIT_BYTES of rhs per 64 features.
+ * A unit's sum is one chain of FMAs from zero, in k order, and the units
+ * are added to the result in order (the first stored).  That is the order
+ * at every thread count and with every tile shape (the workers split the
+ * tiles, never a sum), so results are bit-identical on AVX2 and AVX-512
+ * machines and at any --threads.  Within a unit the operands' rows stay
+ * in a core's L1 and L2 while all of a worker's tiles use them, and the
+ * next unit's rows are prefetched. */
+#include "base/thread_pool.h"
+#include "kernels/k_conv_internal.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define WGD_X86 1
+#endif
+
+/* A unit's rhs rows for one block of 64 features: in a core's L1 (with
+ * the lhs rows one window position reads) while all the tiles of the unit
+ * use them; the tiles' accumulators go through memory once per unit. */
+#define WGD_UNIT_BYTES (16 << 10)
+/* Most kernel rows per unit (one run each, on the stack). */
+#define WGD_MAXR 256
+
+/* One run of steps: the first X and D elements (offsets), the count. */
+typedef struct WgRun {
+  int64_t x, d, n;
+} WgRun;
+
+typedef void (*WgTile)(int nv, int rows, const float *x, const float *d, const WgRun *runs, int64_t nruns, int64_t xstep,
+                       int64_t dstep, const int64_t *boff, float *c, int64_t cstride, int nb, int64_t nf, bool first);
+
+#ifdef WGD_X86
+#define ISA _avx512
+#define TARGET __attribute__((target("avx512f,fma")))
+#define VT __m512
+#define VL 16
+#define PIXMAX 12
+#define NVMAX 4
+#define VZERO() _mm512_setzero_ps()
+#define VLOAD(p) _mm512_loadu_ps(p)
+#define VSET1(x) _mm512_set1_ps(x)
+#define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
+#define VADD(a, b) _mm512_add_ps(a, b)
+#define VSTORE(p, v) _mm512_storeu_ps(p, v)
+#define VSTORE_N(p, v, n) _mm512_mask_storeu_ps(p, (__mmask16)((1u << (n)) - 1), v)
+#define VLOAD_N(p, n) _mm512_maskz_loadu_ps((__mmask16)((1u << (n)) - 1), p)
+#include "kernels/k_conv_wgrad_isa.h" /* (undefines them all) */
+
+/* AVX2: lanes of a masked load or store, n < 8 of them set. */
+__attribute__((target("avx2"))) static inline __m256i wgd_mask8(int64_t n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+#define ISA _avx2
+#define TARGET __attribute__((target("avx2,fma")))
+#define VT __m256
+#define VL 8
+#define PIXMAX 6
+#define NVMAX 2
+#define VZERO() _mm256_setzero_ps()
+#define VLOAD(p) _mm256_loadu_ps(p)
+#define VSET1(x) _mm256_set1_ps(x)
+#define VFMA(a, b, c) _mm256_fmadd_ps(a, b, c)
+#define VADD(a, b) _mm256_add_ps(a, b)
+#define VSTORE(p, v) _mm256_storeu_ps(p, v)
+#define VSTORE_N(p, v, n) _mm256_maskstore_ps(p, wgd_mask8(n), v)
+#define VLOAD_N(p, n) _mm256_maskload_ps(p, wgd_mask8(n))
+#include "kernels/k_conv_wgrad_isa.h" /* (undefines them all) */
+#endif
+
+typedef struct WgDirect {
+  const ConvGeo *g;
+  const WgradOperands *op;
+  int64_t B, F;
+  int64_t KL, kouter;          /* innermost kernel dim; rows of it */
+  int64_t R, np, pl, nub, U;   /* rows per unit, pieces per row and their length, units per image, units */
+  const int64_t *klo, *cnt, *p0, *step;
+  int64_t FB, nbb, nfb, ntiles, tpc;
+  int VLn, rows; /* floats per vector; rows per tile */
+  WgTile tile;
+} WgDirect;
+
+/* Window position o's runs in unit u: image i, kernel rows [q0, q1),
+ * innermost positions [k0, k1). */
+static int64_t wgd_runs(const WgDirect *w, int64_t o, int64_t i, int64_t q0, int64_t q1, int64_t k0, int64_t k1,
+                        WgRun *runs) {
+  const ConvGeo *g = w->g;
+  const WgradOperands *op = w->op;
+  int ns = g->ns;
+  int64_t ol = o % g->os[ns - 1], oq = o / g->os[ns - 1], nr = 0;
+  int64_t a = w->klo[ol] > k0 ? w->klo[ol] : k0, e = w->klo[ol] + w->cnt[ol] < k1 ? w->klo[ol] + w->cnt[ol] : k1;
+  if (a >= e) return 0;
+  int64_t kk[K_MAX_RANK] = {0}, q = q0;
+  for (int d = ns - 2; d >= 0; d--) { kk[d] = q % g->ks[d]; q /= g->ks[d]; }
+  for (q = q0; q < q1; q++) {
+    int64_t off;
+    if (conv_row_offset(g, oq, kk, op->xs, &off)) {
+      int64_t doff = 0;
+      for (int d = 0; d < ns - 1; d++) doff += kk[d] * op->ds[d];
+      runs[nr].x = i * op->xi + off + (w->p0[ol] + (a - w->klo[ol]) * w->step[ol]) * op->xs[ns - 1];
+      runs[nr].d = i * op->di + doff + a * op->ds[ns - 1];
+      runs[nr].n = e - a;
+      nr++;
+    }
+    for (int d = ns - 2; d >= 0; d--) {
+      if (++kk[d] < g->ks[d]) break;
+      kk[d] = 0;
+    }
+  }
+  return nr;
+}
+
+/* Prefetching the next unit into L2 while the tiles work on this one: a
+ * unit's lhs rows are new (the next image rows), and the tiles read them a
+ * line per step at a stride, which the hardware prefetchers leave to
+ * demand misses (the stride-2 filter gradient ran at 38% of peak, its
+ * loads waiting on L3).  The unit's byte spans, merged, are cut into
+ * equal parts, one after each tile. */
+#define WGD_MAXSPANS 128
+typedef struct WgSpans {
+  const char *lo[WGD_MAXSPANS], *hi[WGD_MAXSPANS];
+  int n;
+  int64_t lines, done, si; /* lines in all; prefetched; the span the cursor is in */
+  const char *at;          /* the cursor */
+} WgSpans;
+
+static void span_add(WgSpans *sp, const char *lo, const char *hi) {
+  if (sp->n == WGD_MAXSPANS) return; /* a prefetch is only a hint */
+  int j = sp->n++;
+  for (; j > 0 && sp->lo[j - 1] > lo; j--) { sp->lo[j] = sp->lo[j - 1]; sp->hi[j] = sp->hi[j - 1]; }
+  sp->lo[j] = lo;
+  sp->hi[j] = hi;
+}
+
+/* Unit u's spans: lhs rows where a pixel's rows b are contiguous (xb 1),
+ * rhs rows where its steps are (features innermost, then the innermost
+ * kernel dim). */
+static void wgd_spans(const WgDirect *w, int64_t u, WgRun *runs, WgSpans *sp) {
+  const WgradOperands *op = w->op;
+  const ConvGeo *g = w->g;
+  int ns = g->ns;
+  sp->n = 0;
+  sp->lines = sp->done = sp->si = 0;
+  int64_t i = u / w->nub, r = u % w->nub, q0 = r / w->np * w->R, k0 = r % w->np * w->pl;
+  int64_t q1 = q0 + w->R < w->kouter ? q0 + w->R : w->kouter, k1 = k0 + w->pl < w->KL ? k0 + w->pl : w->KL;
+  for (int64_t o = 0; o < g->OSP && sp->n < WGD_MAXSPANS; o++) {
+    int64_t nr = wgd_runs(w, o, i, q0, q1, k0, k1, runs), xstep = w->step[o % g->os[ns - 1]] * op->xs[ns - 1];
+    for (int64_t k = 0; k < nr; k++) {
+      if (op->xb == 1)
+        span_add(sp, (const char *)(op->X + runs[k].x), (const char *)(op->X + runs[k].x + (runs[k].n - 1) * xstep + op->Bt));
+      if (op->ds[ns - 1] == op->KOF && o == 0)
+        span_add(sp, (const char *)(op->D + runs[k].d), (const char *)(op->D + runs[k].d + runs[k].n * op->KOF));
+    }
+  }
+  int m = 0; /* merge overlapping spans */
+  for (int j = 0; j < sp->n; j++) {
+    if (m > 0 && sp->lo[j] <= sp->hi[m - 1]) {
+      if (sp->hi[j] > sp->hi[m - 1]) sp->hi[m - 1] = sp->hi[j];
+    } else {
+      sp->lo[m] = sp->lo[j];
+      sp->hi[m++] = sp->hi[j];
+    }
+  }
+  sp->n = m;
+  for (int j = 0; j < m; j++) sp->lines += (sp->hi[j] - sp->lo[j] + 63) / 64;
+  sp->at = m ? sp->lo[0] : NULL;
+}
+
+/* Prefetches the spans' lines up to part `upto` of `parts`. */
+static void wgd_prefetch(WgSpans *sp, int64_t upto, int64_t parts) {
+  int64_t target = sp->lines * upto / parts;
+  for (; sp->done < target && sp->si < sp->n; sp->done++) {
+    __builtin_prefetch(sp->at, 0, 2);
+    sp->at += 64;
+    if (sp->at >= sp->hi[sp->si] && ++sp->si < sp->n) sp->at = sp->lo[sp->si];
+  }
+}
+
+/* One chunk: tiles [t0, t0 + tpc), ordered (group, feature block, o, row
+ * block), through every unit in order. */
+static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
+  (void)worker;
+  (void)err;
+  const WgDirect *w = ctx;
+  const WgradOperands *op = w->op;
+  int64_t t0 = chunk * w->tpc, t1 = t0 + w->tpc < w->ntiles ? t0 + w->tpc : w->ntiles;
+  int64_t OSP = w->g->OSP, ns = w->g->ns;
+  WgRun runs[WGD_MAXR];
+  WgSpans next;
+  int64_t boffs[12];
+  for (int64_t u = 0; u < w->U; u++) {
+    next.n = 0;
+    next.lines = next.done = next.si = 0;
+    if (u + 1 < w->U) wgd_spans(w, u + 1, runs, &next);
+    int64_t i = u / w->nub, r = u % w->nub, q0 = r / w->np * w->R, k0 = r % w->np * w->pl;
+    int64_t q1 = q0 + w->R < w->kouter ? q0 + w->R : w->kouter, k1 = k0 + w->pl < w->KL ? k0 + w->pl : w->KL;
+    int64_t o_runs = -1, nruns = 0, xstep = 0;
+    for (int64_t t = t0; t < t1; t++) {
+      int64_t bb = t % w->nbb, o = t / w->nbb % OSP, gf = t / (w->nbb * OSP), gi = gf / w->nfb, fb = gf % w->nfb;
+      if (o != o_runs) {
+        nruns = wgd_runs(w, o, i, q0, q1, k0, k1, runs);
+        xstep = w->step[o % w->g->os[ns - 1]] * op->xs[ns - 1];
+        o_runs = o;
+      }
+      int64_t b0 = bb * w->rows, nb = w->B - b0 < w->rows ? w->B - b0 : w->rows;
+      int64_t f0 = fb * w->FB, nf = w->F - f0 < w->FB ? w->F - f0 : w->FB;
+      for (int p = 0; p < w->rows; p++) boffs[p] = (p < nb ? p : nb - 1) * op->xb;
+      w->tile((int)((nf + w->VLn - 1) / w->VLn), w->rows, op->X + (gi * w->B + b0) * op->xb, op->D + gi * w->F + f0, runs,
+              nruns, xstep, op->ds[ns - 1], boffs, op->C + (o * w->B + b0) * op->KOF + gi * w->F + f0, op->KOF,
+              (int)nb, nf, u == 0);
+      wgd_prefetch(&next, t - t0 + 1, t1 - t0);
+    }
+  }
+  return true;
+}
+
+bool conv_wgrad_direct_ok(int64_t B, int64_t F) {
+  int isa = conv_direct_isa();
+  if (isa == CONV_DIRECT_OFF) return false;
+  if (conv_direct_forced()) return true; /* tests: every shape */
+  return B >= 4 && F >= 4;
+}
+
+bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt, const int64_t *p0,
+                       const int64_t *step, const WgradOperands *op, Error *err) {
+  int ns = g->ns;
+  WgDirect w = {.g = g, .op = op, .B = op->Bt / op->BG, .F = op->KOF / op->BG, .KL = g->ks[ns - 1],
+                .kouter = g->KSP / g->ks[ns - 1], .klo = klo, .cnt = cnt, .p0 = p0, .step = step};
+#ifdef WGD_X86
+  if (conv_direct_isa() == CONV_DIRECT_AVX512) { w.FB = 64; w.VLn = 16; w.tile = wg_tile_any__avx512; }
+  else { w.FB = 16; w.VLn = 8; w.tile = wg_tile_any__avx2; }
+#else
+  return error_set(err, ERR_RUNTIME, -1, "convolution: no direct filter-gradient tile on this CPU");
+#endif
+  /* Steps per unit: a unit's rhs rows for 64 features (or all of F when
+   * fewer) fill about WGD_UNIT_BYTES.  Whole rows of the innermost kernel
+   * dim, or pieces of a long row; by the sizes alone. */
+  int64_t fw = w.F < 64 ? w.F : 64, T = WGD_UNIT_BYTES / (4 * (fw > 0 ? fw : 1));
+  if (T > WGD_MAXR * w.KL) T = WGD_MAXR * w.KL;
+  if (w.KL >= T) {
+    w.R = 1;
+    w.np = (w.KL + T / 2) / T;
+    if (w.np < 1) w.np = 1;
+    w.pl = (w.KL + w.np - 1) / w.np;
+  } else {
+    w.R = (T + w.KL / 2) / w.KL;
+    if (w.R > w.kouter) w.R = w.kouter;
+    int64_t nrb = (w.kouter + w.R - 1) / w.R;
+    w.R = (w.kouter + nrb - 1) / nrb; /* even blocks */
+    w.np = 1;
+    w.pl = w.KL;
+  }
+  w.nub = (w.kouter + w.R - 1) / w.R * w.np;
+  w.U = op->NI * w.nub;
+  /* Blocks of 1 or 2 AVX-512 vectors take 8 or 12 rows, whichever
+   * wastes fewer rows (12 on a tie): 6 x 2 spent 8 loads on 12
+   * multiply-adds per step (grouped 4 of 32: 94 -> 102 GFLOP/s at one
+   * thread with 12 rows, the last block a third empty). */
+  w.rows = 6;
+  if (w.FB == 64 && w.F <= 32) w.rows = (w.B + 7) / 8 * 8 < (w.B + 11) / 12 * 12 ? 8 : 12;
+  w.nbb = (w.B + w.rows - 1) / w.rows;
+  w.nfb = (w.F + w.FB - 1) / w.FB;
+  w.ntiles = g->OSP * op->BG * w.nbb * w.nfb;
+  if (w.U == 0 || w.ntiles == 0) {
+    memset(op->C, 0, (size_t)(g->OSP * w.B * op->KOF) * sizeof *op->C);
+    return true;
+  }
+  /* Every chunk reads all of X and D once: one chunk per thread.  How the
+   * tiles are split does not change any sum. */
+  int64_t nch = pool_threads();
+  if (nch > w.ntiles) nch = w.ntiles;
+  w.tpc = (w.ntiles + nch - 1) / nch;
+  return pool_for_err((w.ntiles + w.tpc - 1) / w.tpc, wgd_chunk, &w, err);
+}
