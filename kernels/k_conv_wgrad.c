@@ -29,7 +29,12 @@
  * - feature-minor (NHWC; any other layout after a permuting copy): lhs as
  *   [IF, S..., B], rhs as [KIF, KS..., KOF]; patch rows (i, k), each the
  *   B-long runs of lhs that the window positions o read; GEMM patch^T x the
- *   unit's rhs rows (contiguous). */
+ *   unit's rhs rows (contiguous).
+ *
+ * f32 on a CPU with AVX2 + FMA takes direct register tiles instead
+ * (k_conv_wgrad_direct.c, on the same X and D: lhs in place, rhs in place
+ * when its features are innermost); the GEMM serves f64, complex and other
+ * CPUs. */
 #include <limits.h>
 
 #include "base/thread_pool.h"
