@@ -16,7 +16,8 @@
  *
  * Summation order, fixed by the shapes alone: the (i, k) are cut into
  * units: per image i, blocks of whole rows of the innermost kernel dim (or
- * pieces of one long row) of about WGD_UNIT_BYTES of rhs per 64 features.
+ * pieces of one long row) of about WGD_UNIT_BYTES of rhs per 64 features
+ * (more for big results).
  * A unit's sum is one chain of FMAs from zero, in k order, and the units
  * are added to the result in order (the first stored).  That is the order
  * at every thread count and with every tile shape (the workers split the
@@ -95,6 +96,7 @@ typedef struct WgDirect {
   int64_t FB, nbb, nfb, ntiles, tpc;
   int VLn, rows; /* floats per vector; rows per tile */
   WgTile tile;
+  void **scratch; /* per worker: runs of every window position in a unit */
 } WgDirect;
 
 /* Window position o's runs in unit u: image i, kernel rows [q0, q1),
@@ -193,38 +195,42 @@ static void wgd_prefetch(WgSpans *sp, int64_t upto, int64_t parts) {
   }
 }
 
-/* One chunk: tiles [t0, t0 + tpc), ordered (group, feature block, o, row
- * block), through every unit in order. */
+/* One chunk: tiles [t0, t0 + tpc), ordered (group, feature block, row
+ * block, o), through every unit in order.  o innermost: a row block's lhs
+ * elements for all window positions (a few lines per step) stay in L1
+ * with the unit's rhs rows; with row blocks innermost, NCHW's 256 lhs
+ * planes swept L1 at every o (one thread, 200x304 256 -> 256: 50% -> ?). */
 static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
-  (void)worker;
-  (void)err;
   const WgDirect *w = ctx;
   const WgradOperands *op = w->op;
   int64_t t0 = chunk * w->tpc, t1 = t0 + w->tpc < w->ntiles ? t0 + w->tpc : w->ntiles;
-  int64_t OSP = w->g->OSP, ns = w->g->ns;
-  WgRun runs[WGD_MAXR];
+  int64_t OSP = w->g->OSP, ns = w->g->ns, R = w->R;
+  /* Per worker: each window position's runs in the unit, then their
+   * counts and steps. */
+  if (!w->scratch[worker] && !(w->scratch[worker] = k_malloc(OSP * (R * (int64_t)sizeof(WgRun) + 16), err)))
+    return false;
+  WgRun *runs = w->scratch[worker];
+  int64_t *nruns = (int64_t *)(void *)(runs + OSP * R), *xstep = nruns + OSP;
   WgSpans next;
   int64_t boffs[12];
   for (int64_t u = 0; u < w->U; u++) {
     next.n = 0;
     next.lines = next.done = next.si = 0;
     if (u + 1 < w->U) wgd_spans(w, u + 1, runs, &next);
-    int64_t i = u / w->nub, r = u % w->nub, q0 = r / w->np * w->R, k0 = r % w->np * w->pl;
-    int64_t q1 = q0 + w->R < w->kouter ? q0 + w->R : w->kouter, k1 = k0 + w->pl < w->KL ? k0 + w->pl : w->KL;
-    int64_t o_runs = -1, nruns = 0, xstep = 0;
+    int64_t i = u / w->nub, r = u % w->nub, q0 = r / w->np * R, k0 = r % w->np * w->pl;
+    int64_t q1 = q0 + R < w->kouter ? q0 + R : w->kouter, k1 = k0 + w->pl < w->KL ? k0 + w->pl : w->KL;
+    for (int64_t o = 0; o < OSP; o++) {
+      nruns[o] = wgd_runs(w, o, i, q0, q1, k0, k1, runs + o * R);
+      xstep[o] = w->step[o % w->g->os[ns - 1]] * op->xs[ns - 1];
+    }
     for (int64_t t = t0; t < t1; t++) {
-      int64_t bb = t % w->nbb, o = t / w->nbb % OSP, gf = t / (w->nbb * OSP), gi = gf / w->nfb, fb = gf % w->nfb;
-      if (o != o_runs) {
-        nruns = wgd_runs(w, o, i, q0, q1, k0, k1, runs);
-        xstep = w->step[o % w->g->os[ns - 1]] * op->xs[ns - 1];
-        o_runs = o;
-      }
+      int64_t o = t % OSP, bb = t / OSP % w->nbb, gf = t / (w->nbb * OSP), gi = gf / w->nfb, fb = gf % w->nfb;
       int64_t b0 = bb * w->rows, nb = w->B - b0 < w->rows ? w->B - b0 : w->rows;
       int64_t f0 = fb * w->FB, nf = w->F - f0 < w->FB ? w->F - f0 : w->FB;
       for (int p = 0; p < w->rows; p++) boffs[p] = (p < nb ? p : nb - 1) * op->xb;
-      w->tile((int)((nf + w->VLn - 1) / w->VLn), w->rows, op->X + (gi * w->B + b0) * op->xb, op->D + gi * w->F + f0, runs,
-              nruns, xstep, op->ds[ns - 1], boffs, op->C + (o * w->B + b0) * op->KOF + gi * w->F + f0, op->KOF,
-              (int)nb, nf, u == 0);
+      w->tile((int)((nf + w->VLn - 1) / w->VLn), w->rows, op->X + (gi * w->B + b0) * op->xb, op->D + gi * w->F + f0,
+              runs + o * R, nruns[o], xstep[o], op->ds[ns - 1], boffs,
+              op->C + (o * w->B + b0) * op->KOF + gi * w->F + f0, op->KOF, (int)nb, nf, u == 0);
       wgd_prefetch(&next, t - t0 + 1, t1 - t0);
     }
   }
@@ -250,9 +256,17 @@ bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt,
   return error_set(err, ERR_RUNTIME, -1, "convolution: no direct filter-gradient tile on this CPU");
 #endif
   /* Steps per unit: a unit's rhs rows for 64 features (or all of F when
-   * fewer) fill about WGD_UNIT_BYTES.  Whole rows of the innermost kernel
-   * dim, or pieces of a long row; by the sizes alone. */
-  int64_t fw = w.F < 64 ? w.F : 64, T = WGD_UNIT_BYTES / (4 * (fw > 0 ? fw : 1));
+   * fewer) fill about WGD_UNIT_BYTES, twice or four times that when the
+   * result is over 256 or 512 KB: every unit reads and writes all of it,
+   * and once it leaves L2 that traffic costs more than rhs rows from L2
+   * (one thread, 200x304 256 -> 256, 2.4 MB of result: 50% of a core's
+   * peak at 16 KB, 59% at 32, 62% at 64; the 295 KB result of the
+   * stride-2 16x112x112 64 -> 128 ran as fast at 16 as at 32 KB, and
+   * slower at 64).  Whole rows of the innermost
+   * kernel dim, or pieces of a long row; by the sizes alone. */
+  int64_t cbytes = g->OSP * w.B * op->KOF * 4;
+  int64_t ub = WGD_UNIT_BYTES * (cbytes > (512 << 10) ? 4 : cbytes > (256 << 10) ? 2 : 1);
+  int64_t fw = w.F < 64 ? w.F : 64, T = ub / (4 * (fw > 0 ? fw : 1));
   if (T > WGD_MAXR * w.KL) T = WGD_MAXR * w.KL;
   if (w.KL >= T) {
     w.R = 1;
@@ -287,5 +301,11 @@ bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt,
   int64_t nch = pool_threads();
   if (nch > w.ntiles) nch = w.ntiles;
   w.tpc = (w.ntiles + nch - 1) / nch;
-  return pool_for_err((w.ntiles + w.tpc - 1) / w.tpc, wgd_chunk, &w, err);
+  int nw = pool_threads();
+  if (!(w.scratch = k_malloc(nw * (int64_t)sizeof *w.scratch, err))) return false;
+  memset(w.scratch, 0, (size_t)nw * sizeof *w.scratch);
+  bool ok = pool_for_err((w.ntiles + w.tpc - 1) / w.tpc, wgd_chunk, &w, err);
+  for (int i = 0; i < nw; i++) k_free(w.scratch[i]);
+  k_free(w.scratch);
+  return ok;
 }

@@ -11,8 +11,8 @@
  *     of |products|), and
  *   - for the tiles, bit for bit, a scalar emulation of their order: per
  *     output, units in order (per image, blocks of whole innermost kernel
- *     rows, or pieces of one long row, sized from the feature count as
- *     the kernel's comment says), each a chain of fmaf from zero over the
+ *     rows, or pieces of one long row, sized from the feature count and
+ *     the result's size as the kernel says), each a chain of fmaf from zero over the
  *     unit's kernel positions in order, skipping those in padding; the
  *     first unit's sum is stored, later ones added. */
 #include <criterion/criterion.h>
@@ -38,8 +38,8 @@ static void strides(int rank, const int64_t *d, int64_t *s) {
 
 /* The tiles' units for a kernel innermost dim of KL, kouter rows of it and
  * F features per group: rows per unit R, pieces per row np of pl each. */
-static void plan(int64_t KL, int64_t kouter, int64_t F, int64_t *R, int64_t *np, int64_t *pl) {
-  int64_t fw = F < 64 ? F : 64, T = (16 << 10) / (4 * fw);
+static void plan(int64_t KL, int64_t kouter, int64_t F, int64_t cbytes, int64_t *R, int64_t *np, int64_t *pl) {
+  int64_t fw = F < 64 ? F : 64, T = (16 << 10) * (cbytes > (512 << 10) ? 4 : cbytes > (256 << 10) ? 2 : 1) / (4 * fw);
   if (T > 256 * KL) T = 256 * KL;
   if (KL >= T) {
     *R = 1;
@@ -95,8 +95,8 @@ static void run_case(const Case *c, Rng *rng) {
   int64_t lst[4], kst[4], ost[4];
   strides(rank, ld, lst); strides(rank, kd, kst); strides(rank, od, ost);
   int64_t KL = c->win[ns - 1], kouter = ns == 2 ? c->win[0] : 1, R, np, pl;
-  plan(KL, kouter, F, &R, &np, &pl);
   int64_t OSP = ns == 2 ? osz[0] * osz[1] : osz[0];
+  plan(KL, kouter, F, OSP * B * c->F * 4, &R, &np, &pl);
   for (int64_t b = 0; b < B; b++)
     for (int64_t q = 0; q < OSP; q++)
       for (int64_t f = 0; f < c->F; f++) {
@@ -202,6 +202,10 @@ Test(k_conv_wgrad_direct, windows_and_units) {
       {2, 21, 7, 2, 1, {20, 5}, {20, 5}, {1, 1}, {1, 1}, {1, 1}, false, false},
       {2, 2, 10, 33, 1, {32, 32}, {32, 32}, {1, 1}, {1, 1}, {1, 1}, false, true},
       {2, 2, 10, 33, 1, {32, 32}, {32, 32}, {1, 1}, {1, 1}, {1, 1}, true, true},
+      /* Results of 288 and 540 KB: units of twice and four times the rhs
+       * bytes. */
+      {1, 1, 32, 256, 1, {2056, 0}, {2048, 0}, {0, 0}, {0, 0}, {1, 1}, false, false},
+      {1, 1, 48, 256, 1, {2058, 0}, {2048, 0}, {0, 0}, {0, 0}, {1, 1}, true, false},
   };
   for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) run_case(&cs[i], &rng);
 }
