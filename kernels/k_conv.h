@@ -12,7 +12,7 @@
  * kernel output features (StableHLO's definition).
  *
  * Every element type of dot (k_dot.h) is accepted, with dot's compute types.
- * f32 convolutions without groups run a direct register-tiled kernel
+ * f32 convolutions without batch groups run a direct register-tiled kernel
  * (k_conv_direct.c) where it is faster; otherwise the computation is
  * im2col + gemm (BLAS sgemm/dgemm/cgemm/zgemm for floats, exact wrapping
  * integer gemm for integers), chunked to bound memory, or one of the

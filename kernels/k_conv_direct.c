@@ -8,7 +8,12 @@
  * each pixel's input value is broadcast and multiply-added into them.  The
  * kernel is repacked once per call into feature blocks [blk][tap][IC][FB],
  * zero-padded past the last output feature, and shared read-only by all
- * workers.  Where a pixel's tap falls into padding, between dilated
+ * workers.  Feature groups run the tiles once per group (blocks
+ * [group][blk][tap][IC][FB]) on the same pointer tables, group g's input
+ * read from feature g * IC on and its output written from g * OF on.  The
+ * result may be a strided view (a base-dilated convolution's phase writing
+ * every P-th position of the final result): output pointers come from its
+ * strides.  Where a pixel's tap falls into padding, between dilated
  * elements or past the last pixel, it reads a row of zeros: edges need no
  * separate code, and the products are added as im2col's zero patch entries
  * are.  Strides, window dilation and reversal are all in the ConvGeo map.
@@ -42,6 +47,7 @@ struct DirectJob {
   const int64_t *os, *ks;
   int64_t *const *map;
   int64_t KSP, IC, ICB, OF, FB, nblk, npix, ntiles, tpc, pix;
+  int64_t G; /* feature groups: IC, OF per group */
   int64_t lsb, lss[K_MAX_RANK], osb, oss[K_MAX_RANK]; /* element strides */
   const float *X, *W, *zero;
   float *O;
@@ -118,7 +124,9 @@ static int direct_isa(void) {
 
 int conv_direct_isa(void) { return direct_isa(); }
 
-bool conv_direct_ok(const ConvGeo *g, int64_t IC, int64_t OF) {
+/* conv_direct_ok; a view (a phase of a base-dilated convolution) takes
+ * the tiles for 1x1 windows too: the GEMM would need a copy into it. */
+static bool direct_ok(const ConvGeo *g, int64_t IC, int64_t OF, bool view) {
   if (direct_isa() == CONV_DIRECT_OFF || g->ns < 1 || IC < 1 || OF < 1 || g->KSP < 1) return false;
   if (direct_forced != CONV_DIRECT_AUTO) return true; /* tests: every shape */
   /* Measured at one thread against im2col + OpenBLAS (8x56x56x64 input,
@@ -135,8 +143,10 @@ bool conv_direct_ok(const ConvGeo *g, int64_t IC, int64_t OF) {
     pointwise = g->os[d] == g->in_s[d];
     for (int64_t o = 0; o < g->os[d] && pointwise; o++) pointwise = g->map[d][o] == o;
   }
-  return !pointwise || OF >= 128;
+  return !pointwise || OF >= 128 || view;
 }
+
+bool conv_direct_ok(const ConvGeo *g, int64_t IC, int64_t OF) { return direct_ok(g, IC, OF, false); }
 
 int64_t conv_direct_icb(int64_t KSP) {
   /* A range's weights for a block of 64 output features (KSP x ICB x 64
@@ -211,19 +221,29 @@ static bool direct_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
 
 int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, KArray *out,
                     Error *err) {
-  int ns = g->ns, isa = direct_isa();
-  if (lhs->etype != ET_F32 || rhs->etype != ET_F32 || out->etype != ET_F32) return 0;
-  int64_t IC = lhs->dims[dn->in_feature], OF = rhs->dims[dn->k_out_feature], KSP = g->KSP;
-  if (!conv_direct_ok(g, IC, OF)) return 0;
+  return conv_direct_f32_view(lhs, rhs, dn, g, 1, out, NULL, err);
+}
 
-  DirectJob j = {.ns = ns, .os = g->os, .ks = g->ks, .map = g->map, .KSP = KSP, .IC = IC, .OF = OF,
+int conv_direct_f32_view(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, int64_t G,
+                         KArray *out, const int64_t *ostr, Error *err) {
+  int ns = g->ns, isa = direct_isa();
+  if (lhs->etype != ET_F32 || rhs->etype != ET_F32 || out->etype != ET_F32 || G < 1) return 0;
+  /* Per group: IC input features (the kernel's), OF output features. */
+  int64_t ICt = lhs->dims[dn->in_feature], OFt = out->dims[dn->out_feature], KSP = g->KSP;
+  int64_t IC = rhs->dims[dn->k_in_feature], OF = OFt / G;
+  if (ICt != IC * G || OFt != OF * G || rhs->dims[dn->k_out_feature] != OFt) return 0;
+  if (!direct_ok(g, IC, OF, ostr != NULL)) return 0;
+  int64_t ost[K_MAX_RANK]; /* the result's element strides (a view's, or row-major) */
+  for (int i = 0; i < out->rank; i++) ost[i] = ostr ? ostr[i] : stride_of(out, i);
+
+  DirectJob j = {.ns = ns, .os = g->os, .ks = g->ks, .map = g->map, .KSP = KSP, .IC = IC, .OF = OF, .G = G,
                  .X = lhs->data, .O = out->data};
   /* An lhs whose features are not innermost (NCHW) is copied to
    * [B, S..., IF] first (the tiles broadcasting from 64 planes in place
    * took 23 ms against 17 with the copy on NCHW 8x64x56x56, 3x3), and
    * such results go through a [B, S..., OF] buffer copied into place. */
-  bool lin = IC == 1 || stride_of(lhs, dn->in_feature) == 1;
-  bool inner = OF == 1 || stride_of(out, dn->out_feature) == 1;
+  bool lin = ICt == 1 || stride_of(lhs, dn->in_feature) == 1;
+  bool inner = OFt == 1 || ost[dn->out_feature] == 1;
   int64_t nv;
 #ifdef DIRECT_X86
   if (isa == CONV_DIRECT_AVX512) { j.pix = 6; nv = 4; j.FB = 64; j.tiles = tiles__avx512; }
@@ -236,35 +256,37 @@ int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, c
   j.npix = out->dims[dn->out_batch] * g->OSP;
   j.ntiles = (j.npix + j.pix - 1) / j.pix;
   /* Canonical [B, S..., F] strides for the copies. */
-  int64_t lst = IC, ost = OF, B = lhs->dims[dn->in_batch];
+  int64_t lst = ICt, cst = OFt, B = lhs->dims[dn->in_batch];
   for (int d = ns - 1; d >= 0; d--) {
     j.lss[d] = lin ? stride_of(lhs, dn->in_spatial[d]) : lst;
-    j.oss[d] = inner ? stride_of(out, dn->out_spatial[d]) : ost;
+    j.oss[d] = inner ? ost[dn->out_spatial[d]] : cst;
     lst *= g->in_s[d];
-    ost *= g->os[d];
+    cst *= g->os[d];
   }
   j.lsb = lin ? stride_of(lhs, dn->in_batch) : lst;
-  j.osb = inner ? stride_of(out, dn->out_batch) : ost;
+  j.osb = inner ? ost[dn->out_batch] : cst;
   /* Chunks of at least 32 tiles (a range's weights are fetched once per
    * chunk) and ~2M multiply-adds, at most 256 tiles and 16 MB of pointer
    * tables per worker (huge windows), at least 8 chunks when there are
    * enough tiles (2 threads share the work evenly); all cut by the shape
    * alone. */
-  int64_t macs = j.pix * OF * KSP * IC;
+  int64_t macs = j.pix * OFt * KSP * IC;
   j.tpc = ((int64_t)1 << 21) / macs + 1;
   if (j.tpc < 32) j.tpc = 32;
   if (j.tpc > 256) j.tpc = 256;
   if (j.tpc > (j.ntiles + 7) / 8) j.tpc = (j.ntiles + 7) / 8;
   while (j.tpc > 1 && j.tpc * j.pix * (KSP + 1) > (2 << 20)) j.tpc /= 2;
 
-  /* Packed weights: per feature block, [tap][IC][nv * VL] with nv the
-   * block's vector count (the last block's features zero-padded). */
-  int64_t wn = j.nblk * KSP * IC * j.FB;
-  float *Wraw = k_malloc(wn * 4 + IC * 4 + 64, err), *tmpl = NULL, *tmpo = NULL;
+  /* Packed weights: per group and feature block, [tap][IC][nv * VL] with
+   * nv the block's vector count (the last block's features zero-padded);
+   * then the zero row, as long as all groups' features (a group reads it
+   * from its first feature on). */
+  int64_t wn = G * j.nblk * KSP * IC * j.FB;
+  float *Wraw = k_malloc(wn * 4 + ICt * 4 + 64, err), *tmpl = NULL, *tmpo = NULL;
   float *W = Wraw ? (float *)(((uintptr_t)Wraw + 63) & ~(uintptr_t)63) : NULL;
   int nw = pool_threads();
   void **scratch = W ? k_malloc(nw * (int64_t)sizeof *scratch, err) : NULL;
-  if (scratch && ((!lin && !(tmpl = k_malloc(B * lst * 4, err))) || (!inner && !(tmpo = k_malloc(j.npix * OF * 4, err))))) {
+  if (scratch && ((!lin && !(tmpl = k_malloc(B * lst * 4, err))) || (!inner && !(tmpo = k_malloc(j.npix * OFt * 4, err))))) {
     k_free(scratch);
     scratch = NULL;
   }
@@ -275,12 +297,12 @@ int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, c
   }
   memset(scratch, 0, (size_t)nw * sizeof *scratch);
   float *zero = W + wn;
-  memset(zero, 0, (size_t)IC * 4);
+  memset(zero, 0, (size_t)ICt * 4);
   if (tmpl) {
     int64_t dims[K_MAX_RANK], ds[K_MAX_RANK], ss[K_MAX_RANK];
     dims[0] = B; ds[0] = j.lsb; ss[0] = stride_of(lhs, dn->in_batch);
     for (int d = 0; d < ns; d++) { dims[1 + d] = g->in_s[d]; ds[1 + d] = j.lss[d]; ss[1 + d] = stride_of(lhs, dn->in_spatial[d]); }
-    dims[ns + 1] = IC; ds[ns + 1] = 1; ss[ns + 1] = stride_of(lhs, dn->in_feature);
+    dims[ns + 1] = ICt; ds[ns + 1] = 1; ss[ns + 1] = stride_of(lhs, dn->in_feature);
     k_strided_copy(tmpl, ds, lhs->data, ss, dims, ns + 2, 4);
     j.X = tmpl;
   }
@@ -289,9 +311,10 @@ int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, c
   for (int d = 0; d < ns; d++) kst[d] = stride_of(rhs, dn->k_spatial[d]);
   int64_t vl = j.FB / nv;
   const float *K = rhs->data;
-  for (int64_t blk = 0; blk < j.nblk; blk++) {
-    int64_t f0 = blk * j.FB, nf = OF - f0 < j.FB ? OF - f0 : j.FB, row = (nf + vl - 1) / vl * vl;
-    float *wb = W + blk * KSP * IC * j.FB;
+  for (int64_t gb = 0; gb < G * j.nblk; gb++) {
+    int64_t blk = gb % j.nblk, f0 = blk * j.FB, nf = OF - f0 < j.FB ? OF - f0 : j.FB, row = (nf + vl - 1) / vl * vl;
+    float *wb = W + gb * KSP * IC * j.FB;
+    f0 += gb / j.nblk * OF; /* the group's first kernel output feature */
     int64_t kk[K_MAX_RANK] = {0};
     for (int64_t t = 0; t < KSP; t++) {
       int64_t koff = 0;
@@ -311,9 +334,9 @@ int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, c
   bool ok = pool_for_err((j.ntiles + j.tpc - 1) / j.tpc, direct_chunk, &j, err);
   if (ok && tmpo) {
     int64_t dims[K_MAX_RANK], ds[K_MAX_RANK], ss[K_MAX_RANK];
-    dims[0] = out->dims[dn->out_batch]; ds[0] = stride_of(out, dn->out_batch); ss[0] = j.osb;
-    for (int d = 0; d < ns; d++) { dims[1 + d] = g->os[d]; ds[1 + d] = stride_of(out, dn->out_spatial[d]); ss[1 + d] = j.oss[d]; }
-    dims[ns + 1] = OF; ds[ns + 1] = stride_of(out, dn->out_feature); ss[ns + 1] = 1;
+    dims[0] = out->dims[dn->out_batch]; ds[0] = ost[dn->out_batch]; ss[0] = j.osb;
+    for (int d = 0; d < ns; d++) { dims[1 + d] = g->os[d]; ds[1 + d] = ost[dn->out_spatial[d]]; ss[1 + d] = j.oss[d]; }
+    dims[ns + 1] = OFt; ds[ns + 1] = ost[dn->out_feature]; ss[ns + 1] = 1;
     k_strided_copy(out->data, ds, tmpo, ss, dims, ns + 2, 4);
   }
   for (int w = 0; w < nw; w++) k_free(scratch[w]);

@@ -15,7 +15,8 @@
 /* One tile, one segment of its sums: PIX output pixels x nv vectors of one
  * feature block, taps [t0, t0 + nt) and input features [c0, c0 + cn).
  *   tp: [KSP][PIX] input pointers (a pixel's input features at a tap; the
- *       zero row for taps in padding or past the last pixel),
+ *       zero row for taps in padding or past the last pixel), read at
+ *       feature xo + c0 on (xo: the group's first input feature),
  *   w:  the block's packed weights [KSP][IC][nv * VL],
  *   op: PIX output pointers (NULL past the last pixel), nf valid features.
  * The segment sums its taps in order and per tap its features in order,
@@ -24,7 +25,7 @@
  * sum than one long chain, as BLAS's blocking of K is). */
 TARGET static inline __attribute__((always_inline)) void DIRECT_FN(tile_)(const int nv, const float *const *tp,
                                                                           int64_t t0, int64_t nt, int64_t IC,
-                                                                          int64_t c0, int64_t cn, const float *w,
+                                                                          int64_t xo, int64_t c0, int64_t cn, const float *w,
                                                                           float *const *op, int64_t nf, bool first) {
   VT acc[PIX][NVMAX];
 #pragma GCC unroll 8
@@ -37,7 +38,7 @@ TARGET static inline __attribute__((always_inline)) void DIRECT_FN(tile_)(const 
   for (int64_t t = 0; t < nt; t++, tp += PIX, w += IC * wstep) {
     const float *x[PIX];
 #pragma GCC unroll 8
-    for (int p = 0; p < PIX; p++) x[p] = tp[p] + c0;
+    for (int p = 0; p < PIX; p++) x[p] = tp[p] + xo + c0;
     const float *wc = w;
 #pragma GCC unroll 2
     for (int64_t c = 0; c < cn; c++, wc += wstep) {
@@ -66,43 +67,45 @@ TARGET static inline __attribute__((always_inline)) void DIRECT_FN(tile_)(const 
 }
 
 /* nt tiles (pointer tables tab, output pointers optr) through every
- * feature block, range of ICB input features and row of taps (the
+ * group, feature block, range of ICB input features and row of taps (the
  * innermost kernel dim) in turn, each a segment of the sums: a segment's
  * weights stay in cache (L1 for 3x3 and 64 features) while all the
- * chunk's tiles use them. */
+ * chunk's tiles use them.  Group g reads input features from g * IC and
+ * writes output features from g * OF; the pointer tables are shared. */
 TARGET static void DIRECT_FN(tiles_)(const DirectJob *j, const float *const *tab, float *const *optr, int64_t nt) {
   int64_t KSP = j->KSP, IC = j->IC, kl = j->ks[j->ns - 1];
-  for (int64_t blk = 0; blk < j->nblk; blk++) {
-    const float *w = j->W + blk * KSP * IC * j->FB;
-    int64_t nf = j->OF - blk * j->FB < j->FB ? j->OF - blk * j->FB : j->FB;
-    int nv = (int)((nf + VL - 1) / VL);
-    for (int64_t c0 = 0; c0 < IC; c0 += j->ICB) {
-      int64_t cn = IC - c0 < j->ICB ? IC - c0 : j->ICB;
-      for (int64_t t0 = 0; t0 < KSP; t0 += kl) {
-        bool first = c0 == 0 && t0 == 0;
-        for (int64_t ti = 0; ti < nt; ti++) {
-          const float *const *tp = tab + ti * KSP * PIX;
-          float *const *op = optr + ti * PIX;
-          float *const *ob = op;
-          float *shifted[PIX];
-          if (blk) {
-            for (int p = 0; p < PIX; p++) shifted[p] = op[p] ? op[p] + blk * j->FB : NULL;
-            ob = shifted;
-          }
-          switch (nv) {
+  for (int64_t g = 0; g < j->G; g++)
+    for (int64_t blk = 0; blk < j->nblk; blk++) {
+      const float *w = j->W + (g * j->nblk + blk) * KSP * IC * j->FB;
+      int64_t nf = j->OF - blk * j->FB < j->FB ? j->OF - blk * j->FB : j->FB, xo = g * IC, fo = g * j->OF + blk * j->FB;
+      int nv = (int)((nf + VL - 1) / VL);
+      for (int64_t c0 = 0; c0 < IC; c0 += j->ICB) {
+        int64_t cn = IC - c0 < j->ICB ? IC - c0 : j->ICB;
+        for (int64_t t0 = 0; t0 < KSP; t0 += kl) {
+          bool first = c0 == 0 && t0 == 0;
+          for (int64_t ti = 0; ti < nt; ti++) {
+            const float *const *tp = tab + ti * KSP * PIX;
+            float *const *op = optr + ti * PIX;
+            float *const *ob = op;
+            float *shifted[PIX];
+            if (fo) {
+              for (int p = 0; p < PIX; p++) shifted[p] = op[p] ? op[p] + fo : NULL;
+              ob = shifted;
+            }
+            switch (nv) {
 #if NVMAX >= 4
-          case 4: DIRECT_FN(tile_)(4, tp, t0, kl, IC, c0, cn, w, ob, nf, first); break;
+            case 4: DIRECT_FN(tile_)(4, tp, t0, kl, IC, xo, c0, cn, w, ob, nf, first); break;
 #endif
 #if NVMAX >= 3
-          case 3: DIRECT_FN(tile_)(3, tp, t0, kl, IC, c0, cn, w, ob, nf, first); break;
+            case 3: DIRECT_FN(tile_)(3, tp, t0, kl, IC, xo, c0, cn, w, ob, nf, first); break;
 #endif
-          case 2: DIRECT_FN(tile_)(2, tp, t0, kl, IC, c0, cn, w, ob, nf, first); break;
-          default: DIRECT_FN(tile_)(1, tp, t0, kl, IC, c0, cn, w, ob, nf, first); break;
+            case 2: DIRECT_FN(tile_)(2, tp, t0, kl, IC, xo, c0, cn, w, ob, nf, first); break;
+            default: DIRECT_FN(tile_)(1, tp, t0, kl, IC, xo, c0, cn, w, ob, nf, first); break;
+            }
           }
         }
       }
     }
-  }
 }
 
 #undef DIRECT_FN

@@ -94,12 +94,23 @@ int conv_grouped_planar(const KArray *lhs, const KArray *rhs, const KConvDims *d
 int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, EType ct, int64_t BG,
                KArray *out, Error *err);
 
-/* Direct f32 convolution (k_conv_direct.c): no groups, no base dilation
+/* Direct f32 convolution (k_conv_direct.c): no groups (see
+ * conv_direct_f32_view for them), no base dilation
  * left to do, input and output features innermost (NHWC and the like), any
  * kernel layout; register tiles of output pixels x output features, AVX-512
  * or AVX2+FMA.  0 when not applicable (other types or layouts, or not
  * conv_direct_ok). */
 int conv_direct_f32(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, KArray *out,
+                    Error *err);
+/* The same with G >= 1 feature groups (group g: input features from
+ * g * IC, IC the kernel's, output features from g * OF, OF a G-th of the
+ * result's) into a result with element strides ostr (NULL: row-major; a
+ * strided view, as a base-dilated convolution's phase writes). */
+int conv_direct_f32_view(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const ConvGeo *g, int64_t G,
+                         KArray *out, const int64_t *ostr, Error *err);
+/* k_conv into a result with element strides ostr (NULL: row-major): the
+ * direct path in place where it runs, else through a row-major copy. */
+bool conv_into_view(const KArray *lhs, const KArray *rhs, const KConvParams *p, KArray *out, const int64_t *ostr,
                     Error *err);
 /* Whether the direct path runs (and beats im2col + BLAS) for this window
  * and IC -> OF features: a CPU with AVX2 and FMA, no tiny output feature

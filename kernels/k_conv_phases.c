@@ -19,7 +19,9 @@
  * sub-kernel is copied in the order the taps are applied).  Each phase
  * combination over the spatial dims is one such convolution through k_conv
  * (so it takes the gemm paths: im2col, channel-major, pointwise,
- * depthwise), its result scattered into every P-th output position.  Phases
+ * depthwise), its result scattered into every P-th output position; f32
+ * phases instead write straight into those positions (a view of the
+ * result: offset r, strides times P), the direct tiles storing there.  Phases
  * with no tap in some dim read only zeros.  The taps of all the phases
  * partition the kernel, so at most KSP convolutions run and none multiplies
  * an inserted zero: lhs_dilate 2 in 2-d does a quarter of the im2col work.
@@ -225,7 +227,14 @@ int conv_base_dilated(const KArray *lhs, const KArray *rhs, const KConvParams *p
    * once into kbuf. */
   int64_t per = ns + rank + 1, nph = 0;
   if (!(kbuf = k_malloc(nr * es_k + es_k, err)) || !(ph = k_malloc(KSP * per * 8 + 8, err))) goto done;
-  if (!single && !(obuf = k_malloc(no_max * es_o + es_o, err))) goto done;
+  /* f32 without batch groups: each phase's convolution writes into a view
+   * of the result (conv_into_view), no buffer and no scatter. */
+  bool view = !single && p->batch_group_count == 1 && lhs->etype == ET_F32 && rhs->etype == ET_F32 && out->etype == ET_F32;
+  if (!single && !view && !(obuf = k_malloc(no_max * es_o + es_o, err))) goto done;
+  int64_t ost[K_MAX_RANK], vst[K_MAX_RANK];
+  strides_of(rank, out->dims, ost);
+  for (int i = 0; i < rank; i++) vst[i] = ost[i];
+  for (int d = 0; d < ns; d++) vst[dn->out_spatial[d]] *= dp[d].P;
   {
     int64_t r[K_MAX_RANK] = {0}, koff = 0;
     do {
@@ -267,6 +276,13 @@ int conv_base_dilated(const KArray *lhs, const KArray *rhs, const KConvParams *p
       }
       KArray kk = {rhs->etype, rank, kd, (char *)kbuf + kd[rank] * es_k};
       KArray oo = {out->etype, rank, odims, single ? ov.data : obuf};
+      if (view) {
+        int64_t off = 0;
+        for (int d = 0; d < ns; d++) off += r[d] * ost[dn->out_spatial[d]];
+        oo.data = (char *)ov.data + off * es_o;
+        if (!conv_into_view(&lv, &kk, &sub, &oo, vst, err)) goto done;
+        continue;
+      }
       if (!k_conv(&lv, &kk, &sub, &oo, err)) goto done;
       if (!single) scatter_phase(&oo, dn, dp, r, &ov);
     }
