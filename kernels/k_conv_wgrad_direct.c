@@ -25,6 +25,8 @@
  * machines and at any --threads.  Within a unit the operands' rows stay
  * in a core's L1 and L2 while all of a worker's tiles use them, and the
  * next unit's rows are prefetched. */
+#include <stdint.h>
+
 #include "base/thread_pool.h"
 #include "kernels/k_conv_internal.h"
 
@@ -133,73 +135,94 @@ static int64_t wgd_runs(const WgDirect *w, int64_t o, int64_t i, int64_t q0, int
  * unit's lhs rows are new (the next image rows), and the tiles read them a
  * line per step at a stride, which the hardware prefetchers leave to
  * demand misses (the stride-2 filter gradient ran at 38% of peak, its
- * loads waiting on L3).  The unit's byte spans, merged, are cut into
- * equal parts, one after each tile. */
+ * loads waiting on L3).  What a chunk's tiles will read of the next unit
+ * (its rows b and features f only) is a list of spans, each `count` rows
+ * of `len` bytes `stride` apart; the lines are cut into equal parts, one
+ * prefetched after each tile. */
 #define WGD_MAXSPANS 128
+typedef struct WgSpan {
+  const char *base;
+  int64_t len, count, stride;
+} WgSpan;
 typedef struct WgSpans {
-  const char *lo[WGD_MAXSPANS], *hi[WGD_MAXSPANS];
+  WgSpan s[WGD_MAXSPANS];
   int n;
-  int64_t lines, done, si; /* lines in all; prefetched; the span the cursor is in */
-  const char *at;          /* the cursor */
+  int64_t lines, done;     /* lines in all (about); prefetched */
+  int64_t si, row, off;    /* the cursor: span, row, byte in the row */
 } WgSpans;
 
-static void span_add(WgSpans *sp, const char *lo, const char *hi) {
-  if (sp->n == WGD_MAXSPANS) return; /* a prefetch is only a hint */
-  int j = sp->n++;
-  for (; j > 0 && sp->lo[j - 1] > lo; j--) { sp->lo[j] = sp->lo[j - 1]; sp->hi[j] = sp->hi[j - 1]; }
-  sp->lo[j] = lo;
-  sp->hi[j] = hi;
+/* Adds a span, merged into one it overlaps along either dim (addresses
+ * compared as integers: the spans are of two arrays). */
+static void span_add(WgSpans *sp, const char *base, int64_t len, int64_t count, int64_t stride) {
+  for (int j = 0; j < sp->n; j++) {
+    WgSpan *o = &sp->s[j];
+    if (o->stride != stride) continue;
+    int64_t d = (int64_t)((uintptr_t)base - (uintptr_t)o->base);
+    if (o->count == count && d >= 0 && d <= o->len) { /* along a row */
+      if (d + len > o->len) o->len = d + len;
+      return;
+    }
+    if (o->len == len && d % stride == 0 && d >= 0 && d / stride <= o->count) { /* more rows */
+      if (d / stride + count > o->count) o->count = d / stride + count;
+      return;
+    }
+  }
+  if (sp->n < WGD_MAXSPANS) sp->s[sp->n++] = (WgSpan){base, len, count, stride}; /* else: only a hint */
 }
 
-/* Unit u's spans: lhs rows where a pixel's rows b are contiguous (xb 1),
- * rhs rows where its steps are (features innermost, then the innermost
- * kernel dim). */
-static void wgd_spans(const WgDirect *w, int64_t u, WgRun *runs, WgSpans *sp) {
+/* The spans of unit u that a chunk's tiles read: lhs rows [b0, b1) and rhs
+ * features [f0, f1) (all groups' numbering). */
+static void wgd_spans(const WgDirect *w, int64_t u, int64_t b0, int64_t b1, int64_t f0, int64_t f1, WgRun *runs,
+                      WgSpans *sp) {
   const WgradOperands *op = w->op;
   const ConvGeo *g = w->g;
   int ns = g->ns;
+  const char *X = (const char *)op->X, *D = (const char *)op->D;
   sp->n = 0;
-  sp->lines = sp->done = sp->si = 0;
+  sp->lines = sp->done = sp->si = sp->row = sp->off = 0;
   int64_t i = u / w->nub, r = u % w->nub, q0 = r / w->np * w->R, k0 = r % w->np * w->pl;
   int64_t q1 = q0 + w->R < w->kouter ? q0 + w->R : w->kouter, k1 = k0 + w->pl < w->KL ? k0 + w->pl : w->KL;
-  for (int64_t o = 0; o < g->OSP && sp->n < WGD_MAXSPANS; o++) {
+  for (int64_t o = 0; o < g->OSP; o++) {
     int64_t nr = wgd_runs(w, o, i, q0, q1, k0, k1, runs), xstep = w->step[o % g->os[ns - 1]] * op->xs[ns - 1];
     for (int64_t k = 0; k < nr; k++) {
-      if (op->xb == 1)
-        span_add(sp, (const char *)(op->X + runs[k].x), (const char *)(op->X + runs[k].x + (runs[k].n - 1) * xstep + op->Bt));
-      if (op->ds[ns - 1] == op->KOF && o == 0)
-        span_add(sp, (const char *)(op->D + runs[k].d), (const char *)(op->D + runs[k].d + runs[k].n * op->KOF));
+      int64_t n = runs[k].n;
+      if (op->xb == 1) /* a pixel's rows b are contiguous */
+        span_add(sp, X + (runs[k].x + b0) * 4, (b1 - b0) * 4, n, xstep * 4);
+      else /* a row's pixels are, per plane b */
+        span_add(sp, X + (runs[k].x + b0 * op->xb) * 4, ((n - 1) * xstep + 1) * 4, b1 - b0, op->xb * 4);
+      span_add(sp, D + (runs[k].d + f0) * 4, (f1 - f0) * 4, n, op->ds[ns - 1] * 4);
     }
   }
-  int m = 0; /* merge overlapping spans */
   for (int j = 0; j < sp->n; j++) {
-    if (m > 0 && sp->lo[j] <= sp->hi[m - 1]) {
-      if (sp->hi[j] > sp->hi[m - 1]) sp->hi[m - 1] = sp->hi[j];
-    } else {
-      sp->lo[m] = sp->lo[j];
-      sp->hi[m++] = sp->hi[j];
-    }
+    /* Lines per row: from the row's first line to its last. */
+    int64_t mis = (int64_t)((uintptr_t)sp->s[j].base & 63);
+    sp->lines += sp->s[j].count * ((mis + sp->s[j].len + 63) / 64);
   }
-  sp->n = m;
-  for (int j = 0; j < m; j++) sp->lines += (sp->hi[j] - sp->lo[j] + 63) / 64;
-  sp->at = m ? sp->lo[0] : NULL;
 }
 
 /* Prefetches the spans' lines up to part `upto` of `parts`. */
 static void wgd_prefetch(WgSpans *sp, int64_t upto, int64_t parts) {
   int64_t target = sp->lines * upto / parts;
-  for (; sp->done < target && sp->si < sp->n; sp->done++) {
-    __builtin_prefetch(sp->at, 0, 2);
-    sp->at += 64;
-    if (sp->at >= sp->hi[sp->si] && ++sp->si < sp->n) sp->at = sp->lo[sp->si];
+  while (sp->done < target && sp->si < sp->n) {
+    const WgSpan *s = &sp->s[sp->si];
+    const char *row = s->base + sp->row * s->stride;
+    const char *at = (const char *)((uintptr_t)(row + sp->off) & ~(uintptr_t)63);
+    __builtin_prefetch(at, 0, 2);
+    sp->done++;
+    sp->off = at + 64 - row;
+    if (sp->off >= s->len) {
+      sp->off = 0;
+      if (++sp->row == s->count) { sp->row = 0; sp->si++; }
+    }
   }
 }
 
-/* One chunk: tiles [t0, t0 + tpc), ordered (group, feature block, row
+/* One chunk: tiles [t0, t0 + tpc), ordered (group, row block, feature
  * block, o), through every unit in order.  o innermost: a row block's lhs
  * elements for all window positions (a few lines per step) stay in L1
- * with the unit's rhs rows; with row blocks innermost, NCHW's 256 lhs
- * planes swept L1 at every o (one thread, 200x304 256 -> 256: 50% -> ?). */
+ * with the unit's rhs rows.  Row blocks before feature blocks: two
+ * workers read halves of the lhs (the bigger operand of a strided
+ * gradient) rather than all of it. */
 static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
   const WgDirect *w = ctx;
   const WgradOperands *op = w->op;
@@ -211,12 +234,24 @@ static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
     return false;
   WgRun *runs = w->scratch[worker];
   int64_t *nruns = (int64_t *)(void *)(runs + OSP * R), *xstep = nruns + OSP;
+  /* The rows b and features f the chunk's tiles read. */
+  int64_t cb0 = INT64_MAX, cb1 = 0, cf0 = INT64_MAX, cf1 = 0;
+  for (int64_t t = t0; t < t1; t += OSP) {
+    int64_t fb = t / OSP % w->nfb, bb = t / (OSP * w->nfb) % w->nbb, gi = t / (OSP * w->nfb * w->nbb);
+    int64_t b0 = gi * w->B + bb * w->rows, f0 = gi * w->F + fb * w->FB;
+    int64_t b1 = b0 + (w->B - bb * w->rows < w->rows ? w->B - bb * w->rows : w->rows);
+    int64_t f1 = f0 + (w->F - fb * w->FB < w->FB ? w->F - fb * w->FB : w->FB);
+    if (b0 < cb0) cb0 = b0;
+    if (b1 > cb1) cb1 = b1;
+    if (f0 < cf0) cf0 = f0;
+    if (f1 > cf1) cf1 = f1;
+  }
   WgSpans next;
   int64_t boffs[12];
   for (int64_t u = 0; u < w->U; u++) {
     next.n = 0;
     next.lines = next.done = next.si = 0;
-    if (u + 1 < w->U) wgd_spans(w, u + 1, runs, &next);
+    if (u + 1 < w->U) wgd_spans(w, u + 1, cb0, cb1, cf0, cf1, runs, &next);
     int64_t i = u / w->nub, r = u % w->nub, q0 = r / w->np * R, k0 = r % w->np * w->pl;
     int64_t q1 = q0 + R < w->kouter ? q0 + R : w->kouter, k1 = k0 + w->pl < w->KL ? k0 + w->pl : w->KL;
     for (int64_t o = 0; o < OSP; o++) {
@@ -224,7 +259,7 @@ static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
       xstep[o] = w->step[o % w->g->os[ns - 1]] * op->xs[ns - 1];
     }
     for (int64_t t = t0; t < t1; t++) {
-      int64_t o = t % OSP, bb = t / OSP % w->nbb, gf = t / (w->nbb * OSP), gi = gf / w->nfb, fb = gf % w->nfb;
+      int64_t o = t % OSP, fb = t / OSP % w->nfb, bb = t / (OSP * w->nfb) % w->nbb, gi = t / (OSP * w->nfb * w->nbb);
       int64_t b0 = bb * w->rows, nb = w->B - b0 < w->rows ? w->B - b0 : w->rows;
       int64_t f0 = fb * w->FB, nf = w->F - f0 < w->FB ? w->F - f0 : w->FB;
       for (int p = 0; p < w->rows; p++) boffs[p] = (p < nb ? p : nb - 1) * op->xb;
