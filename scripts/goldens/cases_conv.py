@@ -155,7 +155,73 @@ def npy_inputs():
     write(D, "conv_resnet_block_npy", hlo, [("f32", q)], inputs=[("conv_x.npy", x), ("conv_k.npy", k)])
 
 
+def pattern(m, name, dims, mults, mod=9):
+    """An s32 -> f32 operand built in the module from iotas:
+    ((sum of index[d] * mults[d]) mod `mod`) - mod // 2, small integers, so
+    every sum of products is exact in f32 whatever its order.  Returns the
+    same array for the reference."""
+    sh = "s32[%s]" % ",".join(map(str, dims))
+    terms = []
+    for d, k in enumerate(mults):
+        m.lines.append("  %s_i%d = %s iota(), iota_dimension=%d" % (name, d, sh, d))
+        m.lines.append("  %s_k%d = s32[] constant(%d)" % (name, d, k))
+        m.lines.append("  %s_b%d = %s broadcast(%s_k%d), dimensions={}" % (name, d, sh, name, d))
+        m.lines.append("  %s_m%d = %s multiply(%s_i%d, %s_b%d)" % (name, d, sh, name, d, name, d))
+        terms.append("%s_m%d" % (name, d))
+    acc = terms[0]
+    for d, t in enumerate(terms[1:], 1):
+        m.lines.append("  %s_s%d = %s add(%s, %s)" % (name, d, sh, acc, t))
+        acc = "%s_s%d" % (name, d)
+    m.lines += ["  %s_q = s32[] constant(%d)" % (name, mod),
+                "  %s_qb = %s broadcast(%s_q), dimensions={}" % (name, sh, name),
+                "  %s_r = %s remainder(%s, %s_qb)" % (name, sh, acc, name),
+                "  %s_h = s32[] constant(%d)" % (name, mod // 2),
+                "  %s_hb = %s broadcast(%s_h), dimensions={}" % (name, sh, name),
+                "  %s_c = %s subtract(%s_r, %s_hb)" % (name, sh, name, name),
+                "  %s = f32[%s] convert(%s_c)" % (name, ",".join(map(str, dims)), name)]
+    idx = np.indices(dims)
+    return ((sum(idx[d] * k for d, k in enumerate(mults)) % mod) - mod // 2).astype(np.float32)
+
+
+def direct_paths():
+    """Convolutions of the sizes the f32 register tiles take (the filter
+    gradient needs images x kernel positions >= 2048), on integer data made
+    in the module: filter gradients NHWC and NCHW with batch groups, a
+    grouped forward convolution and a strided input gradient (phases
+    written in place)."""
+    m = Mod()
+
+    def conv(x, xn, k, kn, labels, size, fgc=1, bgc=1, **w):
+        dn = refs.parse_labels(labels)
+        exp = refs.conv(x, k, dn, size, fgc=fgc, bgc=bgc, **w).astype(np.float32)
+        m.n += 1
+        name = "c%d" % m.n
+        attrs = ", window=%s, dim_labels=%s" % (window_text(size, **w), labels)
+        if fgc > 1:
+            attrs += ", feature_group_count=%d" % fgc
+        if bgc > 1:
+            attrs += ", batch_group_count=%d" % bgc
+        m.lines.append("  %s = %s convolution(%s, %s)%s" % (name, shape_str("f32", exp.shape), xn, kn, attrs))
+        m.outs.append((name, "f32", list(exp.shape)))
+        m.exp.append(("f32", exp))
+
+    x = pattern(m, "x1", [2, 32, 32, 8], [7, 3, 5, 11])
+    d = pattern(m, "d1", [2, 32, 32, 16], [5, 2, 7, 3])
+    conv(x, "x1", d, "d1", "f01b_i01o->01bf", [32, 32], lo=[1, 1], hi=[1, 1])
+    x = pattern(m, "x2", [2, 8, 32, 32], [3, 7, 2, 5])
+    d = pattern(m, "d2", [2, 8, 32, 32], [2, 5, 3, 7])
+    conv(x, "x2", d, "d2", "fb01_io01->bf01", [32, 32], lo=[1, 1], hi=[1, 1], bgc=2)
+    x = pattern(m, "x3", [2, 10, 10, 8], [5, 3, 7, 2])
+    k = pattern(m, "k3", [3, 3, 4, 8], [2, 7, 3, 5])
+    conv(x, "x3", k, "k3", "b01f_01io->b01f", [3, 3], lo=[1, 1], hi=[1, 1], fgc=2)
+    x = pattern(m, "x4", [2, 6, 6, 8], [7, 2, 3, 5])
+    k = pattern(m, "k4", [3, 3, 4, 8], [3, 5, 2, 7])
+    conv(x, "x4", k, "k4", "b01f_01oi->b01f", [3, 3], lo=[1, 1], hi=[2, 2], bdil=[2, 2], rev=[True, True])
+    m.write("conv_direct_paths")
+
+
 def main():
+    direct_paths()
     labels_and_windows()
     groups()
     types()
