@@ -47,6 +47,10 @@ typedef struct WgRun {
   int64_t x, d, n;
 } WgRun;
 
+/* One tile shape's function (k_conv_wgrad_isa.h). */
+typedef void (*WgVariant)(const float *x, const float *d, const WgRun *runs, int64_t nruns, int64_t xstep,
+                          int64_t dstep, const int64_t *boff, float *c, int64_t cstride, int nb, int64_t nf,
+                          bool first);
 typedef void (*WgTile)(int nv, int rows, const float *x, const float *d, const WgRun *runs, int64_t nruns, int64_t xstep,
                        int64_t dstep, const int64_t *boff, float *c, int64_t cstride, int nb, int64_t nf, bool first);
 

@@ -68,46 +68,71 @@ WGD_FN(wg_tile_)(const int nv, const int rows, const bool masked, const bool con
   }
 }
 
+/* Each (nv, rows, masked, contig) tile as a function of its own: inlined
+ * all into one dispatcher, the 40 bodies made a function that clang's
+ * sanitizer build took minutes to compile. */
+#define WGD_PARAMS                                                                                              \
+  const float *x, const float *d, const WgRun *runs, int64_t nruns, int64_t xstep, int64_t dstep,             \
+      const int64_t *boff, float *c, int64_t cstride, int nb, int64_t nf, bool first
+#define WGD_ARGS x, d, runs, nruns, xstep, dstep, boff, c, cstride, nb, nf, first
+#define WGD_VN(n, r, mk) WGD_FN(WGD_CAT(WGD_CAT(WGD_CAT(wgv, n), WGD_CAT(_, r)), WGD_CAT(_, mk)))
+#define WGD_DEF(n, r, mk, mm, kk)                                                                               \
+  TARGET static __attribute__((noinline)) void WGD_VN(n, r, mk)(WGD_PARAMS) {                                  \
+    WGD_FN(wg_tile_)(n, r, mm, kk, WGD_ARGS);                                                                  \
+  }
+#define WGD_DEF4(n, r) WGD_DEF(n, r, 00, false, false) WGD_DEF(n, r, 01, false, true)                          \
+    WGD_DEF(n, r, 10, true, false) WGD_DEF(n, r, 11, true, true)
+#if NVMAX >= 4
+WGD_DEF4(4, 6)
+WGD_DEF4(3, 6)
+#endif
+WGD_DEF4(2, 6)
+WGD_DEF4(1, 6)
+#if PIXMAX >= 12
+WGD_DEF4(2, 8)
+WGD_DEF4(1, 8)
+WGD_DEF4(2, 12)
+WGD_DEF4(1, 12)
+#endif
+
 /* The tile for nv vectors (1 .. NVMAX) of `rows` rows (6; 8 or 12 when
- * PIXMAX allows and nv <= 2), chosen per call: rows at consecutive elements when boff is
- * 0, 1, 2, ... (constant offsets), the last vector masked when the block
- * ends inside it. */
-TARGET static void WGD_FN(wg_tile_any_)(int nv, int rows, const float *x, const float *d, const WgRun *runs,
-                                        int64_t nruns, int64_t xstep, int64_t dstep, const int64_t *boff, float *c,
-                                        int64_t cstride, int nb, int64_t nf, bool first) {
-  bool m = nf % VL != 0, k = boff[rows - 1] == rows - 1;
-#define WGD_CALL(n, r, mm, kk) WGD_FN(wg_tile_)(n, r, mm, kk, x, d, runs, nruns, xstep, dstep, boff, c, cstride, nb, nf, first)
-#define WGD_CASE(n, r)                                                                                          \
-  if (m) {                                                                                                      \
-    if (k) WGD_CALL(n, r, true, true);                                                                          \
-    else WGD_CALL(n, r, true, false);                                                                           \
-  } else {                                                                                                      \
-    if (k) WGD_CALL(n, r, false, true);                                                                         \
-    else WGD_CALL(n, r, false, false);                                                                          \
-  }                                                                                                             \
-  return;
+ * PIXMAX allows and nv <= 2): rows at consecutive elements (constant
+ * offsets) when boff is 0, 1, 2, ..., the last vector masked when the
+ * block ends inside it. */
+TARGET static void WGD_FN(wg_tile_any_)(int nv, int rows, WGD_PARAMS) {
+  int mk = (nf % VL != 0) * 2 + (boff[rows - 1] == rows - 1);
+#define WGD_PICK(n, r)                                                                                          \
+  {                                                                                                             \
+    WgVariant const t_[4] = {WGD_VN(n, r, 00), WGD_VN(n, r, 01), WGD_VN(n, r, 10), WGD_VN(n, r, 11)};          \
+    t_[mk](WGD_ARGS);                                                                                           \
+    return;                                                                                                     \
+  }
 #if PIXMAX >= 12
   if (rows == 12) {
-    if (nv == 2) { WGD_CASE(2, 12) }
-    WGD_CASE(1, 12)
+    if (nv == 2) WGD_PICK(2, 12)
+    WGD_PICK(1, 12)
   }
   if (rows == 8) {
-    if (nv == 2) { WGD_CASE(2, 8) }
-    WGD_CASE(1, 8)
+    if (nv == 2) WGD_PICK(2, 8)
+    WGD_PICK(1, 8)
   }
 #endif
   switch (nv) {
 #if NVMAX >= 4
-  case 4: WGD_CASE(4, 6)
-  case 3: WGD_CASE(3, 6)
+  case 4: WGD_PICK(4, 6)
+  case 3: WGD_PICK(3, 6)
 #endif
-  case 2: WGD_CASE(2, 6)
-  default: WGD_CASE(1, 6)
+  case 2: WGD_PICK(2, 6)
+  default: WGD_PICK(1, 6)
   }
-#undef WGD_CASE
-#undef WGD_CALL
+#undef WGD_PICK
 }
 
+#undef WGD_PARAMS
+#undef WGD_ARGS
+#undef WGD_VN
+#undef WGD_DEF
+#undef WGD_DEF4
 #undef WGD_FN
 #undef WGD_CAT
 #undef WGD_CAT_
