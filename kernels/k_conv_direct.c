@@ -61,46 +61,20 @@ struct DirectJob {
  * ~165 GFLOP/s on one core of 197 peak, 5 x 4 ~155). */
 #define ISA _avx512
 #define TARGET __attribute__((target("avx512f,fma")))
-#define VT __m512
-#define VL 16
 #define PIX 6
 #define NVMAX 4
-#define VZERO() _mm512_setzero_ps()
-#define VLOAD(p) _mm512_loadu_ps(p)
-#define VSET1(x) _mm512_set1_ps(x)
-#define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
-#define VADD(a, b) _mm512_add_ps(a, b)
-#define VSTORE(p, v) _mm512_storeu_ps(p, v)
-#define VSTORE_N(p, v, n) _mm512_mask_storeu_ps(p, (__mmask16)((1u << (n)) - 1), v)
-#define VLOAD_N(p, n) _mm512_maskz_loadu_ps((__mmask16)((1u << (n)) - 1), p)
+#define K_VEC_AVX512
+#include "kernels/k_vec_f32.h"
 #include "kernels/k_conv_direct_isa.h" /* (undefines them all) */
 
 /* AVX2: 6 pixels x 2 ymm = 12 accumulators of 16 registers (forced on an
  * AVX-512 machine: ~95 GFLOP/s on 3x3 64 -> 64, near its ymm peak). */
 #define ISA _avx2
 #define TARGET __attribute__((target("avx2,fma")))
-#define VT __m256
-#define VL 8
 #define PIX 6
 #define NVMAX 2
-#define VZERO() _mm256_setzero_ps()
-#define VLOAD(p) _mm256_loadu_ps(p)
-#define VSET1(x) _mm256_set1_ps(x)
-#define VFMA(a, b, c) _mm256_fmadd_ps(a, b, c)
-#define VADD(a, b) _mm256_add_ps(a, b)
-#define VSTORE(p, v) _mm256_storeu_ps(p, v)
-#define VSTORE_N(p, v, n) direct_store_n8(p, v, n)
-#define VLOAD_N(p, n) direct_load_n8(p, n)
-TARGET static inline __m256 direct_load_n8(const float *p, int64_t n) {
-  float t[8] = {0};
-  memcpy(t, p, (size_t)n * sizeof *p);
-  return _mm256_loadu_ps(t);
-}
-TARGET static inline void direct_store_n8(float *p, __m256 v, int64_t n) {
-  float t[8];
-  _mm256_storeu_ps(t, v);
-  memcpy(p, t, (size_t)n * sizeof *p);
-}
+#define K_VEC_AVX2
+#include "kernels/k_vec_f32.h"
 #include "kernels/k_conv_direct_isa.h" /* (undefines them all) */
 #endif
 

@@ -1,10 +1,8 @@
 /* The direct convolution's register tile for one instruction set, included
  * by k_conv_direct.c once per set with these defined:
  *   ISA          name suffix              TARGET   function attribute
- *   VT           vector type              VL       floats per vector
  *   PIX          output pixels per tile   NVMAX    vectors per feature block
- *   VZERO() VLOAD(p) VSET1(x) VFMA(a, b, c) = a * b + c, one rounding, VADD(a, b)
- *   VSTORE(p, v) VSTORE_N(p, v, n) VLOAD_N(p, n)   (n < VL floats)
+ *   and the vector operations of kernels/k_vec_f32.h (VT, VL, VFMA, ...).
  * No include guard: it is meant to be included more than once; it undefines
  * all of the above at its end. */
 
@@ -114,15 +112,6 @@ TARGET static void DIRECT_FN(tiles_)(const DirectJob *j, const float *const *tab
 /* The parameters too: the next instruction set defines its own. */
 #undef ISA
 #undef TARGET
-#undef VT
-#undef VL
 #undef PIX
 #undef NVMAX
-#undef VZERO
-#undef VLOAD
-#undef VSET1
-#undef VFMA
-#undef VADD
-#undef VSTORE
-#undef VSTORE_N
-#undef VLOAD_N
+#include "kernels/k_vec_f32_undef.h"

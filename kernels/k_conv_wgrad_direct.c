@@ -57,38 +57,18 @@ typedef void (*WgTile)(int nv, int rows, const float *x, const float *d, const W
 #ifdef WGD_X86
 #define ISA _avx512
 #define TARGET __attribute__((target("avx512f,fma")))
-#define VT __m512
-#define VL 16
 #define PIXMAX 12
 #define NVMAX 4
-#define VZERO() _mm512_setzero_ps()
-#define VLOAD(p) _mm512_loadu_ps(p)
-#define VSET1(x) _mm512_set1_ps(x)
-#define VFMA(a, b, c) _mm512_fmadd_ps(a, b, c)
-#define VADD(a, b) _mm512_add_ps(a, b)
-#define VSTORE(p, v) _mm512_storeu_ps(p, v)
-#define VSTORE_N(p, v, n) _mm512_mask_storeu_ps(p, (__mmask16)((1u << (n)) - 1), v)
-#define VLOAD_N(p, n) _mm512_maskz_loadu_ps((__mmask16)((1u << (n)) - 1), p)
+#define K_VEC_AVX512
+#include "kernels/k_vec_f32.h"
 #include "kernels/k_conv_wgrad_isa.h" /* (undefines them all) */
 
-/* AVX2: lanes of a masked load or store, n < 8 of them set. */
-__attribute__((target("avx2"))) static inline __m256i wgd_mask8(int64_t n) {
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
 #define ISA _avx2
 #define TARGET __attribute__((target("avx2,fma")))
-#define VT __m256
-#define VL 8
 #define PIXMAX 6
 #define NVMAX 2
-#define VZERO() _mm256_setzero_ps()
-#define VLOAD(p) _mm256_loadu_ps(p)
-#define VSET1(x) _mm256_set1_ps(x)
-#define VFMA(a, b, c) _mm256_fmadd_ps(a, b, c)
-#define VADD(a, b) _mm256_add_ps(a, b)
-#define VSTORE(p, v) _mm256_storeu_ps(p, v)
-#define VSTORE_N(p, v, n) _mm256_maskstore_ps(p, wgd_mask8(n), v)
-#define VLOAD_N(p, n) _mm256_maskload_ps(p, wgd_mask8(n))
+#define K_VEC_AVX2
+#include "kernels/k_vec_f32.h"
 #include "kernels/k_conv_wgrad_isa.h" /* (undefines them all) */
 #endif
 

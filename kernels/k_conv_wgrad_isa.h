@@ -1,12 +1,10 @@
 /* The direct filter gradient's register tile for one instruction set,
  * included by k_conv_wgrad_direct.c once per set with these defined:
  *   ISA     name suffix               TARGET  function attribute
- *   VT      vector type               VL      floats per vector
  *   PIXMAX  result rows per tile, at most (6; or 12, and then 8 and 12 rows are
  *           there too for tiles of 1 or 2 vectors)
  *   NVMAX   vectors per feature block
- *   VZERO() VLOAD(p) VSET1(x) VFMA(a, b, c) = a * b + c, one rounding, VADD(a, b)
- *   VSTORE(p, v) VSTORE_N(p, v, n) VLOAD_N(p, n)   (n < VL floats)
+ *   and the vector operations of kernels/k_vec_f32.h (VT, VL, VFMA, ...).
  * No include guard: it is meant to be included more than once; it undefines
  * all of the above at its end. */
 
@@ -139,15 +137,6 @@ TARGET static void WGD_FN(wg_tile_any_)(int nv, int rows, WGD_PARAMS) {
 /* The parameters too: the next instruction set defines its own. */
 #undef ISA
 #undef TARGET
-#undef VT
-#undef VL
 #undef PIXMAX
 #undef NVMAX
-#undef VZERO
-#undef VLOAD
-#undef VSET1
-#undef VFMA
-#undef VADD
-#undef VSTORE
-#undef VSTORE_N
-#undef VLOAD_N
+#include "kernels/k_vec_f32_undef.h"
