@@ -16,6 +16,7 @@
 
 #include "kernels/k_conv.h"
 #include "kernels/k_conv_internal.h"
+#include "conv_isas.h"
 #include "ktest.h"
 
 typedef struct Case {
@@ -27,12 +28,6 @@ typedef struct Case {
   bool sfirst; /* lhs and result [S0, B, S1..., F] instead of [B, S..., F] */
   int cmajor; /* [B, F, S...] (NCHW: through copies): 1 lhs and result, 2 lhs, 3 result */
 } Case;
-
-/* Row-major element strides of dims d[0..rank). */
-static void strides(int rank, const int64_t *d, int64_t *s) {
-  int64_t m = 1;
-  for (int i = rank - 1; i >= 0; i--) { s[i] = m; m *= d[i]; }
-}
 
 static void run_case(const Case *c, Rng *rng) {
   int ns = c->ns, rank = ns + 2;
@@ -70,7 +65,7 @@ static void run_case(const Case *c, Rng *rng) {
   double *ref = calloc((size_t)no + 1, 8), *mag = calloc((size_t)no + 1, 8);
   float *emu = calloc((size_t)no + 1, 4);
   int64_t lst[5], kst[5], ost[5];
-  strides(rank, ld, lst); strides(rank, kd, kst); strides(rank, od, ost);
+  k_row_major_strides(ld, rank, lst); k_row_major_strides(kd, rank, kst); k_row_major_strides(od, rank, ost);
   int64_t KSP = prod(ns, c->k), OSP = prod(ns, osz);
   /* The naive loops: batch, output positions, output features, taps (in
    * kernel order), input features. */
@@ -107,25 +102,19 @@ static void run_case(const Case *c, Rng *rng) {
         ref[oo] = acc; mag[oo] = m; emu[oo] = e;
       }
   KArray L = ka(ET_F32, rank, ld, x), R = ka(ET_F32, rank, kd, w);
-  int isas[] = {CONV_DIRECT_AVX512, CONV_DIRECT_AVX2, CONV_DIRECT_OFF};
-  __builtin_cpu_init();
-  bool has[] = {__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"),
-                __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"), true};
   float *out = malloc((size_t)(no + 1) * 4);
-  for (int v = 0; v < 3; v++) {
-    if (!has[v]) continue;
+  for (int v = 0; v < CONV_NISAS; v++) {
+    if (!conv_isa_here(v)) continue;
     for (int64_t i = 0; i < no; i++) out[i] = NAN;
     KArray O = ka(ET_F32, rank, od, out);
-    conv_direct_force(isas[v]);
-    bool ok = k_conv(&L, &R, &p, &O, &err);
-    conv_direct_force(CONV_DIRECT_AUTO);
+    bool ok = conv_with(conv_isas[v], pool_threads(), &L, &R, &p, &O, &err);
     cr_assert(ok, "%s", err.msg);
     for (int64_t i = 0; i < no; i++) {
-      cr_assert(fabs(out[i] - ref[i]) <= 1e-5 * mag[i] + 1e-30, "isa %d [%lld] %.9g vs %.9g", isas[v], (long long)i,
+      cr_assert(fabs(out[i] - ref[i]) <= 1e-5 * mag[i] + 1e-30, "isa %d [%lld] %.9g vs %.9g", conv_isas[v], (long long)i,
                 out[i], ref[i]);
-      if (isas[v] != CONV_DIRECT_OFF)
+      if (conv_isas[v] != CONV_DIRECT_OFF)
         cr_assert(memcmp(&out[i], &emu[i], 4) == 0, "isa %d, ns %d IF %lld OF %lld k %d: [%lld] %.9g, emulated %.9g",
-                  isas[v], ns, (long long)c->IF, (long long)c->OF, c->klayout, (long long)i, out[i], emu[i]);
+                  conv_isas[v], ns, (long long)c->IF, (long long)c->OF, c->klayout, (long long)i, out[i], emu[i]);
     }
   }
   free(x); free(w); free(ref); free(mag); free(emu); free(out);

@@ -17,9 +17,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "base/thread_pool.h"
-#include "kernels/k_conv.h"
-#include "kernels/k_conv_internal.h"
+#include "conv_isas.h"
 #include "ktest.h"
 
 typedef struct GCase {
@@ -29,11 +27,6 @@ typedef struct GCase {
   bool rev, oi;  /* kernel reversed (an input gradient's); kernel [S..., O, I] instead of [S..., I, O] */
   bool cmajor;   /* lhs and result [B, F, S...] (NCHW) instead of [B, S..., F] */
 } GCase;
-
-static void row_major(int rank, const int64_t *d, int64_t *s) {
-  int64_t m = 1;
-  for (int i = rank - 1; i >= 0; i--) { s[i] = m; m *= d[i]; }
-}
 
 static void run_gcase(const GCase *c, Rng *rng) {
   int ns = c->ns, rank = ns + 2;
@@ -68,7 +61,7 @@ static void run_gcase(const GCase *c, Rng *rng) {
   double *ref = calloc((size_t)no + 1, 8), *mag = calloc((size_t)no + 1, 8);
   float *emu = calloc((size_t)no + 1, 4);
   int64_t lst[4], kst[4], ost[4];
-  row_major(rank, ld, lst); row_major(rank, kd, kst); row_major(rank, od, ost);
+  k_row_major_strides(ld, rank, lst); k_row_major_strides(kd, rank, kst); k_row_major_strides(od, rank, ost);
   int64_t KSP = prod(ns, c->k), OSP = prod(ns, osz), kl = c->k[ns - 1], icb = conv_direct_icb(KSP);
   bool dilated = false;
   for (int d = 0; d < ns; d++) dilated = dilated || c->bd[d] > 1;
@@ -105,34 +98,25 @@ static void run_gcase(const GCase *c, Rng *rng) {
         ref[oo] = acc; mag[oo] = m; emu[oo] = e;
       }
   KArray L = ka(ET_F32, rank, ld, x), R = ka(ET_F32, rank, kd, w);
-  int isas[] = {CONV_DIRECT_AVX512, CONV_DIRECT_AVX2, CONV_DIRECT_OFF};
-  __builtin_cpu_init();
-  bool has[] = {__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"),
-                __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"), true};
   float *out = malloc((size_t)(no + 1) * 4), *first = NULL;
-  int threads0 = pool_threads();
-  for (int v = 0; v < 3; v++) {
-    if (!has[v]) continue;
+  for (int v = 0; v < CONV_NISAS; v++) {
+    if (!conv_isa_here(v)) continue;
     for (int th = 1; th <= 3; th++) {
       for (int64_t i = 0; i < no; i++) out[i] = NAN;
       KArray O = ka(ET_F32, rank, od, out);
-      pool_set_threads(th);
-      conv_direct_force(isas[v]);
-      bool ok = k_conv(&L, &R, &p, &O, &err);
-      conv_direct_force(CONV_DIRECT_AUTO);
-      pool_set_threads(threads0);
+      bool ok = conv_with(conv_isas[v], th, &L, &R, &p, &O, &err);
       cr_assert(ok, "%s", err.msg);
       for (int64_t i = 0; i < no; i++)
-        cr_assert(fabs(out[i] - ref[i]) <= 1e-5 * mag[i] + 1e-30, "isa %d threads %d [%lld] %.9g vs %.9g", isas[v], th,
+        cr_assert(fabs(out[i] - ref[i]) <= 1e-5 * mag[i] + 1e-30, "isa %d threads %d [%lld] %.9g vs %.9g", conv_isas[v], th,
                   (long long)i, out[i], ref[i]);
-      if (isas[v] == CONV_DIRECT_OFF) continue;
+      if (conv_isas[v] == CONV_DIRECT_OFF) continue;
       if (!first) {
         first = malloc((size_t)(no + 1) * 4);
         memcpy(first, out, (size_t)no * 4);
       }
-      cr_assert(memcmp(first, out, (size_t)no * 4) == 0, "isa %d threads %d: not the bytes of the first run", isas[v], th);
+      cr_assert(memcmp(first, out, (size_t)no * 4) == 0, "isa %d threads %d: not the bytes of the first run", conv_isas[v], th);
       for (int64_t i = 0; i < no && !dilated; i++)
-        cr_assert(memcmp(&out[i], &emu[i], 4) == 0, "isa %d G %lld IFg %lld OFg %lld: [%lld] %.9g, emulated %.9g", isas[v],
+        cr_assert(memcmp(&out[i], &emu[i], 4) == 0, "isa %d G %lld IFg %lld OFg %lld: [%lld] %.9g, emulated %.9g", conv_isas[v],
                   (long long)c->G, (long long)c->IFg, (long long)c->OFg, (long long)i, out[i], emu[i]);
     }
   }

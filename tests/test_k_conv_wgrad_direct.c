@@ -18,9 +18,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "base/thread_pool.h"
-#include "kernels/k_conv.h"
-#include "kernels/k_conv_internal.h"
+#include "conv_isas.h"
 #include "ktest.h"
 
 typedef struct Case {
@@ -30,11 +28,6 @@ typedef struct Case {
   bool nchw;   /* fb01_io01->bf01 instead of f01b_i01o->01bf */
   bool lbf16;  /* lhs bf16 (compute in f32) */
 } Case;
-
-static void strides(int rank, const int64_t *d, int64_t *s) {
-  int64_t m = 1;
-  for (int i = rank - 1; i >= 0; i--) { s[i] = m; m *= d[i]; }
-}
 
 /* The tiles' units for a kernel innermost dim of KL, kouter rows of it and
  * F features per group: rows per unit R, pieces per row np of pl each. */
@@ -93,7 +86,7 @@ static void run_case(const Case *c, Rng *rng) {
   double *ref = calloc((size_t)no + 1, 8), *mag = calloc((size_t)no + 1, 8);
   float *emu = calloc((size_t)no + 1, 4);
   int64_t lst[4], kst[4], ost[4];
-  strides(rank, ld, lst); strides(rank, kd, kst); strides(rank, od, ost);
+  k_row_major_strides(ld, rank, lst); k_row_major_strides(kd, rank, kst); k_row_major_strides(od, rank, ost);
   int64_t KL = c->win[ns - 1], kouter = ns == 2 ? c->win[0] : 1, R, np, pl;
   int64_t OSP = ns == 2 ? osz[0] * osz[1] : osz[0];
   plan(KL, kouter, F, OSP * B * c->F * 4, &R, &np, &pl);
@@ -132,30 +125,21 @@ static void run_case(const Case *c, Rng *rng) {
         ref[oo] = acc; mag[oo] = m; emu[oo] = e;
       }
   KArray L = c->lbf16 ? ka(ET_BF16, rank, ld, xb) : ka(ET_F32, rank, ld, x), Rk = ka(ET_F32, rank, kd, w);
-  int isas[] = {CONV_DIRECT_AVX512, CONV_DIRECT_AVX2, CONV_DIRECT_OFF};
-  __builtin_cpu_init();
-  bool has[] = {__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"),
-                __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"), true};
   float *out = malloc((size_t)(no + 1) * 4);
-  int saved = pool_threads();
-  for (int v = 0; v < 3; v++)
+  for (int v = 0; v < CONV_NISAS; v++)
     for (int t = 1; t <= 3; t += 2) {
-      if (!has[v]) continue;
+      if (!conv_isa_here(v)) continue;
       for (int64_t i = 0; i < no; i++) out[i] = NAN;
       KArray O = ka(ET_F32, rank, od, out);
-      conv_direct_force(isas[v]);
-      pool_set_threads(t);
-      bool ok = k_conv(&L, &Rk, &p, &O, &err);
-      pool_set_threads(saved);
-      conv_direct_force(CONV_DIRECT_AUTO);
+      bool ok = conv_with(conv_isas[v], t, &L, &Rk, &p, &O, &err);
       cr_assert(ok, "%s", err.msg);
       for (int64_t i = 0; i < no; i++) {
-        cr_assert(fabs(out[i] - ref[i]) <= 1e-5 * mag[i] + 1e-30, "isa %d [%lld] %.9g vs %.9g", isas[v],
+        cr_assert(fabs(out[i] - ref[i]) <= 1e-5 * mag[i] + 1e-30, "isa %d [%lld] %.9g vs %.9g", conv_isas[v],
                   (long long)i, out[i], ref[i]);
-        if (isas[v] != CONV_DIRECT_OFF)
+        if (conv_isas[v] != CONV_DIRECT_OFF)
           cr_assert(memcmp(&out[i], &emu[i], 4) == 0,
                     "isa %d threads %d, ns %d N %lld C %lld F %lld BG %lld nchw %d: [%lld] %.9g, emulated %.9g",
-                    isas[v], t, ns, (long long)c->N, (long long)c->C, (long long)c->F, (long long)c->BG, c->nchw,
+                    conv_isas[v], t, ns, (long long)c->N, (long long)c->C, (long long)c->F, (long long)c->BG, c->nchw,
                     (long long)i, out[i], emu[i]);
       }
     }
