@@ -60,7 +60,9 @@ join <(minimum "$ours") <(minimum "$theirs") | while read -r name o t; do
 done
 
 # --- convolution forms ---
-peak1=$("$build/bin/bench_fma" 1 | awk '/fma_peak_gflops/ {print $2}')
+# The best of 5 runs: one run read 380-411 GFLOP/s on the same machine,
+# and a low peak flatters every share below.
+peak1=$(for _ in 1 2 3 4 5; do "$build/bin/bench_fma" 1; done | awk '/fma_peak_gflops/ { if ($2 > m) m = $2 } END { print m }')
 cores=$(nproc)
 "$py" - "$build/bin/hlorun" "$peak1" "$cores" "$rounds" <<'PY'
 import json, os, subprocess, sys, tempfile
