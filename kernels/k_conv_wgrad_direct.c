@@ -281,8 +281,8 @@ bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt,
    * (one thread, 200x304 256 -> 256, 2.4 MB of result: 50% of a core's
    * peak at 16 KB, 59% at 32, 62% at 64; the 295 KB result of the
    * stride-2 16x112x112 64 -> 128 ran as fast at 16 as at 32 KB, and
-   * slower at 64).  Whole rows of the innermost
-   * kernel dim, or pieces of a long row; by the sizes alone. */
+   * slower at 64).  Whole rows of the innermost kernel dim, or pieces
+   * of a long row; by the sizes alone. */
   int64_t cbytes = g->OSP * w.B * op->KOF * 4;
   int64_t ub = WGD_UNIT_BYTES * (cbytes > (512 << 10) ? 4 : cbytes > (256 << 10) ? 2 : 1);
   int64_t fw = w.F < 64 ? w.F : 64, T = ub / (4 * (fw > 0 ? fw : 1));
@@ -304,8 +304,9 @@ bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt,
   w.U = op->NI * w.nub;
   /* Blocks of 1 or 2 AVX-512 vectors take 8 or 12 rows, whichever
    * wastes fewer rows (12 on a tie): 6 x 2 spent 8 loads on 12
-   * multiply-adds per step (grouped 4 of 32: 94 -> 102 GFLOP/s at one
-   * thread with 12 rows, the last block a third empty). */
+   * multiply-adds per step.  4 batch groups of 32 rows and features, one
+   * thread: 6 rows 94 GFLOP/s, 12 rows (the last block a third empty)
+   * 102, 8 rows 110. */
   w.rows = 6;
   if (w.FB == 64 && w.F <= 32) w.rows = (w.B + 7) / 8 * 8 < (w.B + 11) / 12 * 12 ? 8 : 12;
   w.nbb = (w.B + w.rows - 1) / w.rows;
@@ -315,8 +316,9 @@ bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt,
     memset(op->C, 0, (size_t)(g->OSP * w.B * op->KOF) * sizeof *op->C);
     return true;
   }
-  /* Every chunk reads all of X and D once: one chunk per thread.  How the
-   * tiles are split does not change any sum. */
+  /* Every chunk streams the rows and features its tiles read through
+   * all the units: one chunk per thread.  How the tiles are split does
+   * not change any sum. */
   int64_t nch = pool_threads();
   if (nch > w.ntiles) nch = w.ntiles;
   w.tpc = (w.ntiles + nch - 1) / nch;
