@@ -4,6 +4,7 @@
 #ifndef HLO_TESTS_CONV_ISAS_H
 #define HLO_TESTS_CONV_ISAS_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "base/thread_pool.h"
@@ -33,6 +34,20 @@ static inline bool conv_with(int isa, int threads, const KArray *lhs, const KArr
   conv_direct_force(CONV_DIRECT_AUTO);
   pool_set_threads(saved);
   return ok;
+}
+
+/* The direct forward tiles' order for one tap and one range of input
+ * features (n of them, x and w strided): each product added to the
+ * double reference *acc and magnitude *mag, and fused into the segment's
+ * float chain *seg, as the tile does (taps in padding, in false, multiply a zero and never read x). */
+static inline void conv_emulate_range(const float *x, int64_t xs, const float *w, int64_t ws, int64_t n, bool in,
+                                      double *acc, double *mag, float *seg) {
+  for (int64_t i = 0; i < n; i++) {
+    float xv = in ? x[i * xs] : 0.0f, wv = w[i * ws];
+    *acc += (double)xv * wv;
+    *mag += fabs((double)xv * wv);
+    *seg = fmaf(xv, wv, *seg);
+  }
 }
 
 #endif

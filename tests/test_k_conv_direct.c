@@ -90,12 +90,9 @@ static void run_case(const Case *c, Rng *rng) {
               koff += kk[d] * kst[ks[d]];
             }
             if (tap % kl == 0) seg = 0;
-            for (int64_t i = i0; i < c->IF && i < i0 + icb; i++) {
-              float xv = in ? x[xoff + i * lst[lf]] : 0.0f, wv = w[koff + i * kst[p.dn.k_in_feature]];
-              acc += (double)xv * wv;
-              m += fabs((double)xv * wv);
-              seg = fmaf(xv, wv, seg);
-            }
+            int64_t n = c->IF - i0 < icb ? c->IF - i0 : icb;
+            conv_emulate_range(in ? x + xoff + i0 * lst[lf] : x, lst[lf], w + koff + i0 * kst[p.dn.k_in_feature],
+                               kst[p.dn.k_in_feature], n, in, &acc, &m, &seg);
             /* A segment ends with its row of taps: stored, or added. */
             if (tap % kl == kl - 1) e = i0 == 0 && tap == kl - 1 ? seg : e + seg;
           }

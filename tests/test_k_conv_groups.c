@@ -87,12 +87,10 @@ static void run_gcase(const GCase *c, Rng *rng) {
               koff += kk[d] * kst[d];
             }
             if (tap % kl == 0) seg = 0;
-            for (int64_t i = i0; i < c->IFg && i < i0 + icb; i++) {
-              float xv = in ? x[xoff + (g * c->IFg + i) * lst[lf]] : 0.0f, wv = w[koff + i * kst[p.dn.k_in_feature]];
-              acc += (double)xv * wv;
-              m += fabs((double)xv * wv);
-              seg = fmaf(xv, wv, seg);
-            }
+            int64_t n = c->IFg - i0 < icb ? c->IFg - i0 : icb;
+            const float *xr = in ? x + xoff + (g * c->IFg + i0) * lst[lf] : x;
+            conv_emulate_range(xr, lst[lf], w + koff + i0 * kst[p.dn.k_in_feature], kst[p.dn.k_in_feature], n, in,
+                               &acc, &m, &seg);
             if (tap % kl == kl - 1) e = i0 == 0 && tap == kl - 1 ? seg : e + seg;
           }
         ref[oo] = acc; mag[oo] = m; emu[oo] = e;
