@@ -139,7 +139,8 @@ int64_t conv_direct_icb(int64_t KSP);
  * through the strides (elements) below, D's features contiguous. */
 typedef struct WgradOperands {
   const float *X, *D;
-  float *C;
+  float *C;    /* the result, [OS..., B, KOF]: stream 0's sum */
+  float *part; /* streams 1 .. S-1's sums, each the result's size (S: conv_wgrad_direct_streams) */
   int64_t xi, xb, xs[K_MAX_RANK]; /* X: image, row, spatial dims */
   int64_t di, ds[K_MAX_RANK];     /* D: image, kernel spatial dims */
   int64_t NI, Bt, BG, KOF;
@@ -147,6 +148,9 @@ typedef struct WgradOperands {
 /* Whether the direct tiles run (a direct tile on this CPU) for B rows and
  * F features per group. */
 bool conv_wgrad_direct_ok(int64_t B, int64_t F);
+/* The streams S the tiles sum in, by the shapes alone: the caller adds
+ * op->part's S - 1 sums to op->C, in order. */
+int64_t conv_wgrad_direct_streams(const ConvGeo *g, const WgradOperands *op);
 /* klo, cnt, p0, step: conv_kernel_runs of g (which must hold). */
 bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt, const int64_t *p0,
                        const int64_t *step, const WgradOperands *op, Error *err);

@@ -345,7 +345,7 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
     w.xi = s;
     w.xg = B;
   }
-  if (tiles) w.S = 1;
+  if (tiles) w.S = conv_wgrad_direct_streams(g, &wo);
   else wgrad_plan(&w);
   /* The result as [OS..., B, F]: in place when the output is laid out so. */
   int op[K_MAX_RANK], perm[K_MAX_RANK];
@@ -358,6 +358,7 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
   w.part = direct ? cbuf : cbuf + mf * cs;
   if (tiles) {
     wo.C = (float *)(void *)w.C;
+    wo.part = (float *)(void *)w.part;
     if (!conv_wgrad_direct(g, w.klo, w.cnt, w.p0, w.step, &wo, err)) goto out;
   } else {
     int nw = pool_threads();

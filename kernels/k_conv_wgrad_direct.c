@@ -17,14 +17,17 @@
  * Summation order, fixed by the shapes alone: the (i, k) are cut into
  * units: per image i, blocks of whole rows of the innermost kernel dim (or
  * pieces of one long row) of about WGD_UNIT_BYTES of rhs per 64 features
- * (more for big results).
- * A unit's sum is one chain of FMAs from zero, in k order, and the units
- * are added to the result in order (the first stored).  That is the order
- * at every thread count and with every tile shape (the workers split the
- * tiles, never a sum), so results are bit-identical on AVX2 and AVX-512
- * machines and at any --threads.  Within a unit the operands' rows stay
- * in a core's L1 and L2 while all of a worker's tiles use them, and the
- * next unit's rows are prefetched. */
+ * (more for big results).  The units, in order, are cut into S streams of
+ * consecutive units (S from the unit count and the result's size).
+ * A unit's sum is one chain of FMAs from zero, in k order; a stream's
+ * units are added to its partial result in order (the first stored), and
+ * the streams' partial results are added in stream order.  That is the
+ * order at every thread count and with every tile shape (the workers take
+ * whole streams, and split the tiles of a stream when there are more
+ * workers than streams, never a sum), so results are bit-identical on
+ * AVX2 and AVX-512 machines and at any --threads.  Within a unit the
+ * operands' rows stay in a core's L1 and L2 while all of a worker's tiles
+ * use them, and the next unit's rows are prefetched. */
 #include <stdint.h>
 
 #include "base/thread_pool.h"
@@ -41,6 +44,14 @@
 #define WGD_UNIT_BYTES (16 << 10)
 /* Most kernel rows per unit (one run each, on the stack). */
 #define WGD_MAXR 256
+/* Streams: at most 2 (2 threads on the forms of scripts/bench-kernels.sh,
+ * ms: filter gradient NHWC 1 stream 7.8-8.1, 2 streams 7.2-7.5, 4 streams
+ * 7.6-7.8; NCHW 9.1-9.3, 8.3-9.0, 8.7; stride 2 35.6-37.8, 32.0-33.8,
+ * 32.0-34.7), of at least 8 units each, and at most 32 MB of partial
+ * results besides the result itself. */
+#define WGD_MAXSTREAMS 2
+#define WGD_STREAM_UNITS 8
+#define WGD_STREAM_BYTES ((int64_t)32 << 20)
 
 /* One run of steps: the first X and D elements (offsets), the count. */
 typedef struct WgRun {
@@ -80,7 +91,8 @@ typedef struct WgDirect {
   int64_t R, np, pl, nub, U;   /* rows per unit, pieces per row and their length, units per image, units */
   const int64_t *klo, *cnt, *p0, *step;
   int64_t FB, nbb, nfb, ntiles, tpc;
-  int VLn, rows; /* floats per vector; rows per tile */
+  int64_t S, tcs; /* streams; chunks of tiles per stream */
+  int VLn, rows, lastrows; /* floats per vector; rows per tile, and in the last row block's */
   WgTile tile;
   void **scratch; /* per worker: runs of every window position in a unit */
 } WgDirect;
@@ -201,16 +213,18 @@ static void wgd_prefetch(WgSpans *sp, int64_t upto, int64_t parts) {
   }
 }
 
-/* One chunk: tiles [t0, t0 + tpc), ordered (group, row block, feature
- * block, o), through every unit in order.  o innermost: a row block's lhs
- * elements for all window positions (a few lines per step) stay in L1
- * with the unit's rhs rows.  Row blocks before feature blocks: two
- * workers read halves of the lhs (the bigger operand of a strided
- * gradient) rather than all of it. */
+/* One chunk: of stream s, tiles [t0, t0 + tpc), ordered (group, row
+ * block, feature block, o), through the stream's units in order.  o
+ * innermost: a row block's lhs elements for all window positions (a few
+ * lines per step) stay in L1 with the unit's rhs rows.  Row blocks before
+ * feature blocks: two workers in one stream read halves of the lhs (the
+ * bigger operand of a strided gradient) rather than all of it. */
 static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
   const WgDirect *w = ctx;
   const WgradOperands *op = w->op;
-  int64_t t0 = chunk * w->tpc, t1 = t0 + w->tpc < w->ntiles ? t0 + w->tpc : w->ntiles;
+  int64_t s = chunk / w->tcs, t0 = chunk % w->tcs * w->tpc, t1 = t0 + w->tpc < w->ntiles ? t0 + w->tpc : w->ntiles;
+  int64_t ua = s * w->U / w->S, ue = (s + 1) * w->U / w->S;
+  float *C = s == 0 ? op->C : op->part + (s - 1) * w->g->OSP * w->B * op->KOF;
   int64_t OSP = w->g->OSP, ns = w->g->ns, R = w->R;
   /* Per worker: each window position's runs in the unit, then their
    * counts and steps. */
@@ -232,10 +246,10 @@ static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
   }
   WgSpans next;
   int64_t boffs[12];
-  for (int64_t u = 0; u < w->U; u++) {
+  for (int64_t u = ua; u < ue; u++) {
     next.n = 0;
     next.lines = next.done = next.si = 0;
-    if (u + 1 < w->U) wgd_spans(w, u + 1, cb0, cb1, cf0, cf1, runs, &next);
+    if (u + 1 < ue) wgd_spans(w, u + 1, cb0, cb1, cf0, cf1, runs, &next);
     int64_t i = u / w->nub, r = u % w->nub, q0 = r / w->np * R, k0 = r % w->np * w->pl;
     int64_t q1 = q0 + R < w->kouter ? q0 + R : w->kouter, k1 = k0 + w->pl < w->KL ? k0 + w->pl : w->KL;
     for (int64_t o = 0; o < OSP; o++) {
@@ -246,10 +260,11 @@ static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
       int64_t o = t % OSP, fb = t / OSP % w->nfb, bb = t / (OSP * w->nfb) % w->nbb, gi = t / (OSP * w->nfb * w->nbb);
       int64_t b0 = bb * w->rows, nb = w->B - b0 < w->rows ? w->B - b0 : w->rows;
       int64_t f0 = fb * w->FB, nf = w->F - f0 < w->FB ? w->F - f0 : w->FB;
-      for (int p = 0; p < w->rows; p++) boffs[p] = (p < nb ? p : nb - 1) * op->xb;
-      w->tile((int)((nf + w->VLn - 1) / w->VLn), w->rows, op->X + (gi * w->B + b0) * op->xb, op->D + gi * w->F + f0,
+      int rows = bb == w->nbb - 1 ? w->lastrows : w->rows;
+      for (int p = 0; p < rows; p++) boffs[p] = (p < nb ? p : nb - 1) * op->xb;
+      w->tile((int)((nf + w->VLn - 1) / w->VLn), rows, op->X + (gi * w->B + b0) * op->xb, op->D + gi * w->F + f0,
               runs + o * R, nruns[o], xstep[o], op->ds[ns - 1], boffs,
-              op->C + (o * w->B + b0) * op->KOF + gi * w->F + f0, op->KOF, (int)nb, nf, u == 0);
+              C + (o * w->B + b0) * op->KOF + gi * w->F + f0, op->KOF, (int)nb, nf, u == ua);
       wgd_prefetch(&next, t - t0 + 1, t1 - t0);
     }
   }
@@ -263,17 +278,14 @@ bool conv_wgrad_direct_ok(int64_t B, int64_t F) {
   return B >= 4 && F >= 4;
 }
 
-bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt, const int64_t *p0,
-                       const int64_t *step, const WgradOperands *op, Error *err) {
+/* The units and streams (WgDirect's R .. U, S): by the sizes alone. */
+static void wgd_plan(WgDirect *w) {
+  const ConvGeo *g = w->g;
   int ns = g->ns;
-  WgDirect w = {.g = g, .op = op, .B = op->Bt / op->BG, .F = op->KOF / op->BG, .KL = g->ks[ns - 1],
-                .kouter = g->KSP / g->ks[ns - 1], .klo = klo, .cnt = cnt, .p0 = p0, .step = step};
-#ifdef WGD_X86
-  if (conv_direct_isa() == CONV_DIRECT_AVX512) { w.FB = 64; w.VLn = 16; w.tile = wg_tile_any__avx512; }
-  else { w.FB = 16; w.VLn = 8; w.tile = wg_tile_any__avx2; }
-#else
-  return error_set(err, ERR_RUNTIME, -1, "convolution: no direct filter-gradient tile on this CPU");
-#endif
+  w->B = w->op->Bt / w->op->BG;
+  w->F = w->op->KOF / w->op->BG;
+  w->KL = g->ks[ns - 1];
+  w->kouter = g->KSP / g->ks[ns - 1];
   /* Steps per unit: a unit's rhs rows for 64 features (or all of F when
    * fewer) fill about WGD_UNIT_BYTES, twice or four times that when the
    * result is over 256 or 512 KB: every unit reads and writes all of it,
@@ -283,32 +295,66 @@ bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt,
    * stride-2 16x112x112 64 -> 128 ran as fast at 16 as at 32 KB, and
    * slower at 64).  Whole rows of the innermost kernel dim, or pieces
    * of a long row; by the sizes alone. */
-  int64_t cbytes = g->OSP * w.B * op->KOF * 4;
+  int64_t cbytes = g->OSP * w->B * w->op->KOF * 4;
   int64_t ub = WGD_UNIT_BYTES * (cbytes > (512 << 10) ? 4 : cbytes > (256 << 10) ? 2 : 1);
-  int64_t fw = w.F < 64 ? w.F : 64, T = ub / (4 * (fw > 0 ? fw : 1));
-  if (T > WGD_MAXR * w.KL) T = WGD_MAXR * w.KL;
-  if (w.KL >= T) {
-    w.R = 1;
-    w.np = (w.KL + T / 2) / T;
-    if (w.np < 1) w.np = 1;
-    w.pl = (w.KL + w.np - 1) / w.np;
+  int64_t fw = w->F < 64 ? w->F : 64, T = ub / (4 * (fw > 0 ? fw : 1));
+  if (T > WGD_MAXR * w->KL) T = WGD_MAXR * w->KL;
+  if (w->KL >= T) {
+    w->R = 1;
+    w->np = (w->KL + T / 2) / T;
+    if (w->np < 1) w->np = 1;
+    w->pl = (w->KL + w->np - 1) / w->np;
   } else {
-    w.R = (T + w.KL / 2) / w.KL;
-    if (w.R > w.kouter) w.R = w.kouter;
-    int64_t nrb = (w.kouter + w.R - 1) / w.R;
-    w.R = (w.kouter + nrb - 1) / nrb; /* even blocks */
-    w.np = 1;
-    w.pl = w.KL;
+    w->R = (T + w->KL / 2) / w->KL;
+    if (w->R > w->kouter) w->R = w->kouter;
+    int64_t nrb = (w->kouter + w->R - 1) / w->R;
+    w->R = (w->kouter + nrb - 1) / nrb; /* even blocks */
+    w->np = 1;
+    w->pl = w->KL;
   }
-  w.nub = (w.kouter + w.R - 1) / w.R * w.np;
-  w.U = op->NI * w.nub;
-  /* Blocks of 1 or 2 AVX-512 vectors take 8 or 12 rows, whichever
-   * wastes fewer rows (12 on a tie): 6 x 2 spent 8 loads on 12
-   * multiply-adds per step.  4 batch groups of 32 rows and features, one
-   * thread: 6 rows 94 GFLOP/s, 12 rows (the last block a third empty)
-   * 102, 8 rows 110. */
-  w.rows = 6;
-  if (w.FB == 64 && w.F <= 32) w.rows = (w.B + 7) / 8 * 8 < (w.B + 11) / 12 * 12 ? 8 : 12;
+  w->nub = (w->kouter + w->R - 1) / w->R * w->np;
+  w->U = w->op->NI * w->nub;
+  /* Streams, by the sizes alone.  Workers that split one stream's tiles
+   * read every unit's lines (the hardware prefetchers fetch the other
+   * workers' parts of them too) while doing a part of its work: with one
+   * stream, 2 threads took 1.14-1.27x the CPU time of one on the filter
+   * gradients of scripts/bench-kernels.sh (4 batch groups of 32: 1.5x
+   * faster than one thread); with two, 1.0-1.05x (1.9x faster). */
+  w->S = w->U / WGD_STREAM_UNITS;
+  if (w->S > WGD_MAXSTREAMS) w->S = WGD_MAXSTREAMS;
+  if (w->S < 1) w->S = 1;
+  while (w->S > 1 && (w->S - 1) * cbytes > WGD_STREAM_BYTES) w->S--;
+}
+
+int64_t conv_wgrad_direct_streams(const ConvGeo *g, const WgradOperands *op) {
+  WgDirect w = {.g = g, .op = op};
+  wgd_plan(&w);
+  return w.S;
+}
+
+bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt, const int64_t *p0,
+                       const int64_t *step, const WgradOperands *op, Error *err) {
+  WgDirect w = {.g = g, .op = op, .klo = klo, .cnt = cnt, .p0 = p0, .step = step};
+#ifdef WGD_X86
+  if (conv_direct_isa() == CONV_DIRECT_AVX512) { w.FB = 64; w.VLn = 16; w.tile = wg_tile_any__avx512; }
+  else { w.FB = 16; w.VLn = 8; w.tile = wg_tile_any__avx2; }
+#else
+  return error_set(err, ERR_RUNTIME, -1, "convolution: no direct filter-gradient tile on this CPU");
+#endif
+  wgd_plan(&w);
+  /* Blocks of 1 or 2 AVX-512 vectors take 12 rows, the last block 8 or
+   * 12; or all 8, if that wastes fewer rows: 6 x 2 spent 8 loads on 12
+   * multiply-adds per step, 12 x 2 spends 14 on 24.  4 batch groups of
+   * 32 rows and features, one thread: 6 rows 94 GFLOP/s, 12 rows (the
+   * last block a third empty) 102, 8 rows 110; later, in one run, 8 rows
+   * 106-111, 12 + 12 + 8 rows 111-114. */
+  w.rows = w.lastrows = 6;
+  if (w.FB == 64 && w.F <= 32) {
+    int64_t rem = w.B - (w.B - 1) / 12 * 12, last = rem <= 8 ? 8 : 12;
+    bool eights = (8 - w.B % 8) % 8 < last - rem;
+    w.rows = eights ? 8 : 12;
+    w.lastrows = eights ? 8 : (int)last;
+  }
   w.nbb = (w.B + w.rows - 1) / w.rows;
   w.nfb = (w.F + w.FB - 1) / w.FB;
   w.ntiles = g->OSP * op->BG * w.nbb * w.nfb;
@@ -316,16 +362,18 @@ bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt,
     memset(op->C, 0, (size_t)(g->OSP * w.B * op->KOF) * sizeof *op->C);
     return true;
   }
-  /* Every chunk streams the rows and features its tiles read through
-   * all the units: one chunk per thread.  How the tiles are split does
-   * not change any sum. */
-  int64_t nch = pool_threads();
-  if (nch > w.ntiles) nch = w.ntiles;
-  w.tpc = (w.ntiles + nch - 1) / nch;
+  /* Every chunk streams the rows and features its tiles read through its
+   * stream's units: whole streams when there are as many as threads,
+   * else each stream's tiles cut into as many chunks as make up the
+   * threads.  How the tiles are split does not change any sum. */
   int nw = pool_threads();
+  w.tcs = nw > w.S ? (nw + w.S - 1) / w.S : 1;
+  if (w.tcs > w.ntiles) w.tcs = w.ntiles;
+  w.tpc = (w.ntiles + w.tcs - 1) / w.tcs;
+  w.tcs = (w.ntiles + w.tpc - 1) / w.tpc;
   if (!(w.scratch = k_malloc(nw * (int64_t)sizeof *w.scratch, err))) return false;
   memset(w.scratch, 0, (size_t)nw * sizeof *w.scratch);
-  bool ok = pool_for_err((w.ntiles + w.tpc - 1) / w.tpc, wgd_chunk, &w, err);
+  bool ok = pool_for_err(w.S * w.tcs, wgd_chunk, &w, err);
   for (int i = 0; i < nw; i++) k_free(w.scratch[i]);
   k_free(w.scratch);
   return ok;

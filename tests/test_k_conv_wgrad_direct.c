@@ -14,7 +14,9 @@
  *     rows, or pieces of one long row, sized from the feature count and
  *     the result's size as the kernel says), each a chain of fmaf from zero over the
  *     unit's kernel positions in order, skipping those in padding; the
- *     first unit's sum is stored, later ones added. */
+ *     units cut into 2 streams of consecutive units when there are at
+ *     least 16 (1 stream otherwise); per stream, the first unit's sum
+ *     stored and later ones added; stream 0's sum + stream 1's. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -32,6 +34,7 @@ typedef struct Case {
 /* The tiles' units for a kernel innermost dim of KL, kouter rows of it and
  * F features per group: rows per unit R, pieces per row np of pl each. */
 static void plan(int64_t KL, int64_t kouter, int64_t F, int64_t cbytes, int64_t *R, int64_t *np, int64_t *pl) {
+  if (F < 1) F = 1;
   int64_t fw = F < 64 ? F : 64, T = (16 << 10) * (cbytes > (512 << 10) ? 4 : cbytes > (256 << 10) ? 2 : 1) / (4 * fw);
   if (T > 256 * KL) T = 256 * KL;
   if (KL >= T) {
@@ -49,7 +52,9 @@ static void plan(int64_t KL, int64_t kouter, int64_t F, int64_t cbytes, int64_t 
   }
 }
 
-static void run_case(const Case *c, Rng *rng) {
+/* Runs one case; returns its stream count, times 10 when its unit count
+ * is odd (streams of unequal length). */
+static int run_case(const Case *c, Rng *rng) {
   int ns = c->ns, rank = ns + 2;
   int64_t B = c->C / c->BG, F = c->F / c->BG;
   int64_t ls[2], ks[2], os[2], osz[2];
@@ -90,6 +95,7 @@ static void run_case(const Case *c, Rng *rng) {
   int64_t KL = c->win[ns - 1], kouter = ns == 2 ? c->win[0] : 1, R, np, pl;
   int64_t OSP = ns == 2 ? osz[0] * osz[1] : osz[0];
   plan(KL, kouter, F, OSP * B * c->F * 4, &R, &np, &pl);
+  int64_t U = c->N * ((kouter + R - 1) / R) * ((KL + pl - 1) / pl), S = U >= 16 ? 2 : 1;
   for (int64_t b = 0; b < B; b++)
     for (int64_t q = 0; q < OSP; q++)
       for (int64_t f = 0; f < c->F; f++) {
@@ -97,11 +103,11 @@ static void run_case(const Case *c, Rng *rng) {
         int64_t oo = b * ost[p.dn.out_batch] + f * ost[p.dn.out_feature];
         for (int d = 0; d < ns; d++) oo += o[d] * ost[os[d]];
         double acc = 0, m = 0;
-        float e = 0;
-        bool first = true;
+        float e[2] = {0, 0};
+        int64_t u = 0;
         for (int64_t i = 0; i < c->N; i++)
           for (int64_t r0 = 0; r0 < kouter; r0 += R)
-            for (int64_t k0 = 0; k0 < KL; k0 += pl) {
+            for (int64_t k0 = 0; k0 < KL; k0 += pl, u++) {
               float unit = 0;
               for (int64_t r = r0; r < r0 + R && r < kouter; r++)
                 for (int64_t k = k0; k < k0 + pl && k < KL; k++) {
@@ -119,10 +125,11 @@ static void run_case(const Case *c, Rng *rng) {
                   m += fabs((double)x[xoff] * w[koff]);
                   unit = fmaf(x[xoff], w[koff], unit);
                 }
-              e = first ? unit : e + unit;
-              first = false;
+              int64_t s = S - 1; /* stream s: units [s U / S, (s + 1) U / S) */
+              while (s * U / S > u) s--;
+              e[s] = u == s * U / S ? unit : e[s] + unit;
             }
-        ref[oo] = acc; mag[oo] = m; emu[oo] = e;
+        ref[oo] = acc; mag[oo] = m; emu[oo] = S == 2 ? e[0] + e[1] : e[0];
       }
   KArray L = c->lbf16 ? ka(ET_BF16, rank, ld, xb) : ka(ET_F32, rank, ld, x), Rk = ka(ET_F32, rank, kd, w);
   float *out = malloc((size_t)(no + 1) * 4);
@@ -144,6 +151,7 @@ static void run_case(const Case *c, Rng *rng) {
       }
     }
   free(x); free(w); free(xb); free(ref); free(mag); free(emu); free(out);
+  return (int)S * (U % 2 ? 10 : 1);
 }
 
 /* Row and feature counts around the tiles' 6, 8 and 12 rows and their
@@ -191,5 +199,14 @@ Test(k_conv_wgrad_direct, windows_and_units) {
       {1, 1, 32, 256, 1, {2056, 0}, {2048, 0}, {0, 0}, {0, 0}, {1, 1}, false, false},
       {1, 1, 48, 256, 1, {2058, 0}, {2048, 0}, {0, 0}, {0, 0}, {1, 1}, true, false},
   };
-  for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) run_case(&cs[i], &rng);
+  /* The streams: one (under 16 units), two of equal and of unequal
+   * length (an odd unit count, as the first case's 21). */
+  bool one = false, two = false, odd = false;
+  for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+    int s = run_case(&cs[i], &rng);
+    one = one || s % 10 == 1;
+    two = two || s % 10 == 2;
+    odd = odd || s == 20;
+  }
+  cr_assert(one && two && odd, "stream counts covered: one %d, two %d, two unequal %d", one, two, odd);
 }
