@@ -136,13 +136,13 @@ int64_t conv_direct_icb(int64_t KSP);
  * terms: C[o, b, f] = sum over i, k of X[i, pos(o, k), b] * D[i, k, f] for
  * NI images i, Bt = BG * B rows b in BG batch groups, KOF features f (F =
  * KOF / BG per group); C is [OS..., B, KOF] (row-major); X and D are read
- * through the strides (elements) below, D's features contiguous. */
+ * through the strides (elements) below. */
 typedef struct WgradOperands {
   const float *X, *D;
   float *C;    /* the result, [OS..., B, KOF]: stream 0's sum */
   float *part; /* streams 1 .. S-1's sums, each the result's size (S: conv_wgrad_direct_streams) */
   int64_t xi, xb, xs[K_MAX_RANK]; /* X: image, row, spatial dims */
-  int64_t di, ds[K_MAX_RANK];     /* D: image, kernel spatial dims */
+  int64_t di, ds[K_MAX_RANK], df; /* D: image, kernel spatial dims, features (1: contiguous) */
   int64_t NI, Bt, BG, KOF;
 } WgradOperands;
 /* Whether the direct tiles run (a direct tile on this CPU) for B rows and

@@ -295,8 +295,9 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
   WgradOperands wo = {.NI = KIF, .Bt = Bt, .BG = BG, .KOF = KOF};
   if (tiles) {
     /* The tiles broadcast lhs elements from any layout, and load rhs
-     * features as vectors: lhs read in place when f32, rhs when f32 with
-     * its output features innermost; others as canonical copies. */
+     * features as vectors: lhs and rhs read in place when f32 (rhs packed
+     * a unit at a time when its output features are not innermost);
+     * others as canonical copies. */
     int rp[K_MAX_RANK];
     int64_t nl, nr;
     if (!k_num_elements(rank, lhs->dims, &nl, err) || !k_num_elements(rank, rhs->dims, &nr, err)) goto out;
@@ -315,8 +316,9 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
     }
     rp[0] = (int)dn->k_in_feature; rp[ns + 1] = (int)dn->k_out_feature;
     for (int d = 0; d < ns; d++) rp[1 + d] = (int)dn->k_spatial[d];
-    if (rhs->etype == ET_F32 && stride_of(rhs, dn->k_out_feature) == 1) {
+    if (rhs->etype == ET_F32) {
       wo.D = rhs->data;
+      wo.df = stride_of(rhs, dn->k_out_feature);
       wo.di = stride_of(rhs, dn->k_in_feature);
       for (int d = 0; d < ns; d++) wo.ds[d] = stride_of(rhs, dn->k_spatial[d]);
     } else {
@@ -324,6 +326,7 @@ int conv_wgrad(const KArray *lhs, const KArray *rhs, const KConvDims *dn, const 
       int64_t s = KOF; /* [KIF, KS..., KOF] */
       for (int d = ns - 1; d >= 0; d--) { wo.ds[d] = s; s *= g->ks[d]; }
       wo.di = s;
+      wo.df = 1;
     }
   } else if (w.cmajor) {
     w.X = lhs->data; w.D = rhs->data;

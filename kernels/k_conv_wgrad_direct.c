@@ -53,9 +53,11 @@
 #define WGD_STREAM_UNITS 8
 #define WGD_STREAM_BYTES ((int64_t)32 << 20)
 
-/* One run of steps: the first X and D elements (offsets), the count. */
+/* One run of steps: the first X and D elements (offsets), the count; p:
+ * the first step's row in the unit's packed D (unit-relative: kernel row
+ * q - q0 times the unit's positions per row, plus the position). */
 typedef struct WgRun {
-  int64_t x, d, n;
+  int64_t x, d, n, p;
 } WgRun;
 
 /* One tile shape's function (k_conv_wgrad_isa.h). */
@@ -94,7 +96,8 @@ typedef struct WgDirect {
   int64_t S, tcs; /* streams; chunks of tiles per stream */
   int VLn, rows, lastrows; /* floats per vector; rows per tile, and in the last row block's */
   WgTile tile;
-  void **scratch; /* per worker: runs of every window position in a unit */
+  void **scratch; /* per worker: runs of every window position in a unit, and the packed D */
+  bool pack;      /* D's features are not contiguous: packed per unit */
 } WgDirect;
 
 /* Window position o's runs in unit u: image i, kernel rows [q0, q1),
@@ -117,6 +120,7 @@ static int64_t wgd_runs(const WgDirect *w, int64_t o, int64_t i, int64_t q0, int
       runs[nr].x = i * op->xi + off + (w->p0[ol] + (a - w->klo[ol]) * w->step[ol]) * op->xs[ns - 1];
       runs[nr].d = i * op->di + doff + a * op->ds[ns - 1];
       runs[nr].n = e - a;
+      runs[nr].p = (q - q0) * (k1 - k0) + a - k0;
       nr++;
     }
     for (int d = ns - 2; d >= 0; d--) {
@@ -186,7 +190,10 @@ static void wgd_spans(const WgDirect *w, int64_t u, int64_t b0, int64_t b1, int6
         span_add(sp, X + (runs[k].x + b0) * 4, (b1 - b0) * 4, n, xstep * 4);
       else /* a row's pixels are, per plane b */
         span_add(sp, X + (runs[k].x + b0 * op->xb) * 4, ((n - 1) * xstep + 1) * 4, b1 - b0, op->xb * 4);
-      span_add(sp, D + (runs[k].d + f0) * 4, (f1 - f0) * 4, n, op->ds[ns - 1] * 4);
+      if (!w->pack) /* a step's features are contiguous */
+        span_add(sp, D + (runs[k].d + f0) * 4, (f1 - f0) * 4, n, op->ds[ns - 1] * 4);
+      else /* a run's steps are, per feature */
+        span_add(sp, D + (runs[k].d + f0 * op->df) * 4, ((n - 1) * op->ds[ns - 1] + 1) * 4, f1 - f0, op->df * 4);
     }
   }
   for (int j = 0; j < sp->n; j++) {
@@ -213,6 +220,32 @@ static void wgd_prefetch(WgSpans *sp, int64_t upto, int64_t parts) {
   }
 }
 
+/* Unit (image i, kernel rows [q0, q1), innermost positions [k0, k1))'s D
+ * for features [f0, f1) from D's own layout into P, [q - q0][k - k0][f -
+ * f0] with rows of ps floats: what the tiles read when D's features are
+ * not contiguous (NCHW's io01).  Within a unit a feature's positions are
+ * a few lines, all in L1 while the steps k go through them. */
+static void wgd_pack(const WgDirect *w, int64_t i, int64_t q0, int64_t q1, int64_t k0, int64_t k1, int64_t f0,
+                     int64_t f1, float *P, int64_t ps) {
+  const WgradOperands *op = w->op;
+  int ns = w->g->ns;
+  int64_t kk[K_MAX_RANK] = {0}, q = q0, df = op->df, dk = op->ds[ns - 1], nf = f1 - f0;
+  for (int d = ns - 2; d >= 0; d--) { kk[d] = q % w->g->ks[d]; q /= w->g->ks[d]; }
+  for (q = q0; q < q1; q++) {
+    int64_t base = i * op->di + f0 * df + k0 * dk;
+    for (int d = 0; d < ns - 1; d++) base += kk[d] * op->ds[d];
+    for (int64_t k = 0; k < k1 - k0; k++) {
+      const float *src = op->D + base + k * dk;
+      float *dst = P + ((q - q0) * (k1 - k0) + k) * ps;
+      for (int64_t f = 0; f < nf; f++) dst[f] = src[f * df];
+    }
+    for (int d = ns - 2; d >= 0; d--) {
+      if (++kk[d] < w->g->ks[d]) break;
+      kk[d] = 0;
+    }
+  }
+}
+
 /* One chunk: of stream s, tiles [t0, t0 + tpc), ordered (group, row
  * block, feature block, o), through the stream's units in order.  o
  * innermost: a row block's lhs elements for all window positions (a few
@@ -227,11 +260,14 @@ static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
   float *C = s == 0 ? op->C : op->part + (s - 1) * w->g->OSP * w->B * op->KOF;
   int64_t OSP = w->g->OSP, ns = w->g->ns, R = w->R;
   /* Per worker: each window position's runs in the unit, then their
-   * counts and steps. */
-  if (!w->scratch[worker] && !(w->scratch[worker] = k_malloc(OSP * (R * (int64_t)sizeof(WgRun) + 16), err)))
+   * counts and steps, then (when packing) the unit's D at a line
+   * boundary, rows of ps floats. */
+  int64_t psz = w->pack ? R * w->pl * ((op->KOF + 15) / 16 * 16) * (int64_t)sizeof(float) + 64 : 0;
+  if (!w->scratch[worker] && !(w->scratch[worker] = k_malloc(OSP * (R * (int64_t)sizeof(WgRun) + 16) + psz, err)))
     return false;
   WgRun *runs = w->scratch[worker];
   int64_t *nruns = (int64_t *)(void *)(runs + OSP * R), *xstep = nruns + OSP;
+  float *P = (float *)(((uintptr_t)(xstep + OSP) + 63) & ~(uintptr_t)63);
   /* The rows b and features f the chunk's tiles read. */
   int64_t cb0 = INT64_MAX, cb1 = 0, cf0 = INT64_MAX, cf1 = 0;
   for (int64_t t = t0; t < t1; t += OSP) {
@@ -244,6 +280,7 @@ static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
     if (f0 < cf0) cf0 = f0;
     if (f1 > cf1) cf1 = f1;
   }
+  int64_t ps = (cf1 - cf0 + 15) / 16 * 16;
   WgSpans next;
   int64_t boffs[12];
   for (int64_t u = ua; u < ue; u++) {
@@ -255,6 +292,17 @@ static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
     for (int64_t o = 0; o < OSP; o++) {
       nruns[o] = wgd_runs(w, o, i, q0, q1, k0, k1, runs + o * R);
       xstep[o] = w->step[o % w->g->os[ns - 1]] * op->xs[ns - 1];
+      if (w->pack)
+        for (int64_t k = 0; k < nruns[o]; k++) runs[o * R + k].d = runs[o * R + k].p * ps;
+    }
+    /* The tiles' D: in place, or this unit's features [cf0, cf1) packed. */
+    const float *D = op->D;
+    int64_t dstep = op->ds[ns - 1], df0 = 0;
+    if (w->pack) {
+      wgd_pack(w, i, q0, q1, k0, k1, cf0, cf1, P, ps);
+      D = P;
+      dstep = ps;
+      df0 = cf0;
     }
     for (int64_t t = t0; t < t1; t++) {
       int64_t o = t % OSP, fb = t / OSP % w->nfb, bb = t / (OSP * w->nfb) % w->nbb, gi = t / (OSP * w->nfb * w->nbb);
@@ -262,8 +310,8 @@ static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
       int64_t f0 = fb * w->FB, nf = w->F - f0 < w->FB ? w->F - f0 : w->FB;
       int rows = bb == w->nbb - 1 ? w->lastrows : w->rows;
       for (int p = 0; p < rows; p++) boffs[p] = (p < nb ? p : nb - 1) * op->xb;
-      w->tile((int)((nf + w->VLn - 1) / w->VLn), rows, op->X + (gi * w->B + b0) * op->xb, op->D + gi * w->F + f0,
-              runs + o * R, nruns[o], xstep[o], op->ds[ns - 1], boffs,
+      w->tile((int)((nf + w->VLn - 1) / w->VLn), rows, op->X + (gi * w->B + b0) * op->xb, D + (gi * w->F + f0 - df0),
+              runs + o * R, nruns[o], xstep[o], dstep, boffs,
               C + (o * w->B + b0) * op->KOF + gi * w->F + f0, op->KOF, (int)nb, nf, u == ua);
       wgd_prefetch(&next, t - t0 + 1, t1 - t0);
     }
@@ -334,7 +382,7 @@ int64_t conv_wgrad_direct_streams(const ConvGeo *g, const WgradOperands *op) {
 
 bool conv_wgrad_direct(const ConvGeo *g, const int64_t *klo, const int64_t *cnt, const int64_t *p0,
                        const int64_t *step, const WgradOperands *op, Error *err) {
-  WgDirect w = {.g = g, .op = op, .klo = klo, .cnt = cnt, .p0 = p0, .step = step};
+  WgDirect w = {.g = g, .op = op, .klo = klo, .cnt = cnt, .p0 = p0, .step = step, .pack = op->df != 1};
 #ifdef WGD_X86
   if (conv_direct_isa() == CONV_DIRECT_AVX512) { w.FB = 64; w.VLn = 16; w.tile = wg_tile_any__avx512; }
   else { w.FB = 16; w.VLn = 8; w.tile = wg_tile_any__avx2; }
