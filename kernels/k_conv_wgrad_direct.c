@@ -363,11 +363,12 @@ static void wgd_plan(WgDirect *w) {
   w->nub = (w->kouter + w->R - 1) / w->R * w->np;
   w->U = w->op->NI * w->nub;
   /* Streams, by the sizes alone.  Workers that split one stream's tiles
-   * read every unit's lines (the hardware prefetchers fetch the other
-   * workers' parts of them too) while doing a part of its work: with one
-   * stream, 2 threads took 1.14-1.27x the CPU time of one on the filter
-   * gradients of scripts/bench-kernels.sh (4 batch groups of 32: 1.5x
-   * faster than one thread); with two, 1.0-1.05x (1.9x faster). */
+   * each read parts of every unit's lines while doing a part of its work
+   * (and, likely, the hardware prefetchers fetch the other parts too):
+   * with one stream, 2 threads took 1.14-1.27x the CPU time of one on
+   * the filter gradients of scripts/bench-kernels.sh (4 batch groups of
+   * 32: 1.5x faster than one thread); with two, 1.0-1.05x (1.9x
+   * faster). */
   w->S = w->U / WGD_STREAM_UNITS;
   if (w->S > WGD_MAXSTREAMS) w->S = WGD_MAXSTREAMS;
   if (w->S < 1) w->S = 1;
