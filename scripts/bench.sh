@@ -19,8 +19,10 @@
 # hlorun's speed-up from 1 to N threads.  The sides alternate op by op for
 # BENCH_ROUNDS rounds (default 3), each side's time its best over all
 # rounds, so that load changes hit all alike; BENCH_REPEATS (default RUNS,
-# at least 10) calls per round: on this class of 2-vCPU machine a 1.4 ms
-# 2-thread sgemm takes anywhere from 1.3 to 3 ms from call to call.  The
+# at least 10) calls per round, and for short ops as many as take about
+# 0.25 s (at most 300, the same count on every side; the header line
+# names them): on this class of 2-vCPU machine a 1.4 ms 2-thread sgemm
+# takes anywhere from 1.3 to 3 ms from call to call.  The
 # CPU column compares CPU time (hlorun --stats eval_cpu_ns against numpy's
 # time.process_time, all threads): other load stretches wall time but
 # hardly the CPU time.  All sides run without OPENBLAS_CORETYPE /
@@ -450,18 +452,28 @@ ROWS = [("chain", "elementwise chain (4 ops)"), ("tanh", "fused tanh((x+y)*y)"),
 ncpu = os.cpu_count()
 have_torch = subprocess.run([py, "-c", "import torch"], capture_output=True).returncode == 0
 
-def hl(key, threads):
+# Calls per process, per op: at least `reps`, and more for short ops, up to
+# about 0.25 s of calls (at most 300): a 1 ms dot at 2 threads read 1.44 ms
+# as the best of 10 calls x 3 rounds, 1.08 ms as the best of 300.
+nreps = {}
+
+def hl(key, threads, n=None):
     s = os.path.join(tmp, "s.json")
-    subprocess.run([hlorun, os.path.join(tmp, key + ".hlo"), "--random-inputs=1", "--quiet", "--repeat", str(reps),
+    n = n or nreps[key]
+    subprocess.run([hlorun, os.path.join(tmp, key + ".hlo"), "--random-inputs=1", "--quiet", "--repeat", str(n),
                     "--threads", str(threads), "--stats=" + s, "--stats-format", "json"], check=True)
     j = json.load(open(s))
     return j["eval_ns"] / 1e9, j["eval_cpu_ns"] / 1e9
 
 def peer(lib, key, threads):
     env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
-    out = subprocess.run([py, os.path.join(tmp, "peer_op.py"), lib, key, str(reps), str(threads)], env=env,
+    out = subprocess.run([py, os.path.join(tmp, "peer_op.py"), lib, key, str(nreps[key]), str(threads)], env=env,
                          capture_output=True, text=True, check=True).stdout.split()
     return float(out[0]), float(out[1])
+
+for key, _label in ROWS:
+    t = hl(key, ncpu, 3)[0]
+    nreps[key] = max(reps, min(300, int(0.25 / max(t, 1e-6))))
 
 best = {}
 def keep(k, v):
@@ -477,8 +489,10 @@ for _ in range(rounds):
 ms = lambda k: "%8.2f" % (best[k][0] * 1e3) if k in best else "%8s" % "-"
 ratio = lambda a, b: "%6.2f" % (best[a][0] / best[b][0]) if a in best and b in best else "%6s" % "-"
 cratio = lambda a, b: "%6.2f" % (best[a][1] / best[b][1]) if a in best and b in best else "%6s" % "-"
-print("best over %d alternating rounds of best-of-%d warm calls; load average: %s; %d CPUs"
-      % (rounds, reps, " ".join(open("/proc/loadavg").read().split()[:3]), ncpu))
+print("best over %d alternating rounds of best-of-N warm calls (N: %d, or ~0.25 s of calls up to 300 for short ops:"
+      " %s); load average: %s; %d CPUs"
+      % (rounds, reps, " ".join("%s %d" % (k, nreps[k]) for k, _ in ROWS if nreps[k] > reps),
+         " ".join(open("/proc/loadavg").read().split()[:3]), ncpu))
 print("hlorun: --stats eval_ns with --repeat (inputs bound, parsing excluded); numpy and torch: calls in one process")
 print("%-26s | %8s %8s %6s | %8s %8s %6s %6s %6s | %8s %8s %6s %6s" % (
     "(ms; ratios hlorun/peer)", "hl t=%d" % ncpu, "hl t=1", "t%d/t1" % ncpu, "numpy", "torch", "/np", "/torch", "cpu/np",
