@@ -11,7 +11,11 @@
 # machine's f32 FMA peak (bench_fma: one core's measured peak times the
 # cores; a convolution's flops are hlorun's cost model's, XLA's
 # HloCostAnalysis count: 2 per multiply-add of a kernel tap on real input,
-# so taps in padding or between base-dilated elements do not count).
+# so taps in padding or between base-dilated elements do not count), and
+# the share of its bound: the longer of its flops at the FMA peak and its
+# operand bytes (each operand read once, the result written once) at the
+# memory bandwidth bench_bw measures at all cores (a read-and-write
+# stream).  Depthwise forms are bound by memory, the others by the FMAs.
 #   scripts/bench-kernels.sh [BUILD_DIR] [CONV_BATCH] [ROUNDS]   (defaults: build, 8, 3)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +23,7 @@ build=${1:-$root/build}
 conv_n=${2:-8}
 rounds=${3:-3}
 py=/usr/bin/python3
-cmake --build "$build" --target bench_kernels bench_fma hlorun -j2 >/dev/null
+cmake --build "$build" --target bench_kernels bench_fma bench_bw hlorun -j2 >/dev/null
 ours=$(mktemp) theirs=$(mktemp)
 trap 'rm -f "$ours" "$theirs"' EXIT
 numpy_bench=$(mktemp)
@@ -64,9 +68,10 @@ done
 # and a low peak flatters every share below.
 peak1=$(for _ in 1 2 3 4 5; do "$build/bin/bench_fma" 1; done | awk '/fma_peak_gflops/ { if ($2 > m) m = $2 } END { print m }')
 cores=$(nproc)
-"$py" - "$build/bin/hlorun" "$peak1" "$cores" "$rounds" <<'PY'
-import json, os, subprocess, sys, tempfile
-hlorun, peak1, cores, rounds = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+bw=$(for _ in 1 2 3; do "$build/bin/bench_bw" "$cores"; done | awk '/rw_gbytes_per_s/ { if ($2 > m) m = $2 } END { print m }')
+"$py" - "$build/bin/hlorun" "$peak1" "$cores" "$rounds" "$bw" <<'PY'
+import json, os, re, subprocess, sys, tempfile
+hlorun, peak1, cores, rounds, bw = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
 peak = peak1 * cores
 # Evaluations per process; each form's time is the best of all rounds'
 # evaluations.  The first of a process faults its buffers in, so 3 left
@@ -93,9 +98,15 @@ FORMS = [
 ]
 print()
 print("convolution forms (f32): hlorun --threads %d, best of %d rounds of --repeat %d; FMA peak %.0f GFLOP/s"
-      " (one core %.0f x %d); load average %s" % (cores, rounds, REPEAT, peak, peak1, cores,
-                                                  " ".join(open("/proc/loadavg").read().split()[:3])))
-print("%-30s %8s %10s %10s %8s" % ("form", "GFLOP", "ms", "GFLOP/s", "of peak"))
+      " (one core %.0f x %d); memory %.1f GB/s read + written; load average %s"
+      % (cores, rounds, REPEAT, peak, peak1, cores, bw, " ".join(open("/proc/loadavg").read().split()[:3])))
+print("%-30s %8s %10s %10s %8s %8s %8s" % ("form", "GFLOP", "ms", "GFLOP/s", "of peak", "bound", "of bound"))
+
+def nbytes(shape):  # "f32[a,b,c,d]"
+    n = 4
+    for d in re.search(r"\[(.*)\]", shape).group(1).split(","):
+        n *= int(d)
+    return n
 with tempfile.TemporaryDirectory() as tmp:
     for name, lhs, rhs, out, window, labels, extra in FORMS:
         hlo = os.path.join(tmp, "c.hlo")
@@ -114,6 +125,7 @@ with tempfile.TemporaryDirectory() as tmp:
             best = t if best is None else min(best, t)
             f = j["cost_model"]["flops"] / REPEAT  # totals over the evaluations
         if best is None: continue
-        print("%-30s %8.2f %10.2f %10.1f %7.0f%%" % (name, f / 1e9, best * 1e3, f / best / 1e9, 100 * f / best / 1e9 / peak),
-              flush=True)
+        tf, tm = f / 1e9 / peak, (nbytes(lhs) + nbytes(rhs) + nbytes(out)) / 1e9 / bw
+        print("%-30s %8.2f %10.2f %10.1f %7.0f%% %8s %7.0f%%" % (name, f / 1e9, best * 1e3, f / best / 1e9,
+              100 * f / best / 1e9 / peak, "FMA" if tf >= tm else "memory", 100 * max(tf, tm) / best), flush=True)
 PY
