@@ -10,6 +10,15 @@
  * ones split into undilated convolutions per output phase (k_conv_phases.c);
  * weight gradients (a kernel window larger than the output, long K) run one
  * GEMM cut along K (k_conv_wgrad.c). */
+/* Multiply, then add: no a * b + c fused into one rounding, so that the
+ * depthwise and planar loops give the same bytes on every CPU (GCC had
+ * fused them in the AVX-512 clones only, whose sums then differed from the
+ * AVX2 and baseline clones' in the last bits). */
+#ifdef __clang__
+#pragma clang fp contract(off)
+#else
+#pragma GCC optimize("fp-contract=off")
+#endif
 #include "kernels/k_conv.h"
 
 #include <limits.h>

@@ -9,6 +9,15 @@
  * - A depthwise convolution on channel-major data (NCHW: torch's layout)
  *   is a small 2-d filter run over each contiguous feature plane; done
  *   directly, it needs no permuted copy of the input or the result. */
+/* Multiply, then add: no a * b + c fused into one rounding, so that the
+ * depthwise and planar loops give the same bytes on every CPU (GCC had
+ * fused them in the AVX-512 clones only, whose sums then differed from the
+ * AVX2 and baseline clones' in the last bits). */
+#ifdef __clang__
+#pragma clang fp contract(off)
+#else
+#pragma GCC optimize("fp-contract=off")
+#endif
 #include "base/thread_pool.h"
 #include "kernels/k_conv_internal.h"
 #include "kernels/k_dot.h"

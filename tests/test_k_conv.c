@@ -309,6 +309,62 @@ Test(k_conv, depthwise_channel_major) {
   for (int rep = 0; rep < 15; rep++) random_case(&rng, ET_BF16, ET_BF16, ET_BF16, false, 0, 1 + rep % 3, 2, true);
 }
 
+/* The f32 depthwise loops, NHWC (k_conv.c) and NCHW (k_conv_paths.c),
+ * bit for bit against a scalar emulation of their order: per output, from
+ * zero, each tap in kernel order (taps in padding skipped) adds its
+ * product, rounded on its own (volatile: no fused multiply-add here
+ * either).  Before those files turned contraction off, GCC's AVX-512
+ * clones fused the multiply and the add and gave other bytes than the
+ * AVX2 and baseline ones; on an AVX-512 machine this test caught it. */
+static void depthwise_bytes(Rng *rng, bool nchw, int64_t M, int64_t stride) {
+  int64_t B = 2, H = 9, W = 11, G = 21, OF = G * M, K = 3;
+  int64_t OH = (H + 2 - K) / stride + 1, OW = (W + 2 - K) / stride + 1;
+  int64_t sp_l[2] = {nchw ? 2 : 1, nchw ? 3 : 2}, sp_k[2] = {0, 1};
+  KConvParams p;
+  memset(&p, 0, sizeof p);
+  p.dn = (KConvDims){2, 0, nchw ? 1 : 3, sp_l, 2, 3, sp_k, 0, nchw ? 1 : 3, sp_l};
+  int64_t st[2] = {stride, stride}, lo[2] = {1, 1}, hi[2] = {1, 1};
+  p.window = (KWindow){2, NULL, st, lo, hi, NULL, NULL, NULL};
+  p.feature_group_count = G;
+  p.batch_group_count = 1;
+  int64_t ld[4] = {B, nchw ? G : H, nchw ? H : W, nchw ? W : G}, kd[4] = {K, K, 1, OF};
+  int64_t od[4] = {B, nchw ? OF : OH, nchw ? OH : OW, nchw ? OW : OF};
+  float *x = malloc((size_t)(B * H * W * G) * 4), *k = malloc((size_t)(K * K * OF) * 4);
+  float *out = malloc((size_t)(B * OH * OW * OF) * 4);
+  for (int64_t i = 0; i < B * H * W * G; i++) x[i] = (float)(2 * rng_unit(rng) - 1);
+  for (int64_t i = 0; i < K * K * OF; i++) k[i] = (float)(2 * rng_unit(rng) - 1);
+  KArray L = ka(ET_F32, 4, ld, x), R = ka(ET_F32, 4, kd, k), O = ka(ET_F32, 4, od, out);
+  Error err;
+  cr_assert(k_conv(&L, &R, &p, &O, &err), "%s", err.msg);
+  for (int64_t b = 0; b < B; b++)
+    for (int64_t oy = 0; oy < OH; oy++)
+      for (int64_t ox = 0; ox < OW; ox++)
+        for (int64_t f = 0; f < OF; f++) {
+          int64_t g = f / M;
+          float e = 0;
+          for (int64_t ky = 0; ky < K; ky++)
+            for (int64_t kx = 0; kx < K; kx++) {
+              int64_t y = oy * stride + ky - 1, xx = ox * stride + kx - 1;
+              if (y < 0 || y >= H || xx < 0 || xx >= W) continue;
+              float xv = nchw ? x[((b * G + g) * H + y) * W + xx] : x[((b * H + y) * W + xx) * G + g];
+              volatile float prod = xv * k[(ky * K + kx) * OF + f];
+              e = e + prod;
+            }
+          float got = nchw ? out[((b * OF + f) * OH + oy) * OW + ox] : out[((b * OH + oy) * OW + ox) * OF + f];
+          cr_assert(memcmp(&got, &e, 4) == 0, "nchw %d M %lld stride %lld: [%lld,%lld,%lld,%lld] %.9g, emulated %.9g",
+                    nchw, (long long)M, (long long)stride, (long long)b, (long long)oy, (long long)ox, (long long)f,
+                    got, e);
+        }
+  free(x); free(k); free(out);
+}
+
+Test(k_conv, depthwise_same_bytes_on_every_cpu) {
+  Rng rng = {717};
+  for (int nchw = 0; nchw < 2; nchw++)
+    for (int64_t M = 1; M <= 2; M++)
+      for (int64_t s = 1; s <= 2; s++) depthwise_bytes(&rng, nchw, M, s);
+}
+
 /* Windows covering the whole input (weight gradients of 1x1 convolutions,
  * dense layers as convolutions): one dot, any layout and type. */
 Test(k_conv, full_window_as_dot) {
