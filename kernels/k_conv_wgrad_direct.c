@@ -100,6 +100,17 @@ typedef struct WgDirect {
   bool pack;      /* D's features are not contiguous: packed per unit */
 } WgDirect;
 
+/* Unit u: image i, kernel rows [q0, q1), innermost positions [k0, k1). */
+typedef struct WgUnit {
+  int64_t i, q0, q1, k0, k1;
+} WgUnit;
+
+static WgUnit wgd_unit(const WgDirect *w, int64_t u) {
+  int64_t r = u % w->nub, q0 = r / w->np * w->R, k0 = r % w->np * w->pl;
+  return (WgUnit){u / w->nub, q0, q0 + w->R < w->kouter ? q0 + w->R : w->kouter, k0,
+                  k0 + w->pl < w->KL ? k0 + w->pl : w->KL};
+}
+
 /* Window position o's runs in unit u: image i, kernel rows [q0, q1),
  * innermost positions [k0, k1). */
 static int64_t wgd_runs(const WgDirect *w, int64_t o, int64_t i, int64_t q0, int64_t q1, int64_t k0, int64_t k1,
@@ -180,8 +191,8 @@ static void wgd_spans(const WgDirect *w, int64_t u, int64_t b0, int64_t b1, int6
   const char *X = (const char *)op->X, *D = (const char *)op->D;
   sp->n = 0;
   sp->lines = sp->done = sp->si = sp->row = sp->off = 0;
-  int64_t i = u / w->nub, r = u % w->nub, q0 = r / w->np * w->R, k0 = r % w->np * w->pl;
-  int64_t q1 = q0 + w->R < w->kouter ? q0 + w->R : w->kouter, k1 = k0 + w->pl < w->KL ? k0 + w->pl : w->KL;
+  WgUnit un = wgd_unit(w, u);
+  int64_t i = un.i, q0 = un.q0, q1 = un.q1, k0 = un.k0, k1 = un.k1;
   for (int64_t o = 0; o < g->OSP; o++) {
     int64_t nr = wgd_runs(w, o, i, q0, q1, k0, k1, runs), xstep = w->step[o % g->os[ns - 1]] * op->xs[ns - 1];
     for (int64_t k = 0; k < nr; k++) {
@@ -287,8 +298,8 @@ static bool wgd_chunk(void *ctx, int64_t chunk, int worker, Error *err) {
     next.n = 0;
     next.lines = next.done = next.si = 0;
     if (u + 1 < ue) wgd_spans(w, u + 1, cb0, cb1, cf0, cf1, runs, &next);
-    int64_t i = u / w->nub, r = u % w->nub, q0 = r / w->np * R, k0 = r % w->np * w->pl;
-    int64_t q1 = q0 + R < w->kouter ? q0 + R : w->kouter, k1 = k0 + w->pl < w->KL ? k0 + w->pl : w->KL;
+    WgUnit un = wgd_unit(w, u);
+    int64_t i = un.i, q0 = un.q0, q1 = un.q1, k0 = un.k0, k1 = un.k1;
     for (int64_t o = 0; o < OSP; o++) {
       nruns[o] = wgd_runs(w, o, i, q0, q1, k0, k1, runs + o * R);
       xstep[o] = w->step[o % w->g->os[ns - 1]] * op->xs[ns - 1];
